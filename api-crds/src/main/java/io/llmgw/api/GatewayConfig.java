@@ -1,0 +1,16 @@
+package io.llmgw.api;
+
+import java.util.List;
+
+/** Everything the control loop knows at one moment: pools, routes and pods, from a file or a cluster. */
+public record GatewayConfig(List<InferencePool> pools, List<LLMRoute> routes, List<PodInfo> pods) {
+  public GatewayConfig {
+    pools = List.copyOf(pools);
+    routes = List.copyOf(routes);
+    pods = List.copyOf(pods);
+  }
+
+  public static GatewayConfig empty() {
+    return new GatewayConfig(List.of(), List.of(), List.of());
+  }
+}

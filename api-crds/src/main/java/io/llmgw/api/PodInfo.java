@@ -1,0 +1,21 @@
+package io.llmgw.api;
+
+import java.util.Map;
+
+/** The part of a {@code v1 Pod} the gateway reads; in file mode it is declared, in a cluster it is watched. */
+public record PodInfo(String namespace, String name, Map<String, String> labels, String podIP, String phase, boolean ready) {
+  public static final String ENGINE_TYPE_LABEL = "inference.networking.k8s.io/engine-type";
+
+  public PodInfo {
+    labels = Map.copyOf(labels);
+  }
+
+  /** Only running, ready pods with an address take traffic. */
+  public boolean routable() {
+    return ready && "Running".equals(phase) && podIP != null && !podIP.isBlank();
+  }
+
+  public String engineType() {
+    return labels.getOrDefault(ENGINE_TYPE_LABEL, "vllm");
+  }
+}

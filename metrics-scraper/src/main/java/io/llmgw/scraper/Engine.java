@@ -1,0 +1,119 @@
+package io.llmgw.scraper;
+
+import io.llmgw.picker.PodMetrics;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Maps each engine's metric names (DESIGN §3.2) onto the picker's {@link PodMetrics}. */
+public enum Engine {
+  VLLM(Set.of("vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
+      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info", "vllm:lora_adapter_loaded")) {
+    @Override
+    PodMetrics extract(ParsedMetrics p, Instant now) {
+      double kv = p.sum("vllm:kv_cache_usage_perc");
+      if (Double.isNaN(kv)) {
+        kv = p.sum("vllm:gpu_cache_usage_perc");
+      }
+      Sample lora = newest(p.get("vllm:lora_requests_info"));
+      Set<String> loaded = new HashSet<>();
+      for (Sample s : p.get("vllm:lora_adapter_loaded")) {
+        if (s.value() > 0 && s.label("adapter_name") != null) {
+          loaded.add(s.label("adapter_name"));
+        }
+      }
+      return new PodMetrics(
+          count(p.sum("vllm:num_requests_waiting")),
+          count(p.sum("vllm:num_requests_running")),
+          ratio(kv),
+          lora == null ? 0 : parseInt(lora.label("max_lora")),
+          lora == null ? Set.of() : csv(lora.label("running_lora_adapters")),
+          lora == null ? Set.of() : csv(lora.label("waiting_lora_adapters")),
+          loaded, Set.of(), now);
+    }
+  },
+  SGLANG(Set.of("sglang:num_queue_reqs", "sglang:num_running_reqs", "sglang:token_usage")) {
+    @Override
+    PodMetrics extract(ParsedMetrics p, Instant now) {
+      return new PodMetrics(count(p.sum("sglang:num_queue_reqs")), count(p.sum("sglang:num_running_reqs")),
+          ratio(p.sum("sglang:token_usage")), 0, Set.of(), Set.of(), Set.of(), Set.of(), now);
+    }
+  },
+  TRITON(Set.of("nv_trt_llm_request_metrics", "nv_trt_llm_kv_cache_block_metrics")) {
+    @Override
+    PodMetrics extract(ParsedMetrics p, Instant now) {
+      return new PodMetrics(
+          count(p.sumWhere("nv_trt_llm_request_metrics", "request_type", "waiting")),
+          count(p.sumWhere("nv_trt_llm_request_metrics", "request_type", "scheduled")),
+          ratio(p.sumWhere("nv_trt_llm_kv_cache_block_metrics", "kv_cache_block_type", "fraction")),
+          0, Set.of(), Set.of(), Set.of(), Set.of(), now);
+    }
+  };
+
+  private final Set<String> metricNames;
+
+  Engine(Set<String> metricNames) {
+    this.metricNames = metricNames;
+  }
+
+  public Set<String> metricNames() {
+    return metricNames;
+  }
+
+  abstract PodMetrics extract(ParsedMetrics parsed, Instant now);
+
+  public PodMetrics parse(String text, Instant now) {
+    return extract(PrometheusTextParser.parse(text, metricNames), now);
+  }
+
+  /** From the engine-type label value; unknown values fall back to vLLM, the reference protocol. */
+  public static Engine fromLabel(String label) {
+    if (label == null) {
+      return VLLM;
+    }
+    return switch (label.toLowerCase()) {
+      case "sglang" -> SGLANG;
+      case "triton", "triton-tensorrt-llm", "trt-llm", "tensorrt-llm" -> TRITON;
+      default -> VLLM;
+    };
+  }
+
+  /** vLLM exports one lora_requests_info series per state change, valued with its timestamp: the newest is current. */
+  private static Sample newest(List<Sample> samples) {
+    Sample best = null;
+    for (Sample s : samples) {
+      if (best == null || s.value() > best.value()) {
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  private static int count(double v) {
+    return Double.isNaN(v) || v < 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.round(v));
+  }
+
+  private static double ratio(double v) {
+    return Double.isNaN(v) ? 0 : Math.max(0, Math.min(1, v));
+  }
+
+  private static int parseInt(String s) {
+    try {
+      return s == null ? 0 : Integer.parseInt(s.trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static Set<String> csv(String s) {
+    if (s == null || s.isBlank()) {
+      return Set.of();
+    }
+    Set<String> out = new HashSet<>(Arrays.asList(s.split(",")));
+    out.removeIf(String::isBlank);
+    out = new HashSet<>(out.stream().map(String::trim).toList());
+    return out;
+  }
+}

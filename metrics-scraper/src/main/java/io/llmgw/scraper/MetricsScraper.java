@@ -1,0 +1,192 @@
+package io.llmgw.scraper;
+
+import io.llmgw.picker.PodMetrics;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Polls every endpoint's metrics with non-blocking HTTP. At most one scrape per endpoint is in flight (a slow pod is
+ * skipped, never piled onto), at most {@code maxConcurrent} overall, and all parsing runs on one worker thread, so
+ * scraping is bounded to about one core however many pods there are.
+ */
+public final class MetricsScraper implements AutoCloseable {
+  private final ScrapeSettings settings;
+  private final ScheduledExecutorService scheduler;
+  private final ExecutorService worker;
+  private final HttpClient http;
+  private final Clock clock;
+  private final ScrapeListener listener;
+  private final Semaphore permits;
+  private final Map<String, Slot> slots = new ConcurrentHashMap<>();
+  private volatile ScheduledFuture<?> ticker;
+
+  public MetricsScraper(ScrapeSettings settings, ScheduledExecutorService scheduler, Clock clock, ScrapeListener listener) {
+    this.settings = settings;
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.listener = listener;
+    this.permits = new Semaphore(settings.maxConcurrent());
+    this.worker = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "metrics-scraper");
+      t.setDaemon(true);
+      return t;
+    });
+    this.http = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(settings.timeout())
+        .executor(worker)
+        .build();
+  }
+
+  /** Replaces the set of endpoints; state of endpoints that stay is kept, that of departed ones dropped. */
+  public void setTargets(Collection<ScrapeTarget> targets) {
+    Set<String> keep = new HashSet<>();
+    for (ScrapeTarget t : targets) {
+      keep.add(t.address());
+      slots.compute(t.address(), (a, old) -> old != null && old.target.equals(t) ? old : new Slot(t));
+    }
+    slots.keySet().retainAll(keep);
+  }
+
+  public void start() {
+    long nanos = settings.interval().toNanos();
+    ticker = scheduler.scheduleAtFixedRate(this::tick, 0, nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Starts a scrape for every endpoint that has none in flight. */
+  public void tick() {
+    long now = clock.millis();
+    for (Slot slot : slots.values()) {
+      if (!slot.inFlight.compareAndSet(false, true)) {
+        continue;
+      }
+      if (!permits.tryAcquire()) {
+        slot.inFlight.set(false);
+        return;
+      }
+      boolean wantModels = now - slot.modelsFetchedAt >= settings.modelsInterval().toMillis();
+      scrape(slot, wantModels);
+    }
+  }
+
+  public ScrapeState state(String address) {
+    Slot slot = slots.get(address);
+    return slot == null ? ScrapeState.initial() : slot.state;
+  }
+
+  private void scrape(Slot slot, boolean wantModels) {
+    String address = slot.target.address();
+    try {
+      http.sendAsync(get(address, "/metrics"), HttpResponse.BodyHandlers.ofString())
+          .whenComplete((resp, err) -> {
+            try {
+              onMetrics(slot, resp, err);
+              if (wantModels && slot.state.healthy()) {
+                slot.modelsFetchedAt = clock.millis();
+                fetchModels(slot);
+              }
+            } finally {
+              permits.release();
+              slot.inFlight.set(false);
+            }
+          });
+    } catch (RuntimeException e) {
+      permits.release();
+      slot.inFlight.set(false);
+      fail(slot, "cannot send: " + e.getMessage());
+    }
+  }
+
+  private void onMetrics(Slot slot, HttpResponse<String> resp, Throwable err) {
+    if (err != null) {
+      fail(slot, describe(err));
+      return;
+    }
+    if (resp.statusCode() != 200) {
+      fail(slot, "HTTP " + resp.statusCode());
+      return;
+    }
+    ParsedMetrics parsed = PrometheusTextParser.parse(resp.body(), slot.target.engine().metricNames());
+    PodMetrics m = slot.target.engine().extract(parsed, clock.instant());
+    Set<String> loaded = m.loadedAdapters();
+    ServedModels models = slot.models;
+    if (!models.adapters().isEmpty()) {
+      loaded = new HashSet<>(loaded);
+      loaded.addAll(models.adapters());
+    }
+    slot.state = new ScrapeState(m.withModels(loaded, models.baseModels()), models, true, 0, null);
+    listener.scraped(slot.target.address(), parsed.skippedLines());
+  }
+
+  private void fetchModels(Slot slot) {
+    http.sendAsync(get(slot.target.address(), "/v1/models"), HttpResponse.BodyHandlers.ofString())
+        .whenComplete((resp, err) -> {
+          String problem;
+          if (err != null) {
+            problem = describe(err);
+          } else if (resp.statusCode() != 200) {
+            problem = "HTTP " + resp.statusCode();
+          } else {
+            try {
+              slot.models = ServedModels.parse(resp.body());
+              return;
+            } catch (Exception e) {
+              problem = "unreadable: " + e.getMessage();
+            }
+          }
+          listener.failed(slot.target.address(), "/v1/models", problem);
+        });
+  }
+
+  private void fail(Slot slot, String error) {
+    ScrapeState old = slot.state;
+    slot.state = new ScrapeState(old.metrics(), old.models(), false, old.consecutiveFailures() + 1, error);
+    listener.failed(slot.target.address(), "/metrics", error);
+  }
+
+  private HttpRequest get(String address, String path) {
+    return HttpRequest.newBuilder(URI.create("http://" + address + path)).timeout(settings.timeout()).GET().build();
+  }
+
+  private static String describe(Throwable err) {
+    Throwable cause = err.getCause() != null ? err.getCause() : err;
+    String msg = cause.getMessage();
+    return cause.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);
+  }
+
+  @Override
+  public void close() {
+    ScheduledFuture<?> t = ticker;
+    if (t != null) {
+      t.cancel(false);
+    }
+    worker.shutdownNow();
+  }
+
+  private static final class Slot {
+    final ScrapeTarget target;
+    final AtomicBoolean inFlight = new AtomicBoolean();
+    volatile ScrapeState state = ScrapeState.initial();
+    volatile ServedModels models = ServedModels.UNKNOWN;
+    volatile long modelsFetchedAt = Long.MIN_VALUE / 2;
+
+    Slot(ScrapeTarget target) {
+      this.target = target;
+    }
+  }
+}

@@ -1,0 +1,8 @@
+package io.llmgw.picker;
+
+/** One model server: a pod's address and one of its pool's target ports. */
+public record Endpoint(String pool, String podName, String ip, int port, String address) {
+  public Endpoint(String pool, String podName, String ip, int port) {
+    this(pool, podName, ip, port, (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + port);
+  }
+}

@@ -1,0 +1,62 @@
+package io.llmgw.picker;
+
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * What one model server last reported. {@code loadedAdapters} is residency (from {@code /v1/models} or
+ * {@code vllm:lora_adapter_loaded}); running and waiting adapters are request activity ({@code vllm:lora_requests_info}).
+ */
+public record PodMetrics(
+    int waitingQueue,
+    int running,
+    double kvCacheUsage,
+    int maxLoras,
+    Set<String> runningAdapters,
+    Set<String> waitingAdapters,
+    Set<String> loadedAdapters,
+    Set<String> baseModels,
+    Instant updatedAt) {
+
+  public PodMetrics {
+    runningAdapters = Set.copyOf(runningAdapters);
+    waitingAdapters = Set.copyOf(waitingAdapters);
+    loadedAdapters = Set.copyOf(loadedAdapters);
+    baseModels = Set.copyOf(baseModels);
+  }
+
+  public static PodMetrics unknown() {
+    return new PodMetrics(0, 0, 0, 0, Set.of(), Set.of(), Set.of(), Set.of(), Instant.EPOCH);
+  }
+
+  /** The adapter is usable on this server without a load: resident, or already being served. */
+  public boolean hasAdapter(String name) {
+    return loadedAdapters.contains(name) || runningAdapters.contains(name) || waitingAdapters.contains(name);
+  }
+
+  /** Serves the model: its base model, or one of its adapters. */
+  public boolean serves(String model) {
+    return baseModels.contains(model) || hasAdapter(model);
+  }
+
+  /** Adapters that occupy the server, resident or active. */
+  public int activeAdapterCount() {
+    int n = loadedAdapters.size();
+    for (String a : runningAdapters) {
+      if (!loadedAdapters.contains(a)) {
+        n++;
+      }
+    }
+    for (String a : waitingAdapters) {
+      if (!loadedAdapters.contains(a) && !runningAdapters.contains(a)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  public PodMetrics withModels(Set<String> loaded, Set<String> bases) {
+    return new PodMetrics(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, loaded, bases,
+        updatedAt);
+  }
+}

@@ -1,0 +1,3 @@
+package io.llmgw.picker;
+
+public record WeightedScorer(Scorer scorer, double weight) {}

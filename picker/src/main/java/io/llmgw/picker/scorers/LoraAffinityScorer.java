@@ -1,0 +1,30 @@
+package io.llmgw.picker.scorers;
+
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.PickRequest;
+import io.llmgw.picker.PodMetrics;
+import io.llmgw.picker.Scorer;
+import java.util.List;
+
+/**
+ * GIE lora-affinity-scorer: the adapter already active (or the base model served) 1.0; queued for the adapter 0.6; a free
+ * adapter slot 0.8; otherwise 0.
+ */
+public final class LoraAffinityScorer implements Scorer {
+  @Override
+  public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
+    String model = request.model();
+    for (int i = 0; i < candidates.size(); i++) {
+      PodMetrics m = candidates.get(i).metrics();
+      if (m.baseModels().contains(model) || m.runningAdapters().contains(model) || m.loadedAdapters().contains(model)) {
+        out[i] = 1.0;
+      } else if (m.waitingAdapters().contains(model)) {
+        out[i] = 0.6;
+      } else if (m.maxLoras() > 0 && m.activeAdapterCount() < m.maxLoras()) {
+        out[i] = 0.8;
+      } else {
+        out[i] = 0.0;
+      }
+    }
+  }
+}
