@@ -1,0 +1,149 @@
+package io.llmgw.extproc;
+
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.llmgw.api.ConfigException;
+import io.llmgw.extproc.control.FileConfigSource;
+import io.llmgw.extproc.observe.EppMetrics;
+import io.llmgw.extproc.observe.HealthServer;
+import io.llmgw.extproc.routing.RequestRouter;
+import io.llmgw.extproc.server.ExtProcService;
+import io.llmgw.extproc.server.StreamDeps;
+import io.llmgw.extproc.state.Datastore;
+import io.llmgw.picker.EndpointPicker;
+import io.llmgw.picker.Policies;
+import io.llmgw.picker.Policy;
+import io.llmgw.picker.PrefixHasher;
+import io.llmgw.picker.SaturationDetector;
+import io.llmgw.scraper.MetricsScraper;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One running Endpoint Picker: ext_proc, health and metrics servers over a datastore fed by file mode and scraping. */
+public final class Epp implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Epp.class);
+
+  private final ScheduledExecutorService scheduler;
+  private final MetricsScraper scraper;
+  private final Datastore datastore;
+  private final EppMetrics metrics;
+  private final FileConfigSource config;
+  private final Server grpc;
+  private final HealthServer health;
+  private final HTTPServer metricsServer;
+
+  private Epp(EppSettings s, Clock clock) throws IOException, ConfigException {
+    scheduler = Executors.newScheduledThreadPool(1, r -> {
+      Thread t = new Thread(r, "epp-scheduler");
+      t.setDaemon(true);
+      return t;
+    });
+    SaturationDetector saturation = SaturationDetector.defaults(clock);
+    ScrapeListenerRef listener = new ScrapeListenerRef();
+    scraper = new MetricsScraper(s.scrape(), scheduler, clock, listener);
+    datastore = new Datastore(scraper);
+    metrics = new EppMetrics(datastore, saturation, clock);
+    listener.target = metrics;
+    Policy policy = switch (s.policy()) {
+      case SEED -> Policies.seed(s.adapterPendingThreshold(), ThreadLocalRandom::current);
+      case SCORERS -> Policies.scorers(ThreadLocalRandom::current);
+    };
+    EndpointPicker picker = new EndpointPicker(policy, clock, s.staleAfter(), EndpointPicker.DEFAULT_MAX_FALLBACKS);
+    datastore.onChange(t -> {
+      Set<String> live = new HashSet<>();
+      t.poolsByKey().values().forEach(p -> p.endpoints().forEach(e -> live.add(e.address())));
+      picker.retainOnly(live);
+    });
+    PrefixHasher hasher = s.policy() == EppSettings.PolicyName.SCORERS ? new PrefixHasher() : null;
+    RequestRouter router = new RequestRouter(datastore, picker, saturation, hasher, ThreadLocalRandom::current);
+
+    health = new HealthServer(new InetSocketAddress(s.bindHost(), s.healthPort()));
+    config = new FileConfigSource(s.configFile(), datastore::apply, e -> metrics.configRejected());
+    config.loadInitial();
+    scraper.start();
+    config.watch(scheduler, s.configPollInterval());
+
+    grpc = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.grpcPort()))
+        .addService(new ExtProcService(new StreamDeps(router, datastore, metrics, s.maxBodyBytes())))
+        .permitKeepAliveTime(10, TimeUnit.SECONDS)
+        .build()
+        .start();
+    metricsServer = HTTPServer.builder().hostname(s.bindHost()).port(s.metricsPort()).registry(metrics.registry())
+        .buildAndStart();
+    health.setReady(datastore.loaded());
+    LOG.info("EPP ready: ext_proc on {}:{}, health on {}, metrics on {}, policy {}", s.bindHost(), grpc.getPort(),
+        health.port(), metricsServer.getPort(), s.policy());
+  }
+
+  public static Epp start(EppSettings settings, Clock clock) throws IOException, ConfigException {
+    return new Epp(settings, clock);
+  }
+
+  public int grpcPort() {
+    return grpc.getPort();
+  }
+
+  public int healthPort() {
+    return health.port();
+  }
+
+  public int metricsPort() {
+    return metricsServer.getPort();
+  }
+
+  public Datastore datastore() {
+    return datastore;
+  }
+
+  public FileConfigSource configSource() {
+    return config;
+  }
+
+  public void awaitTermination() throws InterruptedException {
+    grpc.awaitTermination();
+  }
+
+  @Override
+  public void close() {
+    health.setReady(false);
+    config.close();
+    grpc.shutdown();
+    try {
+      if (!grpc.awaitTermination(5, TimeUnit.SECONDS)) {
+        grpc.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      grpc.shutdownNow();
+    }
+    scraper.close();
+    scheduler.shutdownNow();
+    metricsServer.close();
+    health.close();
+  }
+
+  /** Lets the scraper be built before the metrics that observe it. */
+  private static final class ScrapeListenerRef implements io.llmgw.scraper.ScrapeListener {
+    volatile io.llmgw.scraper.ScrapeListener target = io.llmgw.scraper.ScrapeListener.NONE;
+
+    @Override
+    public void scraped(String address, int skippedLines) {
+      target.scraped(address, skippedLines);
+    }
+
+    @Override
+    public void failed(String address, String what, String error) {
+      target.failed(address, what, error);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.llmgw.extproc;
+
+import io.llmgw.picker.EndpointPicker;
+import io.llmgw.picker.Policies;
+import io.llmgw.scraper.ScrapeSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Every setting of one EPP, validated once at start.
+ *
+ * @param bindHost address the three servers listen on
+ * @param grpcPort ext_proc (0 picks a free port)
+ */
+public record EppSettings(
+    Path configFile,
+    String bindHost,
+    int grpcPort,
+    int healthPort,
+    int metricsPort,
+    PolicyName policy,
+    int adapterPendingThreshold,
+    int maxBodyBytes,
+    Duration staleAfter,
+    Duration configPollInterval,
+    ScrapeSettings scrape) {
+
+  public enum PolicyName { SEED, SCORERS }
+
+  public EppSettings {
+    require(adapterPendingThreshold >= 1, "--adapter-pending-threshold must be at least 1");
+    require(maxBodyBytes >= 1024, "--max-body-bytes must be at least 1024");
+    require(!scrape.interval().isNegative() && !scrape.interval().isZero(), "--scrape-interval must be positive");
+    require(staleAfter.compareTo(scrape.interval()) > 0, "metrics staleness must exceed the scrape interval");
+    for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
+      require(port >= 0 && port <= 65535, "ports must be within 0..65535");
+    }
+  }
+
+  public static EppSettings defaults(Path configFile) {
+    return new EppSettings(configFile, "0.0.0.0", 9002, 9003, 9090, PolicyName.SEED,
+        Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, 8 << 20, EndpointPicker.DEFAULT_STALE_AFTER, Duration.ofSeconds(1),
+        ScrapeSettings.defaults());
+  }
+
+  /** Loopback and free ports: what tests and local runs want. */
+  public EppSettings onLoopbackEphemeralPorts() {
+    return new EppSettings(configFile, "127.0.0.1", 0, 0, 0, policy, adapterPendingThreshold, maxBodyBytes, staleAfter,
+        configPollInterval, scrape);
+  }
+
+  public EppSettings withPolicy(PolicyName p, int threshold) {
+    return new EppSettings(configFile, bindHost, grpcPort, healthPort, metricsPort, p, threshold, maxBodyBytes,
+        staleAfter, configPollInterval, scrape);
+  }
+
+  public EppSettings withMaxBodyBytes(int bytes) {
+    return new EppSettings(configFile, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
+        bytes, staleAfter, configPollInterval, scrape);
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

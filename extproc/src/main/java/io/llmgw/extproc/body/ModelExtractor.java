@@ -1,0 +1,145 @@
+package io.llmgw.extproc.body;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteBufferFeeder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Finds the top-level {@code model} of a JSON body fed in chunks of any size, without building a tree: a non-blocking
+ * token scan that also validates the whole body. Not thread-safe; one per request.
+ */
+public final class ModelExtractor {
+  private static final JsonFactory FACTORY = new JsonFactory();
+
+  private final JsonParser parser;
+  private final ByteBufferFeeder feeder;
+  private int depth;
+  private boolean rootSeen;
+  private boolean rootClosed;
+  private String pendingField;
+  private String model;
+  private long modelStart = -1;
+  private long modelEnd = -1;
+  private long promptStart = -1;
+  private long promptEnd = -1;
+  private int promptDepth = -1;
+  private BodyProblem problem;
+
+  public ModelExtractor() {
+    try {
+      parser = FACTORY.createNonBlockingByteBufferParser();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    feeder = (ByteBufferFeeder) parser.getNonBlockingInputFeeder();
+  }
+
+  /** Feeds the next chunk; cheap to call with empty chunks. Stops scanning after the first problem. */
+  public void feed(ByteBuffer chunk) {
+    if (problem != null || !chunk.hasRemaining()) {
+      return;
+    }
+    try {
+      feeder.feedInput(chunk);
+      drain();
+    } catch (IOException e) {
+      problem = BodyProblem.NOT_JSON;
+    }
+  }
+
+  /** Ends the input; the body is either an {@link ExtractedBody} or a {@link BodyProblem}. */
+  public Object finish() {
+    if (problem == null) {
+      try {
+        feeder.endOfInput();
+        drain();
+        if (!rootClosed) {
+          problem = BodyProblem.NOT_JSON;
+        }
+      } catch (IOException e) {
+        problem = BodyProblem.NOT_JSON;
+      }
+    }
+    if (problem != null) {
+      return problem;
+    }
+    if (model == null) {
+      return BodyProblem.NO_MODEL;
+    }
+    return new ExtractedBody(model, modelStart, modelEnd, promptStart, Math.max(promptEnd, promptStart));
+  }
+
+  private void drain() throws IOException {
+    JsonToken t;
+    while ((t = parser.nextToken()) != null && t != JsonToken.NOT_AVAILABLE) {
+      if (rootClosed) {
+        problem = BodyProblem.NOT_JSON;
+        return;
+      }
+      if (!rootSeen) {
+        rootSeen = true;
+        if (t != JsonToken.START_OBJECT) {
+          problem = BodyProblem.NOT_AN_OBJECT;
+          return;
+        }
+      }
+      switch (t) {
+        case START_OBJECT, START_ARRAY -> {
+          if (depth == 1 && "model".equals(pendingField) && model == null) {
+            problem = BodyProblem.MODEL_NOT_A_STRING;
+            return;
+          }
+          if (depth == 1 && isPromptField()) {
+            promptStart = parser.currentTokenLocation().getByteOffset();
+            promptDepth = depth;
+          }
+          pendingField = null;
+          depth++;
+        }
+        case END_OBJECT, END_ARRAY -> {
+          depth--;
+          if (depth == promptDepth) {
+            promptEnd = parser.currentLocation().getByteOffset();
+            promptDepth = -1;
+          }
+          if (depth == 0) {
+            rootClosed = true;
+          }
+        }
+        case FIELD_NAME -> {
+          if (depth == 1) {
+            pendingField = parser.currentName();
+          }
+        }
+        default -> {
+          if (depth == 1) {
+            scalarAtTop(t);
+          }
+        }
+      }
+    }
+  }
+
+  private boolean isPromptField() {
+    return "messages".equals(pendingField) || "prompt".equals(pendingField);
+  }
+
+  private void scalarAtTop(JsonToken t) throws IOException {
+    if ("model".equals(pendingField) && model == null) {
+      if (t != JsonToken.VALUE_STRING || parser.getText().isEmpty()) {
+        problem = BodyProblem.MODEL_NOT_A_STRING;
+        return;
+      }
+      model = parser.getText();
+      modelStart = parser.currentTokenLocation().getByteOffset();
+      modelEnd = parser.currentLocation().getByteOffset();
+    } else if (isPromptField() && t == JsonToken.VALUE_STRING && promptStart < 0) {
+      promptStart = parser.currentTokenLocation().getByteOffset();
+      promptEnd = parser.currentLocation().getByteOffset();
+    }
+    pendingField = null;
+  }
+}

@@ -1,0 +1,94 @@
+package io.llmgw.extproc.control;
+
+import io.llmgw.api.ConfigException;
+import io.llmgw.api.ConfigFileLoader;
+import io.llmgw.api.GatewayConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * File mode's control loop: loads the YAML at start (failing loudly), then polls it; a changed file that parses is
+ * applied as a whole, one that does not is logged with file, document and field, and the last good one stays.
+ * Polling content (not file events) works the same for editors' atomic renames and for mounted ConfigMaps.
+ */
+public final class FileConfigSource implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FileConfigSource.class);
+
+  private final Path file;
+  private final Consumer<GatewayConfig> apply;
+  private final Consumer<ConfigException> rejected;
+  private byte[] lastContent;
+  private ScheduledFuture<?> poller;
+
+  public FileConfigSource(Path file, Consumer<GatewayConfig> apply, Consumer<ConfigException> rejected) {
+    this.file = file;
+    this.apply = apply;
+    this.rejected = rejected;
+  }
+
+  /** Loads and applies the file once; the EPP does not start on a bad file. */
+  public void loadInitial() throws ConfigException {
+    byte[] content = read();
+    GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, java.nio.charset.StandardCharsets.UTF_8));
+    lastContent = content;
+    apply.accept(config);
+    LOG.info("loaded {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
+        config.pods().size());
+  }
+
+  public void watch(ScheduledExecutorService scheduler, Duration every) {
+    poller = scheduler.scheduleWithFixedDelay(this::poll, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Checks the file once; public so tests can drive it without waiting for the schedule. */
+  public synchronized void poll() {
+    byte[] content;
+    try {
+      content = read();
+    } catch (ConfigException e) {
+      report(e);
+      return;
+    }
+    if (Arrays.equals(content, lastContent)) {
+      return;
+    }
+    lastContent = content;
+    try {
+      GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, java.nio.charset.StandardCharsets.UTF_8));
+      apply.accept(config);
+      LOG.info("applied edit of {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
+          config.pods().size());
+    } catch (ConfigException e) {
+      report(e);
+    }
+  }
+
+  private void report(ConfigException e) {
+    LOG.error("rejected configuration: {}; the last good configuration stays in force", e.getMessage());
+    rejected.accept(e);
+  }
+
+  private byte[] read() throws ConfigException {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new ConfigException(file.toString(), 0, "", "cannot read: " + e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (poller != null) {
+      poller.cancel(false);
+    }
+  }
+}

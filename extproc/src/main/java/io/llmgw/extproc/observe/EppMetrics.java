@@ -1,0 +1,117 @@
+package io.llmgw.extproc.observe;
+
+import io.llmgw.extproc.body.TokenUsage;
+import io.llmgw.extproc.state.Datastore;
+import io.llmgw.extproc.state.PoolView;
+import io.llmgw.extproc.state.Topology;
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.SaturationDetector;
+import io.llmgw.scraper.ScrapeListener;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The EPP's own metrics (served on {@code --metrics-port}); one registry per EPP so tests can run several. */
+public final class EppMetrics implements ScrapeListener {
+  private static final Logger LOG = LoggerFactory.getLogger(EppMetrics.class);
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Counter requests = Counter.builder().name("llmgw_requests_total")
+      .help("Requests by requested model, target, priority and HTTP status (or cancelled/error/incomplete)")
+      .labelNames("model", "target", "priority", "code").register(registry);
+  private final Histogram decision = Histogram.builder().name("llmgw_decision_duration_seconds")
+      .help("Time to route one request once its body is complete")
+      .classicUpperBounds(0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.005, 0.01, 0.05)
+      .register(registry);
+  private final Counter tokens = Counter.builder().name("llmgw_tokens_total")
+      .help("Tokens read from response usage, by model and kind (prompt, completion)")
+      .labelNames("model", "kind").register(registry);
+  private final Counter scrapeErrors = Counter.builder().name("llmgw_scrape_errors_total")
+      .help("Failed scrapes by endpoint and path").labelNames("endpoint", "path").register(registry);
+  private final Counter skippedLines = Counter.builder().name("llmgw_scrape_skipped_lines_total")
+      .help("Metrics lines that could not be parsed, by endpoint").labelNames("endpoint").register(registry);
+  private final Counter configErrors = Counter.builder().name("llmgw_config_rejected_total")
+      .help("Configuration edits rejected (the last good configuration stays in force)").register(registry);
+
+  public EppMetrics(Datastore datastore, SaturationDetector saturation, Clock clock) {
+    GaugeWithCallback.builder().name("llmgw_endpoint_metrics_age_seconds")
+        .help("Age of each endpoint's last successful scrape").labelNames("pool", "endpoint")
+        .callback(cb -> forEachPool(datastore, (pool, states) -> {
+          for (EndpointState e : states) {
+            cb.call((clock.millis() - e.metrics().updatedAt().toEpochMilli()) / 1000.0, pool, e.address());
+          }
+        })).register(registry);
+    GaugeWithCallback.builder().name("llmgw_pool_ready_endpoints")
+        .help("Endpoints whose last scrape succeeded").labelNames("pool")
+        .callback(cb -> forEachPool(datastore, (pool, states) ->
+            cb.call(states.stream().filter(EndpointState::scrapeHealthy).count(), pool))).register(registry);
+    GaugeWithCallback.builder().name("llmgw_pool_mean_queue")
+        .help("Mean waiting queue over the pool's endpoints").labelNames("pool")
+        .callback(cb -> forEachPool(datastore, (pool, states) ->
+            cb.call(states.stream().mapToInt(e -> e.metrics().waitingQueue()).average().orElse(0), pool)))
+        .register(registry);
+    GaugeWithCallback.builder().name("llmgw_pool_mean_kv_cache_usage")
+        .help("Mean KV-cache usage (0-1) over the pool's endpoints").labelNames("pool")
+        .callback(cb -> forEachPool(datastore, (pool, states) ->
+            cb.call(states.stream().mapToDouble(e -> e.metrics().kvCacheUsage()).average().orElse(0), pool)))
+        .register(registry);
+    GaugeWithCallback.builder().name("llmgw_pool_saturation")
+        .help("Pool saturation as the admission check sees it (>= 1 is saturated)").labelNames("pool")
+        .callback(cb -> forEachPool(datastore, (pool, states) -> cb.call(saturation.saturation(states), pool)))
+        .register(registry);
+    GaugeWithCallback.builder().name("llmgw_inflight_requests")
+        .help("Requests routed whose response has not ended, by endpoint and model").labelNames("endpoint", "model")
+        .callback(cb -> datastore.inFlight().all().forEach((address, load) ->
+            load.perModel().forEach((model, n) -> cb.call(n, address, model)))).register(registry);
+  }
+
+  private interface PoolVisitor {
+    void visit(String pool, List<EndpointState> states);
+  }
+
+  private static void forEachPool(Datastore datastore, PoolVisitor visitor) {
+    Topology t = datastore.topology();
+    for (PoolView p : t.poolsByKey().values()) {
+      visitor.visit(p.key(), datastore.states(List.of(p)));
+    }
+  }
+
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  public void requestDone(String model, String target, String priority, String code) {
+    requests.labelValues(model, target, priority, code).inc();
+  }
+
+  public void decisionSeconds(double seconds) {
+    decision.observe(seconds);
+  }
+
+  public void tokens(String model, TokenUsage usage) {
+    tokens.labelValues(model, "prompt").inc(usage.promptTokens());
+    tokens.labelValues(model, "completion").inc(usage.completionTokens());
+  }
+
+  public void configRejected() {
+    configErrors.inc();
+  }
+
+  @Override
+  public void scraped(String address, int skipped) {
+    if (skipped > 0) {
+      skippedLines.labelValues(address).inc(skipped);
+    }
+  }
+
+  @Override
+  public void failed(String address, String what, String error) {
+    scrapeErrors.labelValues(address, what).inc();
+    LOG.debug("scrape of {}{} failed: {}", address, what, error);
+  }
+}

@@ -1,0 +1,35 @@
+package io.llmgw.extproc.routing;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+
+/** A request the EPP answers itself (DESIGN §3.4), with an OpenAI-style JSON error body. */
+public record ErrorReply(int status, String type, String code, String message) {
+  public static ErrorReply badRequest(String code, String message) {
+    return new ErrorReply(400, "invalid_request_error", code, message);
+  }
+
+  public static ErrorReply modelNotFound(String model) {
+    return new ErrorReply(404, "invalid_request_error", "model_not_found",
+        "The model '" + model + "' does not exist or is not served by this gateway");
+  }
+
+  public static ErrorReply tooLarge(int limit) {
+    return new ErrorReply(413, "invalid_request_error", "request_too_large",
+        "request body is larger than the gateway's limit of " + limit + " bytes");
+  }
+
+  public static ErrorReply saturated(String model) {
+    return new ErrorReply(429, "rate_limit_error", "pool_saturated",
+        "the pool serving '" + model + "' is saturated and this use case is sheddable; retry later");
+  }
+
+  public static ErrorReply unavailable(String code, String message) {
+    return new ErrorReply(503, "server_error", code, message);
+  }
+
+  public String json() {
+    JsonStringEncoder enc = JsonStringEncoder.getInstance();
+    return "{\"error\":{\"message\":\"" + new String(enc.quoteAsString(message)) + "\",\"type\":\"" + type
+        + "\",\"param\":null,\"code\":\"" + code + "\"}}";
+  }
+}

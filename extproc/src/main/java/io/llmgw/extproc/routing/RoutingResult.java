@@ -1,0 +1,23 @@
+package io.llmgw.extproc.routing;
+
+import com.google.protobuf.ByteString;
+import io.llmgw.api.LLMRoute;
+import io.llmgw.extproc.state.InFlightTracker;
+import io.llmgw.picker.Decision;
+
+/** Where a request goes, or why the EPP answers it itself. */
+public sealed interface RoutingResult {
+  /**
+   * @param requestedModel what the client sent
+   * @param target the concrete model the pod serves (differs when the route splits or the header rewrites)
+   * @param body the body to forward: the original, or one with {@code model} replaced by the target
+   */
+  record Routed(LLMRoute route, String requestedModel, String target, Decision decision, InFlightTracker.Lease lease,
+      ByteString body) implements RoutingResult {
+    public boolean rewritten() {
+      return !requestedModel.equals(target);
+    }
+  }
+
+  record Rejected(ErrorReply reply, LLMRoute route) implements RoutingResult {}
+}

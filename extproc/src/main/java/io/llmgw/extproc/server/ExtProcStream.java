@@ -1,0 +1,286 @@
+package io.llmgw.extproc.server;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Struct;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.llmgw.extproc.body.BodyProblem;
+import io.llmgw.extproc.body.ExtractedBody;
+import io.llmgw.extproc.body.ModelExtractor;
+import io.llmgw.extproc.body.RequestBody;
+import io.llmgw.extproc.body.ResponseModelRewriter;
+import io.llmgw.extproc.body.UsageSniffer;
+import io.llmgw.extproc.routing.ErrorReply;
+import io.llmgw.extproc.routing.RoutingResult;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Endpoint Picker Protocol for one HTTP request. Request side: headers are held (FULL_DUPLEX_STREAMED) until the
+ * body has ended, then the routing decision goes out as header mutation + {@code envoy.lb} metadata, followed by the
+ * body in chunks; in BUFFERED mode the decision travels in the body response. Response side: every chunk passes
+ * through (rewritten back when the model was rewritten). In-flight accounting ends exactly once, whichever way the
+ * stream ends.
+ */
+final class ExtProcStream implements StreamObserver<ProcessingRequest> {
+  private static final Logger LOG = LoggerFactory.getLogger(ExtProcStream.class);
+
+  private final StreamObserver<ProcessingResponse> out;
+  private final StreamDeps deps;
+  private final ModelExtractor extractor = new ModelExtractor();
+  private final RequestBody body = new RequestBody();
+
+  private boolean fullDuplexRequest = true;
+  private boolean fullDuplexResponse = true;
+  private Map<String, String> headers = Map.of();
+  private String requestId;
+  private boolean requestIdGenerated;
+  private List<String> spoofed = List.of();
+  private Set<String> subset;
+  private boolean bodyEnded;
+  private boolean decided;
+  private boolean closed;
+  private RoutingResult.Routed routed;
+  private ResponseModelRewriter rewriter;
+  private UsageSniffer usage;
+  private String responseStatus = "0";
+  private boolean finished;
+
+  ExtProcStream(StreamObserver<ProcessingResponse> out, StreamDeps deps) {
+    this.out = out;
+    this.deps = deps;
+  }
+
+  @Override
+  public void onNext(ProcessingRequest req) {
+    if (closed) {
+      return;
+    }
+    try {
+      switch (req.getRequestCase()) {
+        case REQUEST_HEADERS -> onRequestHeaders(req);
+        case REQUEST_BODY -> onRequestBody(req.getRequestBody());
+        case REQUEST_TRAILERS -> onRequestTrailers();
+        case RESPONSE_HEADERS -> onResponseHeaders(req);
+        case RESPONSE_BODY -> onResponseBody(req.getResponseBody());
+        case RESPONSE_TRAILERS -> {
+          out.onNext(Frames.responseTrailers());
+          finish(responseStatus);
+        }
+        default -> LOG.warn("request {}: ignoring ext_proc message without a request case", requestId);
+      }
+    } catch (RuntimeException e) {
+      LOG.error("request {}: internal error while processing {}", requestId, req.getRequestCase(), e);
+      reject(new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request"), null);
+    }
+  }
+
+  private void onRequestHeaders(ProcessingRequest req) {
+    if (req.hasProtocolConfig()) {
+      fullDuplexRequest = req.getProtocolConfig().getRequestBodyMode() == BodySendMode.FULL_DUPLEX_STREAMED;
+      fullDuplexResponse = req.getProtocolConfig().getResponseBodyMode() == BodySendMode.FULL_DUPLEX_STREAMED;
+    }
+    HttpHeaders h = req.getRequestHeaders();
+    headers = IncomingRequest.headers(h.getHeaders());
+    requestId = headers.get(Headers.REQUEST_ID);
+    if (requestId == null || requestId.isBlank()) {
+      requestId = UUID.randomUUID().toString();
+      requestIdGenerated = true;
+    }
+    spoofed = IncomingRequest.spoofedRoutingHeaders(headers);
+    if (!spoofed.isEmpty()) {
+      LOG.warn("request {}: removed client-supplied routing headers {}", requestId, spoofed);
+    }
+    subset = IncomingRequest.subsetHint(req.getMetadataContext());
+    if (h.getEndOfStream()) {
+      answerWithoutBody();
+    } else if (!fullDuplexRequest) {
+      out.onNext(Frames.requestHeaders(baseMutations().build()));
+    }
+  }
+
+  /** A request without a body cannot name a model; {@code GET /v1/models} is answered from the routes. */
+  private void answerWithoutBody() {
+    String path = headers.getOrDefault(":path", "");
+    if ("GET".equals(headers.get(":method")) && (path.equals("/v1/models") || path.startsWith("/v1/models?"))) {
+      closed = true;
+      out.onNext(Frames.immediate(200, ModelList.json(deps.datastore().topology()), requestId, "model_list"));
+      deps.metrics().requestDone("", "", "", "200");
+      return;
+    }
+    reject(ErrorReply.badRequest("missing_model", "request has no body; a JSON body with 'model' is required"), null);
+  }
+
+  private void onRequestBody(HttpBody chunk) {
+    if (decided) {
+      return;
+    }
+    ByteString bytes = chunk.getBody();
+    if ((long) body.size() + bytes.size() > deps.maxBodyBytes()) {
+      reject(ErrorReply.tooLarge(deps.maxBodyBytes()), null);
+      return;
+    }
+    body.append(bytes);
+    extractor.feed(bytes.asReadOnlyByteBuffer());
+    if (chunk.getEndOfStream()) {
+      bodyEnded = true;
+      decide();
+    }
+  }
+
+  private void onRequestTrailers() {
+    if (!decided) {
+      decide();
+    }
+    if (!closed) {
+      out.onNext(Frames.requestTrailers());
+    }
+  }
+
+  private void decide() {
+    decided = true;
+    Object scanned = extractor.finish();
+    if (scanned instanceof BodyProblem p) {
+      reject(ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? "missing_model" : "invalid_body", p.message()), null);
+      return;
+    }
+    ExtractedBody found = (ExtractedBody) scanned;
+    long t0 = System.nanoTime();
+    RoutingResult result = deps.router().route(found, body, headers.get(Headers.MODEL_REWRITE), subset);
+    deps.metrics().decisionSeconds((System.nanoTime() - t0) / 1e9);
+    switch (result) {
+      case RoutingResult.Rejected r -> reject(r.reply(), r.route() == null ? null : r.route().modelName());
+      case RoutingResult.Routed r -> forward(r);
+    }
+  }
+
+  private void forward(RoutingResult.Routed r) {
+    routed = r;
+    String destination = r.decision().destinationValue();
+    CommonResponse.Builder common = CommonResponse.newBuilder().setClearRouteCache(true);
+    HeaderMutation.Builder mutation = baseMutations().getHeaderMutationBuilder();
+    mutation.addSetHeaders(Frames.setHeader(Headers.DESTINATION, destination));
+    if (r.rewritten()) {
+      mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
+    }
+    common.setHeaderMutation(mutation);
+    Struct metadata = Frames.destinationMetadata(destination);
+    LOG.debug("request {}: model {} target {} -> {}", requestId, r.requestedModel(), r.target(), destination);
+    if (fullDuplexRequest) {
+      out.onNext(Frames.requestHeaders(common.build(), metadata));
+      List<ByteString> chunks = RequestBody.chunks(r.body(), RequestBody.MAX_CHUNK_BYTES);
+      for (int i = 0; i < chunks.size(); i++) {
+        out.onNext(Frames.streamedRequestBody(chunks.get(i), bodyEnded && i == chunks.size() - 1));
+      }
+    } else {
+      if (r.rewritten()) {
+        common.setBodyMutation(Frames.replaceBody(r.body()).getBodyMutation());
+      }
+      out.onNext(Frames.requestBody(common.build(), metadata));
+    }
+  }
+
+  private void onResponseHeaders(ProcessingRequest req) {
+    HttpHeaders h = req.getResponseHeaders();
+    Map<String, String> response = IncomingRequest.headers(h.getHeaders());
+    responseStatus = response.getOrDefault(":status", "0");
+    CommonResponse.Builder common = CommonResponse.newBuilder();
+    if (routed != null) {
+      String served = IncomingRequest.servedEndpoint(req.getMetadataContext());
+      if (served != null) {
+        routed.lease().moveTo(served);
+      }
+      if (routed.rewritten()) {
+        rewriter = new ResponseModelRewriter(routed.target(), routed.requestedModel());
+        common.setHeaderMutation(HeaderMutation.newBuilder().addRemoveHeaders("content-length"));
+      }
+    }
+    usage = new UsageSniffer(response.get("content-type"));
+    out.onNext(Frames.responseHeaders(common.build()));
+    if (h.getEndOfStream()) {
+      finish(responseStatus);
+    }
+  }
+
+  private void onResponseBody(HttpBody chunk) {
+    boolean eos = chunk.getEndOfStream();
+    if (usage != null) {
+      usage.accept(chunk.getBody(), eos);
+    }
+    ByteString passed = rewriter == null ? chunk.getBody() : rewriter.apply(chunk.getBody(), eos || !fullDuplexResponse);
+    if (fullDuplexResponse) {
+      out.onNext(Frames.streamedResponseBody(passed, eos));
+    } else {
+      out.onNext(Frames.responseBody(rewriter == null ? CommonResponse.getDefaultInstance() : Frames.replaceBody(passed)));
+    }
+    if (eos) {
+      finish(responseStatus);
+    }
+  }
+
+  private CommonResponse.Builder baseMutations() {
+    CommonResponse.Builder common = CommonResponse.newBuilder();
+    HeaderMutation.Builder m = common.getHeaderMutationBuilder();
+    for (String name : spoofed) {
+      if (!name.equals(Headers.DESTINATION)) {
+        m.addRemoveHeaders(name);
+      }
+    }
+    if (requestIdGenerated) {
+      m.addSetHeaders(Frames.setHeader(Headers.REQUEST_ID, requestId));
+    }
+    return common;
+  }
+
+  private void reject(ErrorReply reply, String model) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    LOG.info("request {}: {} {} ({})", requestId, reply.status(), reply.code(), reply.message());
+    out.onNext(Frames.immediate(reply, requestId));
+    deps.metrics().requestDone(model == null ? "" : model, "", "", Integer.toString(reply.status()));
+    if (routed != null) {
+      finish(Integer.toString(reply.status()));
+    }
+  }
+
+  private void finish(String code) {
+    if (finished || routed == null) {
+      return;
+    }
+    finished = true;
+    routed.lease().release();
+    deps.metrics().requestDone(routed.requestedModel(), routed.target(),
+        Integer.toString(routed.route().adapter().priority()), code);
+    if (usage != null && usage.usage() != null) {
+      deps.metrics().tokens(routed.requestedModel(), usage.usage());
+    }
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    Status s = Status.fromThrowable(t);
+    if (routed != null && !finished) {
+      LOG.info("request {}: stream ended by the proxy ({}) before the response completed", requestId, s.getCode());
+    }
+    finish(s.getCode() == Status.Code.CANCELLED ? "cancelled" : "error");
+  }
+
+  @Override
+  public void onCompleted() {
+    finish("incomplete");
+    out.onCompleted();
+  }
+}

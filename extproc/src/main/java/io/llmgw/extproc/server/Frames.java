@@ -1,0 +1,122 @@
+package io.llmgw.extproc.server;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.ListValue;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
+import io.envoyproxy.envoy.service.ext_proc.v3.BodyMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeadersResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
+import io.envoyproxy.envoy.type.v3.HttpStatus;
+import io.llmgw.extproc.routing.ErrorReply;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** Builders for the ext_proc messages the EPP sends. Header values go in {@code raw_value} only (envoy#31555). */
+final class Frames {
+  private Frames() {}
+
+  static HeaderValueOption setHeader(String name, String value) {
+    return HeaderValueOption.newBuilder()
+        .setHeader(HeaderValue.newBuilder().setKey(name).setRawValue(ByteString.copyFrom(value, StandardCharsets.UTF_8)))
+        .setAppendAction(HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD)
+        .build();
+  }
+
+  static ProcessingResponse requestHeaders(CommonResponse common) {
+    return ProcessingResponse.newBuilder().setRequestHeaders(HeadersResponse.newBuilder().setResponse(common)).build();
+  }
+
+  static ProcessingResponse requestHeaders(CommonResponse common, Struct metadata) {
+    return ProcessingResponse.newBuilder()
+        .setRequestHeaders(HeadersResponse.newBuilder().setResponse(common))
+        .setDynamicMetadata(metadata)
+        .build();
+  }
+
+  static ProcessingResponse requestBody(CommonResponse common, Struct metadata) {
+    ProcessingResponse.Builder b = ProcessingResponse.newBuilder().setRequestBody(BodyResponse.newBuilder().setResponse(common));
+    if (metadata != null) {
+      b.setDynamicMetadata(metadata);
+    }
+    return b.build();
+  }
+
+  static ProcessingResponse streamedRequestBody(ByteString chunk, boolean endOfStream) {
+    return ProcessingResponse.newBuilder().setRequestBody(BodyResponse.newBuilder().setResponse(streamed(chunk, endOfStream)))
+        .build();
+  }
+
+  static ProcessingResponse streamedResponseBody(ByteString chunk, boolean endOfStream) {
+    return ProcessingResponse.newBuilder()
+        .setResponseBody(BodyResponse.newBuilder().setResponse(streamed(chunk, endOfStream)))
+        .build();
+  }
+
+  static ProcessingResponse responseBody(CommonResponse common) {
+    return ProcessingResponse.newBuilder().setResponseBody(BodyResponse.newBuilder().setResponse(common)).build();
+  }
+
+  static ProcessingResponse responseHeaders(CommonResponse common) {
+    return ProcessingResponse.newBuilder().setResponseHeaders(HeadersResponse.newBuilder().setResponse(common)).build();
+  }
+
+  static ProcessingResponse requestTrailers() {
+    return ProcessingResponse.newBuilder().setRequestTrailers(TrailersResponse.getDefaultInstance()).build();
+  }
+
+  static ProcessingResponse responseTrailers() {
+    return ProcessingResponse.newBuilder().setResponseTrailers(TrailersResponse.getDefaultInstance()).build();
+  }
+
+  private static CommonResponse streamed(ByteString chunk, boolean endOfStream) {
+    return CommonResponse.newBuilder()
+        .setBodyMutation(BodyMutation.newBuilder()
+            .setStreamedResponse(StreamedBodyResponse.newBuilder().setBody(chunk).setEndOfStream(endOfStream)))
+        .build();
+  }
+
+  static CommonResponse replaceBody(ByteString body) {
+    return CommonResponse.newBuilder().setBodyMutation(BodyMutation.newBuilder().setBody(body)).build();
+  }
+
+  static ProcessingResponse immediate(ErrorReply reply, String requestId) {
+    return immediate(reply.status(), reply.json(), requestId, reply.code());
+  }
+
+  static ProcessingResponse immediate(int status, String jsonBody, String requestId, String details) {
+    HeaderMutation.Builder headers = HeaderMutation.newBuilder().addSetHeaders(setHeader("content-type", "application/json"));
+    if (requestId != null) {
+      headers.addSetHeaders(setHeader(Headers.REQUEST_ID, requestId));
+    }
+    return ProcessingResponse.newBuilder()
+        .setImmediateResponse(ImmediateResponse.newBuilder()
+            .setStatus(HttpStatus.newBuilder().setCodeValue(status))
+            .setHeaders(headers)
+            .setBody(ByteString.copyFrom(jsonBody, StandardCharsets.UTF_8))
+            .setDetails(details))
+        .build();
+  }
+
+  /** {@code envoy.lb: {x-gateway-destination-endpoint: "<value>"}} */
+  static Struct destinationMetadata(String destination) {
+    return Struct.newBuilder()
+        .putFields(Headers.LB_NAMESPACE, Value.newBuilder().setStructValue(Struct.newBuilder()
+            .putFields(Headers.DESTINATION, Value.newBuilder().setStringValue(destination).build())).build())
+        .build();
+  }
+
+  static ListValue strings(List<String> values) {
+    ListValue.Builder b = ListValue.newBuilder();
+    values.forEach(v -> b.addValues(Value.newBuilder().setStringValue(v)));
+    return b.build();
+  }
+}

@@ -1,0 +1,21 @@
+package io.llmgw.extproc.server;
+
+/** Header names of the Endpoint Picker Protocol (DESIGN §3.1). */
+public final class Headers {
+  public static final String DESTINATION = "x-gateway-destination-endpoint";
+  public static final String DESTINATION_SERVED = "x-gateway-destination-endpoint-served";
+  public static final String DESTINATION_SUBSET = "x-gateway-destination-endpoint-subset";
+  public static final String LB_NAMESPACE = "envoy.lb";
+  public static final String SUBSET_HINT_NAMESPACE = "envoy.lb.subset_hint";
+  public static final String REQUEST_ID = "x-request-id";
+  public static final String OBJECTIVE = "x-gateway-inference-objective";
+  public static final String FAIRNESS_ID = "x-gateway-inference-fairness-id";
+  public static final String MODEL_REWRITE = "x-gateway-model-name-rewrite";
+
+  private Headers() {}
+
+  /** Client-supplied headers that would steer routing; never trusted, always removed. */
+  public static boolean isSpoofable(String name) {
+    return name.startsWith(DESTINATION);
+  }
+}

@@ -1,0 +1,77 @@
+package io.llmgw.extproc.server;
+
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import io.envoyproxy.envoy.config.core.v3.HeaderMap;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.config.core.v3.Metadata;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Reading ext_proc header maps and metadata: header values arrive in {@code raw_value} or {@code value}. */
+final class IncomingRequest {
+  private IncomingRequest() {}
+
+  static Map<String, String> headers(HeaderMap map) {
+    Map<String, String> out = new HashMap<>(map.getHeadersCount() * 2);
+    for (HeaderValue h : map.getHeadersList()) {
+      String v = h.getRawValue().isEmpty() ? h.getValue() : h.getRawValue().toString(StandardCharsets.UTF_8);
+      out.put(h.getKey().toLowerCase(), v);
+    }
+    return out;
+  }
+
+  static List<String> spoofedRoutingHeaders(Map<String, String> headers) {
+    List<String> out = new ArrayList<>(0);
+    for (String name : headers.keySet()) {
+      if (Headers.isSpoofable(name)) {
+        out.add(name);
+      }
+    }
+    return out;
+  }
+
+  /** The proxy's subset hint, or null when it sent none. A list value, or one comma-separated string. */
+  static Set<String> subsetHint(Metadata metadata) {
+    Struct ns = metadata.getFilterMetadataMap().get(Headers.SUBSET_HINT_NAMESPACE);
+    if (ns == null) {
+      return null;
+    }
+    Value v = ns.getFieldsMap().get(Headers.DESTINATION_SUBSET);
+    if (v == null) {
+      return null;
+    }
+    Set<String> out = new LinkedHashSet<>();
+    if (v.hasListValue()) {
+      for (Value item : v.getListValue().getValuesList()) {
+        addAddresses(out, item.getStringValue());
+      }
+    } else {
+      addAddresses(out, v.getStringValue());
+    }
+    return out;
+  }
+
+  /** The endpoint the proxy actually used (after any fallback), or null. */
+  static String servedEndpoint(Metadata metadata) {
+    Struct ns = metadata.getFilterMetadataMap().get(Headers.LB_NAMESPACE);
+    if (ns == null) {
+      return null;
+    }
+    Value v = ns.getFieldsMap().get(Headers.DESTINATION_SERVED);
+    return v == null || v.getStringValue().isBlank() ? null : v.getStringValue().trim();
+  }
+
+  private static void addAddresses(Set<String> out, String csv) {
+    for (String part : csv.split(",")) {
+      if (!part.isBlank()) {
+        out.add(part.trim());
+      }
+    }
+  }
+}

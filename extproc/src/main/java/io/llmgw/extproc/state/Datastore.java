@@ -1,0 +1,79 @@
+package io.llmgw.extproc.state;
+
+import io.llmgw.api.GatewayConfig;
+import io.llmgw.picker.Endpoint;
+import io.llmgw.picker.EndpointState;
+import io.llmgw.scraper.MetricsScraper;
+import io.llmgw.scraper.ScrapeState;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The EPP's single source of truth: the current topology (swapped atomically on every configuration change), live
+ * scrape state and in-flight counts. Cluster mode and file mode both feed it through {@link #apply}.
+ */
+public final class Datastore {
+  private final MetricsScraper scraper;
+  private final InFlightTracker inFlight = new InFlightTracker();
+  private final List<Consumer<Topology>> listeners = new ArrayList<>();
+  private volatile Topology topology = Topology.empty();
+  private volatile boolean loaded;
+
+  public Datastore(MetricsScraper scraper) {
+    this.scraper = scraper;
+  }
+
+  public synchronized void onChange(Consumer<Topology> listener) {
+    listeners.add(listener);
+  }
+
+  public synchronized void apply(GatewayConfig config) {
+    Topology next = Topology.of(config);
+    scraper.setTargets(next.targets());
+    topology = next;
+    loaded = true;
+    for (Consumer<Topology> l : listeners) {
+      l.accept(next);
+    }
+  }
+
+  public Topology topology() {
+    return topology;
+  }
+
+  /** Routes and pods have been loaded at least once. */
+  public boolean loaded() {
+    return loaded;
+  }
+
+  public InFlightTracker inFlight() {
+    return inFlight;
+  }
+
+  public ScrapeState scrapeState(String address) {
+    return scraper.state(address);
+  }
+
+  /** The picker's view of these pools' endpoints, right now. */
+  public List<EndpointState> states(List<PoolView> pools) {
+    int n = 0;
+    for (PoolView p : pools) {
+      n += p.endpoints().size();
+    }
+    List<EndpointState> out = new ArrayList<>(n);
+    Set<String> seen = pools.size() > 1 ? new HashSet<>() : null;
+    for (PoolView p : pools) {
+      for (Endpoint e : p.endpoints()) {
+        if (seen != null && !seen.add(e.address())) {
+          continue;
+        }
+        ScrapeState s = scraper.state(e.address());
+        out.add(new EndpointState(e, s.metrics(), s.healthy(), inFlight.load(e.address())));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,16 @@
+package io.llmgw.extproc.state;
+
+import io.llmgw.api.InferencePool;
+import io.llmgw.picker.Endpoint;
+import java.util.List;
+
+/** A pool and its current endpoints: every routable pod it selects, once per target port. */
+public record PoolView(InferencePool pool, List<Endpoint> endpoints) {
+  public PoolView {
+    endpoints = List.copyOf(endpoints);
+  }
+
+  public String key() {
+    return pool.namespace() + "/" + pool.name();
+  }
+}

@@ -1,0 +1,60 @@
+package io.llmgw.extproc.state;
+
+import io.llmgw.api.GatewayConfig;
+import io.llmgw.api.InferencePool;
+import io.llmgw.api.LLMRoute;
+import io.llmgw.api.PodInfo;
+import io.llmgw.picker.Endpoint;
+import io.llmgw.scraper.Engine;
+import io.llmgw.scraper.ScrapeTarget;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** An immutable view of the configuration, indexed for the request path: model name → route, route → pools. */
+public record Topology(Map<String, LLMRoute> routesByModel, Map<String, PoolView> poolsByKey, List<ScrapeTarget> targets,
+    int podCount) {
+
+  public static Topology of(GatewayConfig config) {
+    Map<String, PoolView> pools = new LinkedHashMap<>();
+    Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
+    for (InferencePool pool : config.pools()) {
+      List<Endpoint> endpoints = new ArrayList<>();
+      for (PodInfo pod : config.pods()) {
+        if (!pod.routable() || !pool.selects(pod)) {
+          continue;
+        }
+        for (int port : pool.targetPorts()) {
+          Endpoint e = new Endpoint(pool.name(), pod.name(), pod.podIP(), port);
+          endpoints.add(e);
+          targets.putIfAbsent(e.address(), new ScrapeTarget(e.address(), Engine.fromLabel(pod.engineType())));
+        }
+      }
+      PoolView view = new PoolView(pool, endpoints);
+      pools.put(view.key(), view);
+    }
+    Map<String, LLMRoute> routes = new HashMap<>();
+    for (LLMRoute r : config.routes()) {
+      routes.put(r.modelName(), r);
+    }
+    return new Topology(Map.copyOf(routes), pools, List.copyOf(targets.values()), config.pods().size());
+  }
+
+  public static Topology empty() {
+    return of(GatewayConfig.empty());
+  }
+
+  /** The pools a route sends to, in the route's order; unknown references are skipped. */
+  public List<PoolView> poolsOf(LLMRoute route) {
+    List<PoolView> out = new ArrayList<>(route.poolNames().size());
+    for (String name : route.poolNames()) {
+      PoolView v = poolsByKey.get(route.namespace() + "/" + name);
+      if (v != null) {
+        out.add(v);
+      }
+    }
+    return out;
+  }
+}
