@@ -1,0 +1,132 @@
+package io.llmgw.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ConfigFileLoaderTest {
+  static final String POOL = """
+      apiVersion: inference.networking.k8s.io/v1
+      kind: InferencePool
+      metadata: {name: pool-a}
+      spec:
+        selector: {matchLabels: {app: sim}}
+        targetPorts: [{number: 8000}, {number: 8001}]
+      """;
+  static final String ROUTE = """
+      apiVersion: inference.x-k8s.io/v1alpha1
+      kind: LLMRoute
+      metadata: {name: sql}
+      spec:
+        parentRefs: [{name: gw}]
+        backendRefs: [{name: pool-a}]
+        adapter:
+          name: sql-lora
+          priority: -5
+          objectives:
+            - type: OutputTokenLatency
+              latency: {value: 2s, quantile: {numerator: 99}}
+          targets:
+            - {name: sql-v1, weight: 3, source: "s3://bucket/v1"}
+            - {name: sql-v2, weight: 1}
+      """;
+  static final String POD = """
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p0, labels: {app: sim}}
+      status:
+        podIP: 127.0.0.11
+        phase: Running
+        conditions: [{type: Ready, status: "True"}]
+      """;
+
+  static String docs(String... d) {
+    return String.join("---\n", d);
+  }
+
+  @Test
+  void readsPoolsRoutesAndPodsFromOneMultiDocumentFile() throws Exception {
+    GatewayConfig c = ConfigFileLoader.parse("f.yaml", docs(POOL, ROUTE, POD));
+
+    assertThat(c.pools()).singleElement().satisfies(p -> {
+      assertThat(p.targetPorts()).containsExactly(8000, 8001);
+      assertThat(p.selector()).containsEntry("app", "sim");
+    });
+    LLMRoute r = c.routes().getFirst();
+    assertThat(r.modelName()).isEqualTo("sql-lora");
+    assertThat(r.adapter().sheddable()).isTrue();
+    assertThat(r.adapter().objectives().getFirst().latency()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(r.adapter().targets()).extracting(AdapterTarget::weight).containsExactly(3, 1);
+    assertThat(r.adapter().targets().getFirst().source()).isEqualTo("s3://bucket/v1");
+    PodInfo pod = c.pods().getFirst();
+    assertThat(pod.routable()).isTrue();
+    assertThat(c.pools().getFirst().selects(pod)).isTrue();
+  }
+
+  @Test
+  void podNotReadyIsNotRoutable() throws Exception {
+    GatewayConfig c = ConfigFileLoader.parse("f.yaml", docs(POOL, POD.replace("\"True\"", "\"False\"")));
+    assertThat(c.pods().getFirst().routable()).isFalse();
+  }
+
+  @Test
+  void errorsNameFileDocumentAndField() {
+    assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", docs(POOL, ROUTE.replace("weight: 3", "weight: 0"))))
+        .isInstanceOfSatisfying(ConfigException.class, e -> {
+          assertThat(e.source()).isEqualTo("f.yaml");
+          assertThat(e.document()).isEqualTo(2);
+          assertThat(e.field()).isEqualTo("spec.adapter.targets[0].weight");
+          assertThat(e.getMessage()).contains("f.yaml", "document 2", "spec.adapter.targets[0].weight", "1..1000000");
+        });
+  }
+
+  @Test
+  void rejectsEachKindOfGarbageWithTheFieldAtFault() {
+    expectField(docs(POOL.replace("8001", "70000")), 1, "spec.targetPorts[1].number");
+    expectField(docs(POOL.replace("pool-a", "Pool_A")), 1, "metadata.name");
+    expectField(docs(POOL, ROUTE.replace("value: 2s", "value: soon")), 2, "spec.adapter.objectives[0].latency.value");
+    expectField(docs(POOL, ROUTE.replace("backendRefs: [{name: pool-a}]", "backendRefs: [{name: nope}]")), 2,
+        "spec.backendRefs[0].name");
+    expectField(docs(POOL, POD.replace("127.0.0.11", "not-an-ip")), 2, "status.podIP");
+    expectField(docs(POOL, POD.replace("kind: Pod", "kind: Pods")), 2, "kind");
+    expectField(docs(POOL, ROUTE.replace("priority: -5", "priority: high")), 2, "spec.adapter.priority");
+    expectField(docs(POOL, ROUTE, ROUTE.replace("name: sql}", "name: sql2}")), 3, "spec.adapter.name");
+    expectField("apiVersion: v1\nkind: Pod\nmetadata: [1, 2]\n", 1, "metadata");
+  }
+
+  @Test
+  void brokenYamlNamesTheDocument() {
+    assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", docs(POOL, "kind: [unclosed\n")))
+        .isInstanceOfSatisfying(ConfigException.class, e -> {
+          assertThat(e.document()).isEqualTo(2);
+          assertThat(e.getMessage()).contains("not valid YAML");
+        });
+  }
+
+  @Test
+  void theShippedExampleLoads() throws Exception {
+    GatewayConfig c = ConfigFileLoader.load(Path.of("..", "examples", "pool.yaml"));
+    assertThat(c.routes()).extracting(LLMRoute::modelName).contains("sql-lora");
+    assertThat(c.pods()).allMatch(PodInfo::routable);
+  }
+
+  @Test
+  void durationsParseGoStyle() {
+    assertThat(Durations.parse("1m30s")).isEqualTo(Duration.ofSeconds(90));
+    assertThat(Durations.parse("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(Durations.parse("2 s")).isNull();
+    assertThat(Durations.parse("s")).isNull();
+  }
+
+  private static void expectField(String yaml, int doc, String field) {
+    assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", yaml))
+        .isInstanceOfSatisfying(ConfigException.class, e -> {
+          assertThat(e.field()).as(e.getMessage()).isEqualTo(field);
+          assertThat(e.document()).as(e.getMessage()).isEqualTo(doc);
+        });
+  }
+}

@@ -1,0 +1,107 @@
+package io.llmgw.scraper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MetricsScraperTest {
+  final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+  final AtomicInteger failures = new AtomicInteger();
+  final AtomicInteger skipped = new AtomicInteger();
+  final ScrapeListener listener = new ScrapeListener() {
+    @Override
+    public void scraped(String address, int skippedLines) {
+      skipped.addAndGet(skippedLines);
+    }
+
+    @Override
+    public void failed(String address, String what, String error) {
+      failures.incrementAndGet();
+    }
+  };
+  final MetricsScraper scraper = new MetricsScraper(
+      ScrapeSettings.defaults().withInterval(Duration.ofMillis(20)), scheduler, Clock.systemUTC(), listener);
+
+  @AfterEach
+  void stop() {
+    scraper.close();
+    scheduler.shutdownNow();
+  }
+
+  @Test
+  void scrapesMetricsAndResidencyFromRealHttpPods() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.21", 0)) {
+      pod.setVllm(7, 2, 0.5, 4, List.of("a"), List.of());
+      pod.setModels("base-model", List.of("a", "resident-only"));
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        ScrapeState s = scraper.state(pod.address());
+        assertThat(s.healthy()).isTrue();
+        assertThat(s.metrics().waitingQueue()).isEqualTo(7);
+        assertThat(s.metrics().loadedAdapters()).contains("resident-only");
+        assertThat(s.metrics().baseModels()).containsExactly("base-model");
+      });
+    }
+  }
+
+  @Test
+  void aPodWhoseScrapesFailIsUnhealthyUntilItAnswersAgain() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.22", 0)) {
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).healthy());
+
+      pod.setStatus(500);
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        assertThat(scraper.state(pod.address()).healthy()).isFalse();
+        assertThat(scraper.state(pod.address()).lastError()).contains("500");
+      });
+
+      pod.setStatus(200);
+      await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).healthy());
+      assertThat(failures.get()).isPositive();
+    }
+  }
+
+  @Test
+  void garbageMetricsKeepTheScraperAliveAndAreCounted() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.23", 0)) {
+      pod.setMetricsText("vllm:num_requests_waiting{oops 1\nvllm:num_requests_waiting 3\n\u00ff\u00fe garbage\n");
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        assertThat(scraper.state(pod.address()).metrics().waitingQueue()).isEqualTo(3);
+        assertThat(skipped.get()).isGreaterThanOrEqualTo(2);
+      });
+    }
+  }
+
+  @Test
+  void anUnreachablePodFailsWithoutBlockingTheOthers() throws Exception {
+    try (FakeModelServer good = new FakeModelServer("127.0.0.24", 0)) {
+      good.setVllm(1, 0, 0, 1, List.of(), List.of());
+      String dead = "127.0.0.25:1";
+      scraper.setTargets(List.of(new ScrapeTarget(dead, Engine.VLLM), new ScrapeTarget(good.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        assertThat(scraper.state(good.address()).healthy()).isTrue();
+        assertThat(scraper.state(dead).consecutiveFailures()).isPositive();
+      });
+      int hits = good.metricsHits();
+      await().atMost(Duration.ofSeconds(5)).until(() -> good.metricsHits() > hits + 5);
+
+      scraper.setTargets(List.of(new ScrapeTarget(good.address(), Engine.VLLM)));
+      assertThat(scraper.state(dead).lastError()).isEqualTo("not scraped yet");
+    }
+  }
+}

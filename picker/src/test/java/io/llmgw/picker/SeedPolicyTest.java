@@ -1,0 +1,68 @@
+package io.llmgw.picker;
+
+import static io.llmgw.picker.Pods.NOW;
+import static io.llmgw.picker.Pods.metrics;
+import static io.llmgw.picker.Pods.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SeedPolicyTest {
+  final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+  final Random random = new Random(7);
+  final EndpointPicker picker = new EndpointPicker(Policies.seed(3, () -> random), clock, Duration.ofSeconds(2), 2);
+
+  @Test
+  void packsOntoTheLoadedPodWithTheMostPendingBelowTheThreshold() {
+    var p1 = pod(1, metrics(0, 0, Set.of("a")), new Pods.Pending().set("a", 1));
+    var p2 = pod(2, metrics(0, 0, Set.of("a")), new Pods.Pending().set("a", 2));
+    var p3 = pod(3, metrics(0, 0, Set.of()), new Pods.Pending());
+
+    Decision d = picked(List.of(p1, p2, p3));
+
+    assertThat(d.primary()).isSameAs(p2);
+    assertThat(d.fallbacks()).containsExactly(p1, p3);
+  }
+
+  @Test
+  void atTheThresholdTheNextLoadedPodTakesOver() {
+    var full = pod(1, metrics(0, 0, Set.of("a")), new Pods.Pending().set("a", 3));
+    var next = pod(2, metrics(0, 0, Set.of("a")), new Pods.Pending().set("a", 0));
+    var cold = pod(3, metrics(0, 0, Set.of()), new Pods.Pending());
+
+    assertThat(picked(List.of(full, next, cold)).primary()).isSameAs(next);
+  }
+
+  @Test
+  void withoutALoadedPodBelowThresholdTakesFewestAdaptersThenLeastPending() {
+    var full = pod(1, metrics(0, 0, Set.of("a")), new Pods.Pending().set("a", 3));
+    var busy = pod(2, metrics(0, 0, Set.of("x", "y")), new Pods.Pending().set("x", 1));
+    var light = pod(3, metrics(0, 0, Set.of("x")), new Pods.Pending().set("x", 5));
+    var lighter = pod(4, metrics(0, 0, Set.of("y")), new Pods.Pending().set("y", 2));
+
+    Decision d = picked(List.of(full, busy, light, lighter));
+
+    assertThat(d.primary()).isSameAs(lighter);
+    assertThat(d.fallbacks()).containsExactly(full, light);
+  }
+
+  @Test
+  void baseModelRequestsCountAsServedEverywhere() {
+    var p1 = pod(1, metrics(0, 0, Set.of()), new Pods.Pending().set("base", 2));
+    var p2 = pod(2, metrics(0, 0, Set.of()), new Pods.Pending());
+    assertThat(picker.pick(PickRequest.of("base"), List.of(p1, p2)))
+        .isInstanceOfSatisfying(PickOutcome.Picked.class, p -> assertThat(p.decision().primary()).isSameAs(p1));
+  }
+
+  private Decision picked(List<EndpointState> pool) {
+    PickOutcome o = picker.pick(PickRequest.of("a"), pool);
+    assertThat(o).isInstanceOf(PickOutcome.Picked.class);
+    return ((PickOutcome.Picked) o).decision();
+  }
+}
