@@ -93,7 +93,7 @@ public final class ModelExtractor {
             return;
           }
           if (depth == 1 && isPromptField()) {
-            promptStart = parser.currentTokenLocation().getByteOffset();
+            promptStart = tokenStart();
             promptDepth = depth;
           }
           pendingField = null;
@@ -123,6 +123,11 @@ public final class ModelExtractor {
     }
   }
 
+  /** The non-blocking parser reports a token's location one byte past its first character (quote or bracket). */
+  private long tokenStart() {
+    return parser.currentTokenLocation().getByteOffset() - 1;
+  }
+
   private boolean isPromptField() {
     return "messages".equals(pendingField) || "prompt".equals(pendingField);
   }
@@ -134,10 +139,10 @@ public final class ModelExtractor {
         return;
       }
       model = parser.getText();
-      modelStart = parser.currentTokenLocation().getByteOffset();
+      modelStart = tokenStart();
       modelEnd = parser.currentLocation().getByteOffset();
     } else if (isPromptField() && t == JsonToken.VALUE_STRING && promptStart < 0) {
-      promptStart = parser.currentTokenLocation().getByteOffset();
+      promptStart = tokenStart();
       promptEnd = parser.currentLocation().getByteOffset();
     }
     pendingField = null;

@@ -1,0 +1,90 @@
+package io.llmgw.extproc.body;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ModelExtractorTest {
+  static final String BODY = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi \\\"model\\\": x\"}],"
+      + "\"metadata\":{\"model\":\"nested\"},\"model\":\"sql-lora\",\"stream\":true}";
+
+  static Object scan(byte[] body, int chunk) {
+    ModelExtractor x = new ModelExtractor();
+    for (int off = 0; off < body.length; off += chunk) {
+      x.feed(ByteBuffer.wrap(body, off, Math.min(chunk, body.length - off)));
+    }
+    return x.finish();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 7, 16, 1000})
+  void findsTheTopLevelModelWhateverTheChunking(int chunk) {
+    byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+    Object r = scan(body, chunk);
+    assertThat(r).isInstanceOfSatisfying(ExtractedBody.class, e -> {
+      assertThat(e.model()).isEqualTo("sql-lora");
+      assertThat(new String(body, (int) e.modelStart(), (int) (e.modelEnd() - e.modelStart()), StandardCharsets.UTF_8))
+          .isEqualTo("\"sql-lora\"");
+      assertThat(new String(body, (int) e.promptStart(), (int) (e.promptEnd() - e.promptStart()), StandardCharsets.UTF_8))
+          .startsWith("[{\"role\"").endsWith("}]");
+    });
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4, 64})
+  void offsetsHoldForPrettyPrintedBodies(int chunk) {
+    String pretty = "{\n  \"prompt\" :\t \"Once upon\",\n  \"model\" :   \"m\u00e9\\\"x\"\n}\n";
+    byte[] body = bytes(pretty);
+    ExtractedBody e = (ExtractedBody) scan(body, chunk);
+    assertThat(e.model()).isEqualTo("m\u00e9\"x");
+    assertThat(new String(body, (int) e.modelStart(), (int) (e.modelEnd() - e.modelStart()), StandardCharsets.UTF_8))
+        .isEqualTo("\"m\u00e9\\\"x\"");
+    assertThat(new String(body, (int) e.promptStart(), (int) (e.promptEnd() - e.promptStart()), StandardCharsets.UTF_8))
+        .isEqualTo("\"Once upon\"");
+  }
+
+  @Test
+  void everyProblemHasItsOwnAnswer() {
+    assertThat(scan(bytes("not json"), 3)).isEqualTo(BodyProblem.NOT_JSON);
+    assertThat(scan(bytes("{\"model\":\"a\""), 3)).isEqualTo(BodyProblem.NOT_JSON);
+    assertThat(scan(bytes(""), 3)).isEqualTo(BodyProblem.NOT_JSON);
+    assertThat(scan(bytes("{\"model\":\"a\"} {}"), 3)).isEqualTo(BodyProblem.NOT_JSON);
+    assertThat(scan(bytes("[{\"model\":\"a\"}]"), 3)).isEqualTo(BodyProblem.NOT_AN_OBJECT);
+    assertThat(scan(bytes("\"model\""), 3)).isEqualTo(BodyProblem.NOT_AN_OBJECT);
+    assertThat(scan(bytes("{\"model\":42}"), 3)).isEqualTo(BodyProblem.MODEL_NOT_A_STRING);
+    assertThat(scan(bytes("{\"model\":{\"x\":1}}"), 3)).isEqualTo(BodyProblem.MODEL_NOT_A_STRING);
+    assertThat(scan(bytes("{\"model\":\"\"}"), 3)).isEqualTo(BodyProblem.MODEL_NOT_A_STRING);
+    assertThat(scan(bytes("{\"prompt\":\"x\",\"meta\":{\"model\":\"a\"}}"), 3)).isEqualTo(BodyProblem.NO_MODEL);
+  }
+
+  @Test
+  void rewritingSplicesOnlyTheModelValue() {
+    RequestBody body = new RequestBody();
+    byte[] raw = bytes(BODY);
+    body.append(ByteString.copyFrom(raw, 0, 10));
+    body.append(ByteString.copyFrom(raw, 10, raw.length - 10));
+    ExtractedBody found = (ExtractedBody) scan(raw, 5);
+
+    String rewritten = body.withModel(found, "sql-v\"2").toStringUtf8();
+
+    assertThat(rewritten).isEqualTo(BODY.replace("\"model\":\"sql-lora\"", "\"model\":\"sql-v\\\"2\""));
+  }
+
+  @Test
+  void reEmissionChunksStayUnderTheLimitAndReassembleExactly() {
+    byte[] raw = new byte[150_001];
+    java.util.Arrays.fill(raw, (byte) 'x');
+    var chunks = RequestBody.chunks(ByteString.copyFrom(raw), RequestBody.MAX_CHUNK_BYTES);
+    assertThat(chunks).hasSize(3).allMatch(c -> c.size() <= 62_000);
+    assertThat(chunks.stream().reduce(ByteString.EMPTY, ByteString::concat).toByteArray()).isEqualTo(raw);
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,335 @@
+package io.llmgw.extproc.server;
+
+import static io.llmgw.extproc.server.ExtProcCall.metadataDestination;
+import static io.llmgw.extproc.server.ExtProcCall.post;
+import static io.llmgw.extproc.server.ExtProcCall.requestBody;
+import static io.llmgw.extproc.server.ExtProcCall.requestHeaders;
+import static io.llmgw.extproc.server.ExtProcCall.setHeader;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.ListValue;
+import com.google.protobuf.Value;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.llmgw.extproc.EppSettings;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The Endpoint Picker Protocol end to end: real gRPC server, real ext_proc frames, real HTTP pods. */
+class ExtProcIntegrationTest {
+  static EppHarness h;
+
+  @BeforeAll
+  static void start() throws Exception {
+    h = new EppHarness(3, 31, s -> s.withMaxBodyBytes(2 << 20));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    h.close();
+  }
+
+  @BeforeEach
+  void calmPods() {
+    h.pods.forEach(p -> p.setVllm(0, 0, 0.1, 4, List.of(), List.of()));
+    h.awaitQueue(0);
+  }
+
+  static String chat(String model) {
+    return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}],\"stream\":true}";
+  }
+
+  /** Sends headers + body in the given chunks, returns the first answer. */
+  static ProcessingResponse routeFullDuplex(ExtProcCall call, String... chunks) throws InterruptedException {
+    call.send(post("/v1/chat/completions"));
+    for (int i = 0; i < chunks.length; i++) {
+      call.send(requestBody(chunks[i], i == chunks.length - 1));
+    }
+    return call.next();
+  }
+
+  static ByteString drainRequestBody(ExtProcCall call) throws InterruptedException {
+    ByteString all = ByteString.EMPTY;
+    while (true) {
+      ProcessingResponse r = call.next();
+      assertThat(r.hasRequestBody()).isTrue();
+      var streamed = r.getRequestBody().getResponse().getBodyMutation().getStreamedResponse();
+      assertThat(streamed.getBody().size()).isLessThanOrEqualTo(62_000);
+      all = all.concat(streamed.getBody());
+      if (streamed.getEndOfStream()) {
+        return all;
+      }
+    }
+  }
+
+  @Test
+  void fullDuplexRequestIsRoutedWithHeaderAndMetadataThenTheBodyFollows() throws Exception {
+    ExtProcCall call = h.open();
+    String body = chat("adapter-a");
+
+    ProcessingResponse first = routeFullDuplex(call, body.substring(0, 5), body.substring(5, 30), body.substring(30));
+
+    assertThat(first.hasRequestHeaders()).isTrue();
+    assertThat(first.getRequestHeaders().getResponse().getClearRouteCache()).isTrue();
+    String dest = setHeader(first, Headers.DESTINATION);
+    assertThat(dest).isEqualTo(metadataDestination(first));
+    List<String> endpoints = Arrays.asList(dest.split(","));
+    assertThat(endpoints).hasSize(3).doesNotHaveDuplicates()
+        .allMatch(e -> h.pods.stream().anyMatch(p -> p.address().equals(e)));
+    assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo(body);
+    assertThat(h.inFlight(endpoints.getFirst())).isEqualTo(1);
+
+    call.send(ExtProcCall.responseHeaders(200, "application/json", null, false));
+    assertThat(call.next().hasResponseHeaders()).isTrue();
+    call.send(ExtProcCall.responseBody("{\"model\":\"adapter-a\",\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":9}}", true));
+    assertThat(call.next().getResponseBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream()).isTrue();
+    call.end();
+    await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(endpoints.getFirst()) == 0);
+    assertThat(h.metricsText()).contains("llmgw_tokens_total{kind=\"completion\",model=\"adapter-a\"} 9.0");
+  }
+
+  @Test
+  void bufferedModeCarriesTheDecisionInTheBodyResponse() throws Exception {
+    ExtProcCall call = h.open();
+    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false, BodySendMode.BUFFERED, null));
+    ProcessingResponse headers = call.next();
+    assertThat(headers.hasRequestHeaders()).isTrue();
+    assertThat(setHeader(headers, Headers.DESTINATION)).isNull();
+
+    call.send(requestBody("{\"model\":\"split\",\"prompt\":\"hi\"}", true));
+    ProcessingResponse decision = call.next();
+
+    assertThat(decision.hasRequestBody()).isTrue();
+    assertThat(decision.getRequestBody().getResponse().getClearRouteCache()).isTrue();
+    assertThat(setHeader(decision, Headers.DESTINATION)).isEqualTo(metadataDestination(decision));
+    assertThat(decision.getRequestBody().getResponse().getBodyMutation().getBody().toStringUtf8())
+        .isEqualTo("{\"model\":\"split-v1\",\"prompt\":\"hi\"}");
+    call.cancel();
+  }
+
+  @Test
+  void everyRowOfTheStatusTableHasItsCodeAndAnOpenAiErrorBody() throws Exception {
+    assertRejected(400, "invalid_body", "not json at all");
+    assertRejected(400, "invalid_body", "[1,2,3]");
+    assertRejected(400, "invalid_body", "{\"model\":17}");
+    assertRejected(400, "missing_model", "{\"messages\":[]}");
+    assertRejected(404, "model_not_found", chat("no-such-model"));
+    assertRejected(503, "no_ready_endpoint", chat("orphan-model"));
+
+    ExtProcCall tooBig = h.open();
+    tooBig.send(post("/v1/completions"));
+    tooBig.send(requestBody(ByteString.copyFrom(new byte[(2 << 20) + 1]), false));
+    assertImmediate(tooBig.next(), 413, "request_too_large");
+
+    ExtProcCall noBody = h.open();
+    noBody.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), true,
+        BodySendMode.FULL_DUPLEX_STREAMED, null));
+    assertImmediate(noBody.next(), 400, "missing_model");
+
+    ExtProcCall subset = h.open();
+    subset.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false,
+        BodySendMode.FULL_DUPLEX_STREAMED, subsetHint("10.1.2.3:8000")));
+    subset.send(requestBody(chat("adapter-a"), true));
+    assertImmediate(subset.next(), 503, "subset_mismatch");
+  }
+
+  @Test
+  void sheddableRequestsGet429WhenThePoolIsSaturatedAndCriticalOnesStillRoute() throws Exception {
+    h.pods.forEach(p -> p.setVllm(10, 4, 0.5, 4, List.of(), List.of()));
+    h.awaitQueue(10);
+
+    assertRejected(429, "pool_saturated", chat("shed-me"));
+    ExtProcCall critical = h.open();
+    assertThat(setHeader(routeFullDuplex(critical, chat("adapter-a")), Headers.DESTINATION)).isNotNull();
+    critical.cancel();
+  }
+
+  @Test
+  void subsetHintRestrictsThePickToTheListedEndpoints() throws Exception {
+    String only = h.pods.get(2).address();
+    for (int i = 0; i < 5; i++) {
+      ExtProcCall call = h.open();
+      call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false,
+          BodySendMode.FULL_DUPLEX_STREAMED, subsetHint(only, "10.1.2.3:8000")));
+      call.send(requestBody(chat("adapter-a"), true));
+      assertThat(setHeader(call.next(), Headers.DESTINATION)).isEqualTo(only);
+      call.cancel();
+    }
+  }
+
+  @Test
+  void aOneMebibyteBodyOverManyFramesIsRoutedAndReEmittedExactly() throws Exception {
+    StringBuilder sb = new StringBuilder("{\"model\":\"split\",\"messages\":[");
+    while (sb.length() < (1 << 20)) {
+      sb.append("{\"role\":\"user\",\"content\":\"").append("lorem ipsum ".repeat(50)).append("\"},");
+    }
+    sb.setLength(sb.length() - 1);
+    byte[] body = sb.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+    ExtProcCall call = h.open();
+    call.send(post("/v1/chat/completions"));
+    for (int off = 0; off < body.length; off += 16_384) {
+      int end = Math.min(body.length, off + 16_384);
+      call.send(requestBody(ByteString.copyFrom(body, off, end - off), end == body.length));
+    }
+
+    ProcessingResponse first = call.next();
+    String expected = new String(body, StandardCharsets.UTF_8).replaceFirst("\"model\":\"split\"", "\"model\":\"split-v1\"");
+    assertThat(setHeader(first, "content-length")).isEqualTo(Integer.toString(expected.getBytes(StandardCharsets.UTF_8).length));
+    assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo(expected);
+    call.cancel();
+  }
+
+  @Test
+  void spoofedRoutingHeadersAreDroppedAndARequestIdIsAdded() throws Exception {
+    ExtProcCall call = h.open();
+    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions",
+        Headers.DESTINATION, "6.6.6.6:80", Headers.DESTINATION_SERVED, "6.6.6.6:80"), false,
+        BodySendMode.FULL_DUPLEX_STREAMED, null));
+    call.send(requestBody(chat("adapter-a"), true));
+    ProcessingResponse r = call.next();
+
+    assertThat(setHeader(r, Headers.DESTINATION)).doesNotContain("6.6.6.6");
+    assertThat(r.getRequestHeaders().getResponse().getHeaderMutation().getRemoveHeadersList())
+        .contains(Headers.DESTINATION_SERVED);
+    assertThat(setHeader(r, Headers.REQUEST_ID)).matches("[0-9a-f-]{36}");
+    call.cancel();
+
+    ExtProcCall withId = h.open();
+    withId.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", Headers.REQUEST_ID, "abc"), false,
+        BodySendMode.FULL_DUPLEX_STREAMED, null));
+    withId.send(requestBody(chat("adapter-a"), true));
+    assertThat(setHeader(withId.next(), Headers.REQUEST_ID)).isNull();
+    withId.cancel();
+  }
+
+  @Test
+  void streamingResponsePassesChunkByChunkWithTheModelNameRestored() throws Exception {
+    ExtProcCall call = h.open();
+    ProcessingResponse first = routeFullDuplex(call, chat("split"));
+    assertThat(drainRequestBody(call).toStringUtf8()).contains("\"model\":\"split-v1\"");
+
+    call.send(ExtProcCall.responseHeaders(200, "text/event-stream", null, false));
+    ProcessingResponse headers = call.next();
+    assertThat(headers.getResponseHeaders().getResponse().getHeaderMutation().getRemoveHeadersList())
+        .containsExactly("content-length");
+    String[] events = {
+        "data: {\"id\":\"1\",\"model\":\"split-v1\",\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\n",
+        "data: {\"id\":\"2\",\"model\":\"split-v1\",\"choices\":[{\"delta\":{\"content\":\"lo\"}}]}\n\n",
+        "data: {\"id\":\"3\",\"model\":\"split-v1\",\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":2}}\n\n",
+        "data: [DONE]\n\n"};
+    for (int i = 0; i < events.length; i++) {
+      call.send(ExtProcCall.responseBody(events[i], i == events.length - 1));
+      var streamed = call.next().getResponseBody().getResponse().getBodyMutation().getStreamedResponse();
+      assertThat(streamed.getBody().toStringUtf8()).isEqualTo(events[i].replace("split-v1", "split"));
+      assertThat(streamed.getEndOfStream()).isEqualTo(i == events.length - 1);
+    }
+    call.end();
+    await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(setHeader(first, Headers.DESTINATION).split(",")[0]) == 0);
+    assertThat(h.metricsText()).contains("llmgw_tokens_total{kind=\"completion\",model=\"split\"} 2.0")
+        .contains("llmgw_requests_total{code=\"200\",model=\"split\",priority=\"0\",target=\"split-v1\"}");
+  }
+
+  @Test
+  void inFlightIsReleasedWhenTheProxyCancelsMidResponse() throws Exception {
+    ExtProcCall call = h.open();
+    String primary = setHeader(routeFullDuplex(call, chat("adapter-a")), Headers.DESTINATION).split(",")[0];
+    drainRequestBody(call);
+    call.send(ExtProcCall.responseHeaders(200, "text/event-stream", null, false));
+    call.next();
+    assertThat(h.inFlight(primary)).isEqualTo(1);
+
+    call.cancel();
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(primary) == 0);
+  }
+
+  @Test
+  void servedEndpointMetadataMovesTheAccountingToTheFallbackThatServed() throws Exception {
+    ExtProcCall call = h.open();
+    String[] dest = setHeader(routeFullDuplex(call, chat("adapter-a")), Headers.DESTINATION).split(",");
+    drainRequestBody(call);
+
+    call.send(ExtProcCall.responseHeaders(200, "application/json", dest[1], false));
+    call.next();
+
+    assertThat(h.inFlight(dest[0])).isZero();
+    assertThat(h.inFlight(dest[1])).isEqualTo(1);
+    call.send(ExtProcCall.responseBody("{}", true));
+    call.next();
+    call.end();
+    await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(dest[1]) == 0);
+  }
+
+  @Test
+  void seedPolicyPacksUntilTheThresholdThenTheNextLoadedPodTakesOver() throws Exception {
+    // Pods 0 and 1 have adapter-a resident; pod 2 has no adapter at all. Threshold 2 instead of the default 50.
+    try (EppHarness seed = new EppHarness(3, 41, s -> s.withPolicy(EppSettings.PolicyName.SEED, 2))) {
+      seed.pods.get(0).setModels("base-model", List.of("adapter-a"));
+      seed.pods.get(1).setModels("base-model", List.of("adapter-a"));
+      seed.pods.get(2).setModels("base-model", List.of());
+      await().atMost(Duration.ofSeconds(10)).until(() ->
+          seed.epp.datastore().scrapeState(seed.pods.get(2).address()).metrics().loadedAdapters().isEmpty());
+      String cold = seed.pods.get(2).address();
+
+      Map<String, Integer> perPod = new HashMap<>();
+      String[] order = new String[5];
+      for (int i = 0; i < 5; i++) {
+        ExtProcCall call = seed.open();
+        order[i] = setHeader(routeFullDuplex(call, chat("adapter-a")), Headers.DESTINATION).split(",")[0];
+        drainRequestBody(call);
+        perPod.merge(order[i], 1, Integer::sum);
+      }
+
+      assertThat(order[1]).as("second request packs onto the first's pod").isEqualTo(order[0]);
+      assertThat(order[2]).as("at the threshold the other loaded pod takes over").isNotEqualTo(order[0]).isNotEqualTo(cold);
+      assertThat(order[3]).isEqualTo(order[2]);
+      assertThat(order[4]).as("both loaded pods full: the pod with fewest adapters").isEqualTo(cold);
+      assertThat(perPod).containsEntry(order[0], 2).containsEntry(order[2], 2).containsEntry(cold, 1);
+      assertThat(seed.inFlight(order[0])).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void getModelsIsAnsweredFromTheRoutes() throws Exception {
+    ExtProcCall call = h.open();
+    call.send(requestHeaders(Map.of(":method", "GET", ":path", "/v1/models"), true, BodySendMode.FULL_DUPLEX_STREAMED, null));
+    ProcessingResponse r = call.next();
+    assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(200);
+    assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("\"id\":\"adapter-a\"", "\"id\":\"split\"");
+  }
+
+  static io.envoyproxy.envoy.config.core.v3.Metadata subsetHint(String... addresses) {
+    ListValue.Builder list = ListValue.newBuilder();
+    for (String a : addresses) {
+      list.addValues(Value.newBuilder().setStringValue(a));
+    }
+    return ExtProcCall.lbMetadata(Headers.SUBSET_HINT_NAMESPACE, Headers.DESTINATION_SUBSET,
+        Value.newBuilder().setListValue(list).build());
+  }
+
+  static void assertRejected(int status, String code, String body) throws InterruptedException {
+    ExtProcCall call = h.open();
+    assertImmediate(routeFullDuplex(call, body), status, code);
+  }
+
+  static void assertImmediate(ProcessingResponse r, int status, String code) {
+    assertThat(r.hasImmediateResponse()).as("immediate response for " + code).isTrue();
+    var ir = r.getImmediateResponse();
+    assertThat(ir.getStatus().getCodeValue()).isEqualTo(status);
+    String json = ir.getBody().toStringUtf8();
+    assertThat(json).startsWith("{\"error\":{\"message\":\"").contains("\"code\":\"" + code + "\"");
+    assertThat(ir.getHeaders().getSetHeadersList())
+        .anyMatch(o -> o.getHeader().getKey().equals("content-type")
+            && o.getHeader().getRawValue().toStringUtf8().equals("application/json"));
+  }
+}
