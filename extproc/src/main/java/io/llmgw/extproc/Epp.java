@@ -74,7 +74,7 @@ public final class Epp implements AutoCloseable {
     config.watch(scheduler, s.configPollInterval());
 
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.grpcPort()))
-        .addService(new ExtProcService(new StreamDeps(router, datastore, metrics, s.maxBodyBytes())))
+        .addService(new ExtProcService(new StreamDeps(router, datastore, metrics, s.maxBodyBytes(), s.headerCarriesFallbacks())))
         .permitKeepAliveTime(10, TimeUnit.SECONDS)
         .build()
         .start();

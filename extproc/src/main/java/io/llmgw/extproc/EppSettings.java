@@ -23,6 +23,7 @@ public record EppSettings(
     int maxBodyBytes,
     Duration staleAfter,
     Duration configPollInterval,
+    boolean headerCarriesFallbacks,
     ScrapeSettings scrape) {
 
   public enum PolicyName { SEED, SCORERS }
@@ -40,23 +41,28 @@ public record EppSettings(
   public static EppSettings defaults(Path configFile) {
     return new EppSettings(configFile, "0.0.0.0", 9002, 9003, 9090, PolicyName.SEED,
         Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, 8 << 20, EndpointPicker.DEFAULT_STALE_AFTER, Duration.ofSeconds(1),
-        ScrapeSettings.defaults());
+        false, ScrapeSettings.defaults());
   }
 
   /** Loopback and free ports: what tests and local runs want. */
   public EppSettings onLoopbackEphemeralPorts() {
     return new EppSettings(configFile, "127.0.0.1", 0, 0, 0, policy, adapterPendingThreshold, maxBodyBytes, staleAfter,
-        configPollInterval, scrape);
+        configPollInterval, headerCarriesFallbacks, scrape);
   }
 
   public EppSettings withPolicy(PolicyName p, int threshold) {
     return new EppSettings(configFile, bindHost, grpcPort, healthPort, metricsPort, p, threshold, maxBodyBytes,
-        staleAfter, configPollInterval, scrape);
+        staleAfter, configPollInterval, headerCarriesFallbacks, scrape);
   }
 
   public EppSettings withMaxBodyBytes(int bytes) {
     return new EppSettings(configFile, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        bytes, staleAfter, configPollInterval, scrape);
+        bytes, staleAfter, configPollInterval, headerCarriesFallbacks, scrape);
+  }
+
+  public EppSettings withHeaderFallbacks(boolean on) {
+    return new EppSettings(configFile, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
+        maxBodyBytes, staleAfter, configPollInterval, on, scrape);
   }
 
   private static void require(boolean ok, String message) {

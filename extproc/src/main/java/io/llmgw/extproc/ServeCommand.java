@@ -44,6 +44,10 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--max-body-bytes", defaultValue = "8388608", description = "Larger request bodies get 413 (default: ${DEFAULT-VALUE}).")
   int maxBodyBytes;
 
+  @Option(names = "--header-fallbacks", description = "Also list the fallbacks in the destination header (for proxies that walk it; "
+      + "Envoy's ORIGINAL_DST needs a single address there). The envoy.lb metadata always carries the ordered list.")
+  boolean headerFallbacks;
+
   @Override
   public Integer call() throws Exception {
     EppSettings.PolicyName p = switch (policy.toLowerCase()) {
@@ -53,7 +57,7 @@ final class ServeCommand implements Callable<Integer> {
     };
     ScrapeSettings scrape = ScrapeSettings.defaults().withInterval(duration("--scrape-interval", scrapeInterval));
     EppSettings settings = new EppSettings(config, bind, grpcPort, healthPort, metricsPort, p, threshold, maxBodyBytes,
-        duration("--stale-after", staleAfter), Duration.ofSeconds(1), scrape);
+        duration("--stale-after", staleAfter), Duration.ofSeconds(1), headerFallbacks, scrape);
     Epp epp;
     try {
       epp = Epp.start(settings, Clock.systemUTC());

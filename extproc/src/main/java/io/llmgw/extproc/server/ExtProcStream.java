@@ -168,13 +168,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void forward(RoutingResult.Routed r) {
     routed = r;
     String destination = r.decision().destinationValue();
-    CommonResponse.Builder common = CommonResponse.newBuilder().setClearRouteCache(true);
-    HeaderMutation.Builder mutation = baseMutations().getHeaderMutationBuilder();
-    mutation.addSetHeaders(Frames.setHeader(Headers.DESTINATION, destination));
+    String header = deps.headerCarriesFallbacks() ? destination : r.decision().primary().address();
+    CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
+    HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
+    mutation.addSetHeaders(Frames.setHeader(Headers.DESTINATION, header));
     if (r.rewritten()) {
       mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
     }
-    common.setHeaderMutation(mutation);
     Struct metadata = Frames.destinationMetadata(destination);
     LOG.debug("request {}: model {} target {} -> {}", requestId, r.requestedModel(), r.target(), destination);
     if (fullDuplexRequest) {

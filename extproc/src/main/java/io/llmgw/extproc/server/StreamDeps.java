@@ -4,5 +4,11 @@ import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.routing.RequestRouter;
 import io.llmgw.extproc.state.Datastore;
 
-/** What every ext_proc stream shares. */
-public record StreamDeps(RequestRouter router, Datastore datastore, EppMetrics metrics, int maxBodyBytes) {}
+/**
+ * What every ext_proc stream shares.
+ *
+ * @param headerCarriesFallbacks put the whole ordered list in the destination header too; off by default because
+ *     Envoy's ORIGINAL_DST cluster accepts a single {@code ip:port} there (the metadata always carries the list)
+ */
+public record StreamDeps(RequestRouter router, Datastore datastore, EppMetrics metrics, int maxBodyBytes,
+    boolean headerCarriesFallbacks) {}

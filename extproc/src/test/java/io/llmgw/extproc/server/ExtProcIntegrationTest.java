@@ -81,11 +81,10 @@ class ExtProcIntegrationTest {
 
     assertThat(first.hasRequestHeaders()).isTrue();
     assertThat(first.getRequestHeaders().getResponse().getClearRouteCache()).isTrue();
-    String dest = setHeader(first, Headers.DESTINATION);
-    assertThat(dest).isEqualTo(metadataDestination(first));
-    List<String> endpoints = Arrays.asList(dest.split(","));
+    List<String> endpoints = Arrays.asList(metadataDestination(first).split(","));
     assertThat(endpoints).hasSize(3).doesNotHaveDuplicates()
         .allMatch(e -> h.pods.stream().anyMatch(p -> p.address().equals(e)));
+    assertThat(setHeader(first, Headers.DESTINATION)).as("ORIGINAL_DST takes one address").isEqualTo(endpoints.getFirst());
     assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo(body);
     assertThat(h.inFlight(endpoints.getFirst())).isEqualTo(1);
 
@@ -111,7 +110,7 @@ class ExtProcIntegrationTest {
 
     assertThat(decision.hasRequestBody()).isTrue();
     assertThat(decision.getRequestBody().getResponse().getClearRouteCache()).isTrue();
-    assertThat(setHeader(decision, Headers.DESTINATION)).isEqualTo(metadataDestination(decision));
+    assertThat(metadataDestination(decision)).startsWith(setHeader(decision, Headers.DESTINATION) + ",");
     assertThat(decision.getRequestBody().getResponse().getBodyMutation().getBody().toStringUtf8())
         .isEqualTo("{\"model\":\"split-v1\",\"prompt\":\"hi\"}");
     call.cancel();
@@ -256,7 +255,7 @@ class ExtProcIntegrationTest {
   @Test
   void servedEndpointMetadataMovesTheAccountingToTheFallbackThatServed() throws Exception {
     ExtProcCall call = h.open();
-    String[] dest = setHeader(routeFullDuplex(call, chat("adapter-a")), Headers.DESTINATION).split(",");
+    String[] dest = metadataDestination(routeFullDuplex(call, chat("adapter-a"))).split(",");
     drainRequestBody(call);
 
     call.send(ExtProcCall.responseHeaders(200, "application/json", dest[1], false));
@@ -296,6 +295,16 @@ class ExtProcIntegrationTest {
       assertThat(order[4]).as("both loaded pods full: the pod with fewest adapters").isEqualTo(cold);
       assertThat(perPod).containsEntry(order[0], 2).containsEntry(order[2], 2).containsEntry(cold, 1);
       assertThat(seed.inFlight(order[0])).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void headerFallbacksOptionPutsTheWholeListInTheHeader() throws Exception {
+    try (EppHarness listed = new EppHarness(2, 45, s -> s.withHeaderFallbacks(true))) {
+      ExtProcCall call = listed.open();
+      ProcessingResponse r = routeFullDuplex(call, chat("adapter-a"));
+      assertThat(setHeader(r, Headers.DESTINATION)).isEqualTo(metadataDestination(r)).contains(",");
+      call.cancel();
     }
   }
 

@@ -1,0 +1,62 @@
+package io.llmgw.envoy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class EnvoyBootstrapTest {
+  static String shipped() throws IOException {
+    return Files.readString(Path.of("envoy.yaml"));
+  }
+
+  @Test
+  void theShippedBootstrapParsesWithEveryTypedConfigResolved() throws Exception {
+    Bootstrap b = EnvoyBootstrap.parse(shipped());
+
+    var listener = b.getStaticResources().getListeners(0);
+    assertThat(listener.getAddress().getSocketAddress().getPortValue()).isEqualTo(8080);
+    HttpConnectionManager hcm = listener.getFilterChains(0).getFilters(0).getTypedConfig().unpack(HttpConnectionManager.class);
+    assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName)
+        .containsExactly("envoy.filters.http.ext_proc", "envoy.filters.http.router");
+    ExternalProcessor ext = hcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class);
+    ProcessingMode mode = ext.getProcessingMode();
+    assertThat(mode.getRequestBodyMode()).isEqualTo(ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED);
+    assertThat(mode.getResponseBodyMode()).isEqualTo(ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED);
+    assertThat(mode.getRequestTrailerMode()).isEqualTo(ProcessingMode.HeaderSendMode.SEND);
+    assertThat(ext.getGrpcService().getEnvoyGrpc().getClusterName()).isEqualTo("epp");
+    assertThat(ext.getMetadataOptions().getReceivingNamespaces().getUntypedList()).contains("envoy.lb");
+
+    Cluster pods = b.getStaticResources().getClustersList().stream()
+        .filter(c -> c.getName().equals("model_servers")).findFirst().orElseThrow();
+    assertThat(pods.getType()).isEqualTo(Cluster.DiscoveryType.ORIGINAL_DST);
+    assertThat(pods.getLbPolicy()).isEqualTo(Cluster.LbPolicy.CLUSTER_PROVIDED);
+    assertThat(pods.getOriginalDstLbConfig().getUseHttpHeader()).isTrue();
+    assertThat(pods.getOriginalDstLbConfig().getHttpHeaderName()).isEqualTo("x-gateway-destination-endpoint");
+    Cluster epp = b.getStaticResources().getClustersList().stream()
+        .filter(c -> c.getName().equals("epp")).findFirst().orElseThrow();
+    assertThat(epp.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress()
+        .getSocketAddress().getPortValue()).isEqualTo(9002);
+    assertThat(epp.getTypedExtensionProtocolOptionsMap()).containsKey("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
+  }
+
+  @Test
+  void aTypoInAFieldOrEnumFailsTheParse() throws Exception {
+    String yaml = shipped();
+    assertThatThrownBy(() -> EnvoyBootstrap.parse(yaml.replace("use_http_header", "use_http_headr")))
+        .hasMessageContaining("use_http_headr");
+    assertThatThrownBy(() -> EnvoyBootstrap.parse(yaml.replace("request_body_mode: FULL_DUPLEX_STREAMED",
+        "request_body_mode: FULL_DUPLEX"))).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> EnvoyBootstrap.parse(yaml.replace("ext_proc.v3.ExternalProcessor", "ext_proc.v3.ExternalProcesor")))
+        .isInstanceOf(IOException.class);
+  }
+}

@@ -1,0 +1,103 @@
+package io.llmgw.extproc.server;
+
+import static io.llmgw.extproc.server.ExtProcCall.post;
+import static io.llmgw.extproc.server.ExtProcCall.requestBody;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.llmgw.extproc.observe.HealthServer;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** File mode as a control loop: live edits, rejected edits, pods leaving, failing pods, health. */
+class ControlLoopTest {
+  EppHarness h;
+
+  @BeforeEach
+  void start() throws Exception {
+    h = new EppHarness(2, 51, s -> s);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    h.close();
+  }
+
+  ProcessingResponse route(String model) throws InterruptedException {
+    ExtProcCall call = h.open();
+    call.send(post("/v1/completions"));
+    call.send(requestBody("{\"model\":\"" + model + "\",\"prompt\":\"x\"}", true));
+    ProcessingResponse r = call.next();
+    call.cancel();
+    return r;
+  }
+
+  @Test
+  void aValidEditAppliesWithoutRestartAndAnInvalidOneKeepsTheLastGood() throws Exception {
+    assertThat(route("late-model").getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);
+
+    Files.writeString(h.configFile, h.yaml(EppHarness.ROUTES + """
+        ---
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: late}
+        spec: {backendRefs: [{name: sim-pool}], adapter: {name: late-model}}
+        """));
+    await().atMost(Duration.ofSeconds(10)).until(() -> route("late-model").hasRequestHeaders());
+
+    Files.writeString(h.configFile, h.yaml(EppHarness.ROUTES).replace("priority: 5", "priority: five"));
+    h.epp.configSource().poll();
+
+    assertThat(h.metricsText()).contains("llmgw_config_rejected_total 1.0");
+    assertThat(route("late-model").hasRequestHeaders()).as("last good configuration still routes").isTrue();
+  }
+
+  @Test
+  void aPodRemovedFromTheFileLeavesPickingAtOnce() throws Exception {
+    String leaving = h.pods.get(1).address();
+    String yaml = h.yaml(EppHarness.ROUTES);
+    String withoutPod1 = yaml.substring(0, yaml.lastIndexOf("---"));
+    Files.writeString(h.configFile, withoutPod1);
+    h.epp.configSource().poll();
+
+    for (int i = 0; i < 10; i++) {
+      assertThat(ExtProcCall.metadataDestination(route("adapter-a"))).doesNotContain(leaving);
+    }
+  }
+
+  @Test
+  void aPodWhoseScrapesFailIsNotPickedUntilItAnswersAgain() throws Exception {
+    String failing = h.pods.get(0).address();
+    h.pods.get(0).setStatus(503);
+    await().atMost(Duration.ofSeconds(10)).until(() -> !h.epp.datastore().scrapeState(failing).healthy());
+
+    for (int i = 0; i < 10; i++) {
+      assertThat(ExtProcCall.metadataDestination(route("adapter-a"))).isEqualTo(h.pods.get(1).address());
+    }
+    h.pods.get(0).setStatus(200);
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.epp.datastore().scrapeState(failing).healthy());
+    assertThat(ExtProcCall.metadataDestination(route("adapter-a"))).as("back among the candidates").contains(failing);
+  }
+
+  @Test
+  void healthReportsLivenessReadinessAndTheExtProcService() {
+    var channel = NettyChannelBuilder.forAddress("127.0.0.1", h.epp.healthPort()).usePlaintext().build();
+    try {
+      var health = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(Duration.ofSeconds(5));
+      for (String service : new String[] {"", "liveness", "readiness", HealthServer.EXT_PROC_SERVICE}) {
+        assertThat(health.check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus())
+            .as(service).isEqualTo(ServingStatus.SERVING);
+      }
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+}
