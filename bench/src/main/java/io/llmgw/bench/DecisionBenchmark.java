@@ -1,0 +1,104 @@
+package io.llmgw.bench;
+
+import io.llmgw.picker.Endpoint;
+import io.llmgw.picker.EndpointPicker;
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.InFlight;
+import io.llmgw.picker.PickOutcome;
+import io.llmgw.picker.PickRequest;
+import io.llmgw.picker.Policies;
+import io.llmgw.picker.Policy;
+import io.llmgw.picker.PodMetrics;
+import io.llmgw.picker.PrefixHasher;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One routing decision over a pool of N endpoints with realistic state: 20 adapters spread so each pod has 3
+ * resident, varied queues, KV use and in-flight counts. Measures the picker (filters, policy ranking, top-3).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class DecisionBenchmark {
+  @Param({"10", "100", "1000"})
+  int pods;
+
+  @Param({"seed", "scorers"})
+  String policy;
+
+  List<EndpointState> pool;
+  EndpointPicker picker;
+  PickRequest[] requests;
+  int next;
+
+  @Setup
+  public void setup() {
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    SplittableRandom rnd = new SplittableRandom(42);
+    pool = new ArrayList<>(pods);
+    for (int i = 0; i < pods; i++) {
+      Set<String> loaded = new java.util.HashSet<>();
+      while (loaded.size() < 3) {
+        loaded.add("adapter-" + rnd.nextInt(20));
+      }
+      PodMetrics m = new PodMetrics(rnd.nextInt(10), rnd.nextInt(30), rnd.nextDouble(), 4, loaded, Set.of(), loaded,
+          Set.of("base"), now);
+      int pending = rnd.nextInt(60);
+      InFlight inFlight = new InFlight() {
+        @Override
+        public int forModel(String model) {
+          return loaded.contains(model) ? pending : 0;
+        }
+
+        @Override
+        public int total() {
+          return pending;
+        }
+      };
+      pool.add(new EndpointState(new Endpoint("pool", "pod-" + i, "10.0." + (i / 250) + "." + (i % 250), 8000),
+          m, true, inFlight));
+    }
+    Policy p = policy.equals("seed")
+        ? Policies.seed(Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, ThreadLocalRandom::current)
+        : Policies.scorers(ThreadLocalRandom::current);
+    picker = new EndpointPicker(p, Clock.fixed(now, ZoneOffset.UTC), Duration.ofSeconds(2), 2);
+    PrefixHasher hasher = new PrefixHasher();
+    requests = new PickRequest[64];
+    for (int i = 0; i < requests.length; i++) {
+      byte[] prompt = ("system prompt " + (i % 8) + " ").repeat(200).getBytes(StandardCharsets.UTF_8);
+      String model = "adapter-" + (i % 20);
+      long[] blocks = policy.equals("seed") ? new long[0] : hasher.blocks(model, prompt, prompt.length);
+      requests[i] = new PickRequest(model, 0, blocks, null);
+    }
+  }
+
+  @Benchmark
+  public PickOutcome decide() {
+    PickRequest r = requests[next++ & 63];
+    return picker.pick(r, pool);
+  }
+}

@@ -1,0 +1,65 @@
+package io.llmgw.bench;
+
+import com.google.protobuf.ByteString;
+import io.llmgw.extproc.body.ModelExtractor;
+import io.llmgw.extproc.body.RequestBody;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What the EPP does with a request body before it can route: collect the frames (as Envoy sends them, 16 KiB each)
+ * and scan them for the top-level {@code model}, validating the whole JSON. The model field comes last, the worst case.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class ExtractionBenchmark {
+  @Param({"1024", "102400", "1048576"})
+  int bodyBytes;
+
+  List<ByteString> frames;
+
+  @Setup
+  public void setup() {
+    StringBuilder sb = new StringBuilder("{\"messages\":[");
+    int turn = 0;
+    while (sb.length() < bodyBytes - 200) {
+      sb.append(turn++ == 0 ? "" : ",").append("{\"role\":\"user\",\"content\":\"")
+          .append("The quick brown fox jumps over the lazy dog, \\\"quoted\\\" and unicode \u00e9. ".repeat(2))
+          .append("\"}");
+    }
+    sb.append("],\"max_tokens\":128,\"stream\":true,\"model\":\"sql-lora\"}");
+    byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
+    frames = new ArrayList<>();
+    for (int off = 0; off < body.length; off += 16_384) {
+      frames.add(ByteString.copyFrom(body, off, Math.min(16_384, body.length - off)));
+    }
+  }
+
+  @Benchmark
+  public Object extract() {
+    ModelExtractor x = new ModelExtractor();
+    RequestBody body = new RequestBody();
+    for (ByteString f : frames) {
+      body.append(f);
+      x.feed(f.asReadOnlyByteBuffer());
+    }
+    return x.finish();
+  }
+}
