@@ -7,7 +7,8 @@ public final class ConfigException extends Exception {
   private final String field;
 
   public ConfigException(String source, int document, String field, String problem) {
-    super(source + ": document " + document + (field.isEmpty() ? "" : ", field " + field) + ": " + problem);
+    super(source + (document > 0 ? ": document " + document : "") + (field.isEmpty() ? "" : ", field " + field) + ": "
+        + problem);
     this.source = source;
     this.document = document;
     this.field = field;

@@ -16,6 +16,7 @@ import io.llmgw.picker.Policy;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.scraper.MetricsScraper;
+import io.llmgw.scraper.ScrapeListener;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -29,7 +30,10 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One running Endpoint Picker: ext_proc, health and metrics servers over a datastore fed by file mode and scraping. */
+/**
+ * One running Endpoint Picker: ext_proc, health and metrics servers over a datastore fed by file mode and scraping.
+ * The configuration is loaded before any port is opened, so a bad file stops start-up without side effects.
+ */
 public final class Epp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Epp.class);
 
@@ -38,11 +42,14 @@ public final class Epp implements AutoCloseable {
   private final Datastore datastore;
   private final EppMetrics metrics;
   private final FileConfigSource config;
-  private final Server grpc;
-  private final HealthServer health;
-  private final HTTPServer metricsServer;
+  private final StreamDeps streamDeps;
+  private Server grpc;
+  private HealthServer health;
+  private HTTPServer metricsServer;
+  /** Readiness needs both: routes and pods loaded, and the ext_proc server listening. */
+  private volatile boolean serving;
 
-  private Epp(EppSettings s, Clock clock) throws IOException, ConfigException {
+  private Epp(EppSettings s, Clock clock) {
     scheduler = Executors.newScheduledThreadPool(1, r -> {
       Thread t = new Thread(r, "epp-scheduler");
       t.setDaemon(true);
@@ -63,30 +70,44 @@ public final class Epp implements AutoCloseable {
       Set<String> live = new HashSet<>();
       t.poolsByKey().values().forEach(p -> p.endpoints().forEach(e -> live.add(e.address())));
       picker.retainOnly(live);
+      datastore.inFlight().forgetIdleExcept(live);
+      if (health != null) {
+        health.setReady(serving);
+      }
     });
     PrefixHasher hasher = s.policy() == EppSettings.PolicyName.SCORERS ? new PrefixHasher() : null;
     RequestRouter router = new RequestRouter(datastore, picker, saturation, hasher, ThreadLocalRandom::current);
-
-    health = new HealthServer(new InetSocketAddress(s.bindHost(), s.healthPort()));
+    streamDeps = new StreamDeps(router, datastore, metrics, s.maxBodyBytes(), s.headerCarriesFallbacks());
     config = new FileConfigSource(s.configFile(), datastore::apply, e -> metrics.configRejected());
-    config.loadInitial();
+  }
+
+  public static Epp start(EppSettings settings, Clock clock) throws IOException, ConfigException {
+    Epp epp = new Epp(settings, clock);
+    try {
+      epp.config.loadInitial();
+      epp.startServing(settings);
+      return epp;
+    } catch (IOException | ConfigException | RuntimeException e) {
+      epp.close();
+      throw e;
+    }
+  }
+
+  private void startServing(EppSettings s) throws IOException {
     scraper.start();
     config.watch(scheduler, s.configPollInterval());
-
+    health = new HealthServer(new InetSocketAddress(s.bindHost(), s.healthPort()));
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.grpcPort()))
-        .addService(new ExtProcService(new StreamDeps(router, datastore, metrics, s.maxBodyBytes(), s.headerCarriesFallbacks())))
+        .addService(new ExtProcService(streamDeps))
         .permitKeepAliveTime(10, TimeUnit.SECONDS)
         .build()
         .start();
     metricsServer = HTTPServer.builder().hostname(s.bindHost()).port(s.metricsPort()).registry(metrics.registry())
         .buildAndStart();
+    serving = true;
     health.setReady(datastore.loaded());
     LOG.info("EPP ready: ext_proc on {}:{}, health on {}, metrics on {}, policy {}", s.bindHost(), grpc.getPort(),
         health.port(), metricsServer.getPort(), s.policy());
-  }
-
-  public static Epp start(EppSettings settings, Clock clock) throws IOException, ConfigException {
-    return new Epp(settings, clock);
   }
 
   public int grpcPort() {
@@ -113,28 +134,41 @@ public final class Epp implements AutoCloseable {
     grpc.awaitTermination();
   }
 
+  /** Stops taking traffic (readiness first, so the proxy drains), lets open streams finish for up to 5 s, then stops. */
   @Override
   public void close() {
-    health.setReady(false);
+    if (serving) {
+      LOG.info("EPP stopping: readiness off, draining open streams");
+    }
+    serving = false;
+    if (health != null) {
+      health.setReady(false);
+    }
     config.close();
-    grpc.shutdown();
-    try {
-      if (!grpc.awaitTermination(5, TimeUnit.SECONDS)) {
+    if (grpc != null) {
+      grpc.shutdown();
+      try {
+        if (!grpc.awaitTermination(5, TimeUnit.SECONDS)) {
+          grpc.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
         grpc.shutdownNow();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      grpc.shutdownNow();
     }
     scraper.close();
     scheduler.shutdownNow();
-    metricsServer.close();
-    health.close();
+    if (metricsServer != null) {
+      metricsServer.close();
+    }
+    if (health != null) {
+      health.close();
+    }
   }
 
   /** Lets the scraper be built before the metrics that observe it. */
-  private static final class ScrapeListenerRef implements io.llmgw.scraper.ScrapeListener {
-    volatile io.llmgw.scraper.ScrapeListener target = io.llmgw.scraper.ScrapeListener.NONE;
+  private static final class ScrapeListenerRef implements ScrapeListener {
+    volatile ScrapeListener target = ScrapeListener.NONE;
 
     @Override
     public void scraped(String address, int skippedLines) {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     subcommands = {ServeCommand.class})
 public final class Main implements Runnable {
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    System.exit(new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
   }
 
   @Override

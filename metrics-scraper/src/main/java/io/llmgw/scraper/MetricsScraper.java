@@ -18,6 +18,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Polls every endpoint's metrics with non-blocking HTTP. At most one scrape per endpoint is in flight (a slow pod is
@@ -25,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * scraping is bounded to about one core however many pods there are.
  */
 public final class MetricsScraper implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MetricsScraper.class);
   private final ScrapeSettings settings;
   private final ScheduledExecutorService scheduler;
   private final ExecutorService worker;
@@ -122,6 +125,14 @@ public final class MetricsScraper implements AutoCloseable {
       return;
     }
     ParsedMetrics parsed = PrometheusTextParser.parse(resp.body(), slot.target.engine().metricNames());
+    if (parsed.skippedLines() > 0 && slot.state.healthy() && slot.lastSkipped == 0) {
+      LOG.warn("endpoint {}: skipped {} unparseable line(s) of its /metrics", slot.target.address(), parsed.skippedLines());
+    }
+    slot.lastSkipped = parsed.skippedLines();
+    if (!slot.state.healthy() && slot.state.consecutiveFailures() > 0) {
+      LOG.info("endpoint {} answers scrapes again after {} failure(s); back in picking", slot.target.address(),
+          slot.state.consecutiveFailures());
+    }
     PodMetrics m = slot.target.engine().extract(parsed, clock.instant());
     Set<String> loaded = m.loadedAdapters();
     ServedModels models = slot.models;
@@ -144,17 +155,26 @@ public final class MetricsScraper implements AutoCloseable {
           } else {
             try {
               slot.models = ServedModels.parse(resp.body());
+              slot.modelsFailing = false;
               return;
             } catch (Exception e) {
               problem = "unreadable: " + e.getMessage();
             }
           }
+          if (!slot.modelsFailing) {
+            LOG.warn("endpoint {}: /v1/models failed ({}); adapter residency from /metrics only", slot.target.address(),
+                problem);
+          }
+          slot.modelsFailing = true;
           listener.failed(slot.target.address(), "/v1/models", problem);
         });
   }
 
   private void fail(Slot slot, String error) {
     ScrapeState old = slot.state;
+    if (old.consecutiveFailures() == 0) {
+      LOG.warn("endpoint {}: scrape of /metrics failed ({}); not picked until it answers", slot.target.address(), error);
+    }
     slot.state = new ScrapeState(old.metrics(), old.models(), false, old.consecutiveFailures() + 1, error);
     listener.failed(slot.target.address(), "/metrics", error);
   }
@@ -184,6 +204,8 @@ public final class MetricsScraper implements AutoCloseable {
     volatile ScrapeState state = ScrapeState.initial();
     volatile ServedModels models = ServedModels.UNKNOWN;
     volatile long modelsFetchedAt = Long.MIN_VALUE / 2;
+    volatile int lastSkipped;
+    volatile boolean modelsFailing;
 
     Slot(ScrapeTarget target) {
       this.target = target;

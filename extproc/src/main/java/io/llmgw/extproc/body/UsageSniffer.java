@@ -1,23 +1,25 @@
 package io.llmgw.extproc.body;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.google.protobuf.ByteString;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * Reads token usage from a response as it streams past: from the SSE event that carries {@code usage} (with
- * {@code stream_options.include_usage}), or from the final JSON. Memory is bounded; past the bound usage is unknown.
+ * Reads token usage from a response as it streams past, in bounded memory: from the SSE event that carries
+ * {@code usage} (with {@code stream_options.include_usage}), or from the tail of a JSON body, where OpenAI-style
+ * servers put {@code usage}. Unknown usage is simply null; nothing here can fail the response.
  */
 public final class UsageSniffer {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int MAX_BUFFER = 4 << 20;
+  private static final JsonFactory JSON = new JsonFactory();
   private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+  private static final int MAX_SSE_LINE = 64 << 10;
+  private static final int JSON_TAIL = 8 << 10;
 
   private final boolean sse;
-  private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-  private boolean overflow;
+  private byte[] carry = new byte[0];
   private TokenUsage usage;
 
   public UsageSniffer(String contentType) {
@@ -25,19 +27,29 @@ public final class UsageSniffer {
   }
 
   public void accept(ByteString chunk, boolean endOfStream) {
-    if (!overflow) {
-      if (buffer.size() + chunk.size() > MAX_BUFFER) {
-        overflow = true;
-        buffer.reset();
-      } else {
-        byte[] bytes = chunk.toByteArray();
-        buffer.write(bytes, 0, bytes.length);
-      }
-    }
+    byte[] data = concat(carry, chunk);
     if (sse) {
-      drainSseLines(endOfStream);
-    } else if (endOfStream && !overflow) {
-      usage = usageOf(buffer.toByteArray(), 0, buffer.size());
+      int start = 0;
+      for (int i = 0; i < data.length; i++) {
+        if (data[i] == '\n') {
+          sseLine(data, start, i);
+          start = i + 1;
+        }
+      }
+      if (endOfStream) {
+        sseLine(data, start, data.length);
+        start = data.length;
+      }
+      carry = data.length - start > MAX_SSE_LINE ? new byte[0] : Arrays.copyOfRange(data, start, data.length);
+    } else {
+      carry = data.length > JSON_TAIL ? Arrays.copyOfRange(data, data.length - JSON_TAIL, data.length) : data;
+      if (endOfStream) {
+        int at = lastIndexOf(carry, USAGE);
+        TokenUsage u = at < 0 ? null : usageObjectAt(carry, at + USAGE.length, carry.length);
+        if (u != null) {
+          usage = u;
+        }
+      }
     }
   }
 
@@ -45,48 +57,56 @@ public final class UsageSniffer {
     return usage;
   }
 
-  private void drainSseLines(boolean endOfStream) {
-    byte[] data = buffer.toByteArray();
-    int start = 0;
-    for (int i = 0; i < data.length; i++) {
-      if (data[i] == '\n') {
-        sseLine(data, start, i);
-        start = i + 1;
-      }
-    }
-    if (endOfStream && start < data.length) {
-      sseLine(data, start, data.length);
-      start = data.length;
-    }
-    buffer.reset();
-    buffer.write(data, start, data.length - start);
-    overflow = false;
-  }
-
   private void sseLine(byte[] data, int start, int end) {
-    if (end - start > 5 && data[start] == 'd' && contains(data, start, end, USAGE)) {
-      int json = start + 5;
-      TokenUsage u = usageOf(data, json, end - json);
+    if (end - start > 5 && data[start] == 'd') {
+      int at = indexOf(data, start, end, USAGE);
+      TokenUsage u = at < 0 ? null : usageObjectAt(data, at + USAGE.length, end);
       if (u != null) {
         usage = u;
       }
     }
   }
 
-  private static TokenUsage usageOf(byte[] data, int off, int len) {
-    try {
-      JsonNode root = JSON.readTree(data, off, len);
-      JsonNode u = root == null ? null : root.get("usage");
-      if (u == null || !u.isObject()) {
-        return null;
+  /** Reads {@code : { "prompt_tokens": n, "completion_tokens": m, ... }} starting after the {@code "usage"} key. */
+  private static TokenUsage usageObjectAt(byte[] data, int from, int end) {
+    int i = from;
+    while (i < end && (data[i] == ' ' || data[i] == ':' || data[i] == '\t')) {
+      i++;
+    }
+    if (i >= end || data[i] != '{') {
+      return null;
+    }
+    long prompt = -1;
+    long completion = -1;
+    try (JsonParser p = JSON.createParser(data, i, end - i)) {
+      p.nextToken();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        if (v == JsonToken.VALUE_NUMBER_INT && "prompt_tokens".equals(name)) {
+          prompt = p.getLongValue();
+        } else if (v == JsonToken.VALUE_NUMBER_INT && "completion_tokens".equals(name)) {
+          completion = p.getLongValue();
+        } else {
+          p.skipChildren();
+        }
       }
-      return new TokenUsage(u.path("prompt_tokens").asLong(0), u.path("completion_tokens").asLong(0));
     } catch (Exception e) {
       return null;
     }
+    return prompt < 0 && completion < 0 ? null : new TokenUsage(Math.max(0, prompt), Math.max(0, completion));
   }
 
-  private static boolean contains(byte[] data, int start, int end, byte[] needle) {
+  private static byte[] concat(byte[] a, ByteString b) {
+    if (a.length == 0) {
+      return b.toByteArray();
+    }
+    byte[] out = Arrays.copyOf(a, a.length + b.size());
+    b.copyTo(out, a.length);
+    return out;
+  }
+
+  private static int indexOf(byte[] data, int start, int end, byte[] needle) {
     outer:
     for (int i = start; i <= end - needle.length; i++) {
       for (int j = 0; j < needle.length; j++) {
@@ -94,8 +114,17 @@ public final class UsageSniffer {
           continue outer;
         }
       }
-      return true;
+      return i;
     }
-    return false;
+    return -1;
+  }
+
+  private static int lastIndexOf(byte[] data, byte[] needle) {
+    for (int i = data.length - needle.length; i >= 0; i--) {
+      if (Arrays.equals(data, i, i + needle.length, needle, 0, needle.length)) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

@@ -4,6 +4,7 @@ import io.llmgw.api.ConfigException;
 import io.llmgw.api.ConfigFileLoader;
 import io.llmgw.api.GatewayConfig;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ public final class FileConfigSource implements AutoCloseable {
   private final Consumer<GatewayConfig> apply;
   private final Consumer<ConfigException> rejected;
   private byte[] lastContent;
+  private String lastProblem;
   private ScheduledFuture<?> poller;
 
   public FileConfigSource(Path file, Consumer<GatewayConfig> apply, Consumer<ConfigException> rejected) {
@@ -38,7 +40,7 @@ public final class FileConfigSource implements AutoCloseable {
   /** Loads and applies the file once; the EPP does not start on a bad file. */
   public void loadInitial() throws ConfigException {
     byte[] content = read();
-    GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, java.nio.charset.StandardCharsets.UTF_8));
+    GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, StandardCharsets.UTF_8));
     lastContent = content;
     apply.accept(config);
     LOG.info("loaded {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
@@ -55,6 +57,7 @@ public final class FileConfigSource implements AutoCloseable {
     try {
       content = read();
     } catch (ConfigException e) {
+      lastContent = null;
       report(e);
       return;
     }
@@ -63,8 +66,9 @@ public final class FileConfigSource implements AutoCloseable {
     }
     lastContent = content;
     try {
-      GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, java.nio.charset.StandardCharsets.UTF_8));
+      GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, StandardCharsets.UTF_8));
       apply.accept(config);
+      lastProblem = null;
       LOG.info("applied edit of {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
           config.pods().size());
     } catch (ConfigException e) {
@@ -72,7 +76,12 @@ public final class FileConfigSource implements AutoCloseable {
     }
   }
 
+  /** Each distinct problem is logged and counted once, not on every poll while it lasts. */
   private void report(ConfigException e) {
+    if (e.getMessage().equals(lastProblem)) {
+      return;
+    }
+    lastProblem = e.getMessage();
     LOG.error("rejected configuration: {}; the last good configuration stays in force", e.getMessage());
     rejected.accept(e);
   }

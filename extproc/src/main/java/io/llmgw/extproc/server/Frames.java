@@ -1,7 +1,6 @@
 package io.llmgw.extproc.server;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.ListValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
@@ -18,7 +17,6 @@ import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
 import io.envoyproxy.envoy.type.v3.HttpStatus;
 import io.llmgw.extproc.routing.ErrorReply;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /** Builders for the ext_proc messages the EPP sends. Header values go in {@code raw_value} only (envoy#31555). */
 final class Frames {
@@ -112,11 +110,5 @@ final class Frames {
         .putFields(Headers.LB_NAMESPACE, Value.newBuilder().setStructValue(Struct.newBuilder()
             .putFields(Headers.DESTINATION, Value.newBuilder().setStringValue(destination).build())).build())
         .build();
-  }
-
-  static ListValue strings(List<String> values) {
-    ListValue.Builder b = ListValue.newBuilder();
-    values.forEach(v -> b.addValues(Value.newBuilder().setStringValue(v)));
-    return b.build();
   }
 }

@@ -2,18 +2,18 @@ package io.llmgw.extproc.state;
 
 import io.llmgw.picker.InFlight;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Live in-flight counters of one endpoint, per model and in total. */
+/** Live in-flight counters of one endpoint, per model and in total. Per-model updates are atomic per key. */
 public final class EndpointLoad implements InFlight {
   private final AtomicInteger total = new AtomicInteger();
-  private final Map<String, AtomicInteger> byModel = new ConcurrentHashMap<>();
+  private final Map<String, Integer> byModel = new ConcurrentHashMap<>();
 
   @Override
   public int forModel(String model) {
-    AtomicInteger c = byModel.get(model);
-    return c == null ? 0 : c.get();
+    return byModel.getOrDefault(model, 0);
   }
 
   @Override
@@ -22,19 +22,17 @@ public final class EndpointLoad implements InFlight {
   }
 
   void increment(String model) {
-    byModel.computeIfAbsent(model, m -> new AtomicInteger()).incrementAndGet();
+    byModel.merge(model, 1, Integer::sum);
     total.incrementAndGet();
   }
 
   void decrement(String model) {
-    byModel.computeIfPresent(model, (m, c) -> c.decrementAndGet() <= 0 ? null : c);
+    byModel.computeIfPresent(model, (m, n) -> n <= 1 ? null : n - 1);
     total.decrementAndGet();
   }
 
   /** Snapshot for the EPP's own metrics. */
   public Map<String, Integer> perModel() {
-    Map<String, Integer> out = new java.util.TreeMap<>();
-    byModel.forEach((m, c) -> out.put(m, c.get()));
-    return out;
+    return new TreeMap<>(byModel);
   }
 }

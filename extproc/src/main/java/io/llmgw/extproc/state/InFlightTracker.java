@@ -1,12 +1,13 @@
 package io.llmgw.extproc.state;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Counts requests the EPP routed whose response has not ended ("pending" in the seed policy). Every count is taken
  * through a {@link Lease} whose release is idempotent, so end-of-stream, error and cancellation can all release safely.
+ * A lease keeps the counter it incremented, so forgetting an endpoint can never make a later release miscount.
  */
 public final class InFlightTracker {
   private final Map<String, EndpointLoad> loads = new ConcurrentHashMap<>();
@@ -16,43 +17,53 @@ public final class InFlightTracker {
   }
 
   public Lease acquire(String address, String model) {
-    Lease lease = new Lease(model);
-    lease.address = address;
-    load(address).increment(model);
-    return lease;
+    EndpointLoad load = load(address);
+    load.increment(model);
+    return new Lease(model, address, load);
   }
 
   public Map<String, EndpointLoad> all() {
     return loads;
   }
 
+  /** Drops idle counters of endpoints that are gone; counters with requests in flight stay until they drain. */
+  public void forgetIdleExcept(Set<String> live) {
+    loads.entrySet().removeIf(e -> !live.contains(e.getKey()) && e.getValue().total() == 0);
+  }
+
   /** One request's share of an endpoint's in-flight count. */
   public final class Lease {
     private final String model;
-    private final AtomicBoolean released = new AtomicBoolean();
-    private volatile String address;
+    private String address;
+    private EndpointLoad load;
+    private boolean released;
 
-    private Lease(String model) {
+    private Lease(String model, String address, EndpointLoad load) {
       this.model = model;
+      this.address = address;
+      this.load = load;
     }
 
-    public String address() {
+    public synchronized String address() {
       return address;
     }
 
     /** The proxy served the request elsewhere (a fallback): count it where it actually runs. */
     public synchronized void moveTo(String served) {
-      if (released.get() || served.equals(address)) {
+      if (released || served.equals(address)) {
         return;
       }
-      load(served).increment(model);
-      load(address).decrement(model);
+      EndpointLoad target = load(served);
+      target.increment(model);
+      load.decrement(model);
+      load = target;
       address = served;
     }
 
     public synchronized void release() {
-      if (released.compareAndSet(false, true)) {
-        load(address).decrement(model);
+      if (!released) {
+        released = true;
+        load.decrement(model);
       }
     }
   }

@@ -30,25 +30,4 @@ class ResponseModelRewriterTest {
     assertThat(r.apply(ByteString.copyFromUtf8(event), false).toStringUtf8()).endsWith("}\n\n");
     assertThat(r.apply(ByteString.copyFromUtf8("data: {\"mod"), false).toStringUtf8()).isEqualTo("data: {");
   }
-
-  @Test
-  void usageIsReadFromTheSseUsageChunkOrTheFinalJson() {
-    UsageSniffer sse = new UsageSniffer("text/event-stream; charset=utf-8");
-    String stream = "data: {\"choices\":[{\"text\":\"a\"}],\"usage\":null}\n\n"
-        + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":11,\"completion_tokens\":7}}\n\ndata: [DONE]\n\n";
-    for (int off = 0; off < stream.length(); off += 9) {
-      int end = Math.min(stream.length(), off + 9);
-      sse.accept(ByteString.copyFromUtf8(stream.substring(off, end)), end == stream.length());
-    }
-    assertThat(sse.usage()).isEqualTo(new TokenUsage(11, 7));
-
-    UsageSniffer json = new UsageSniffer("application/json");
-    json.accept(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":3,"), false);
-    json.accept(ByteString.copyFromUtf8("\"completion_tokens\":4}}"), true);
-    assertThat(json.usage()).isEqualTo(new TokenUsage(3, 4));
-
-    UsageSniffer garbage = new UsageSniffer("application/json");
-    garbage.accept(ByteString.copyFromUtf8("{\"usage\":"), true);
-    assertThat(garbage.usage()).isNull();
-  }
 }

@@ -299,6 +299,17 @@ class ExtProcIntegrationTest {
   }
 
   @Test
+  void modelNameRewriteHeaderReplacesTheTargetInTheBody() throws Exception {
+    ExtProcCall call = h.open();
+    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", Headers.MODEL_REWRITE, "shed-me"), false,
+        BodySendMode.FULL_DUPLEX_STREAMED, null));
+    call.send(requestBody("{\"model\":\"adapter-a\",\"prompt\":\"x\"}", true));
+    assertThat(call.next().hasRequestHeaders()).isTrue();
+    assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo("{\"model\":\"shed-me\",\"prompt\":\"x\"}");
+    call.cancel();
+  }
+
+  @Test
   void headerFallbacksOptionPutsTheWholeListInTheHeader() throws Exception {
     try (EppHarness listed = new EppHarness(2, 45, s -> s.withHeaderFallbacks(true))) {
       ExtProcCall call = listed.open();
