@@ -36,6 +36,8 @@ public final class MetricsScraper implements AutoCloseable {
   private final ScrapeListener listener;
   private final Semaphore permits;
   private final Map<String, Slot> slots = new ConcurrentHashMap<>();
+  private volatile Slot[] order = new Slot[0];
+  private int cursor;
   private volatile ScheduledFuture<?> ticker;
 
   public MetricsScraper(ScrapeSettings settings, ScheduledExecutorService scheduler, Clock clock, ScrapeListener listener) {
@@ -64,6 +66,7 @@ public final class MetricsScraper implements AutoCloseable {
       slots.compute(t.address(), (a, old) -> old != null && old.target.equals(t) ? old : new Slot(t));
     }
     slots.keySet().retainAll(keep);
+    order = slots.values().toArray(new Slot[0]);
   }
 
   public void start() {
@@ -71,15 +74,22 @@ public final class MetricsScraper implements AutoCloseable {
     ticker = scheduler.scheduleAtFixedRate(this::tick, 0, nanos, TimeUnit.NANOSECONDS);
   }
 
-  /** Starts a scrape for every endpoint that has none in flight. */
-  public void tick() {
+  /**
+   * Starts a scrape for every endpoint that has none in flight, while permits last. Each tick resumes where the last
+   * one ran out of permits, so with more endpoints than permits every endpoint still gets its turn.
+   */
+  public synchronized void tick() {
+    Slot[] all = order;
     long now = clock.millis();
-    for (Slot slot : slots.values()) {
+    for (int i = 0; i < all.length; i++) {
+      int at = (cursor + i) % all.length;
+      Slot slot = all[at];
       if (!slot.inFlight.compareAndSet(false, true)) {
         continue;
       }
       if (!permits.tryAcquire()) {
         slot.inFlight.set(false);
+        cursor = at;
         return;
       }
       boolean wantModels = now - slot.modelsFetchedAt >= settings.modelsInterval().toMillis();

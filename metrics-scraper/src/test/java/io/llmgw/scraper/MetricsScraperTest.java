@@ -87,6 +87,23 @@ class MetricsScraperTest {
   }
 
   @Test
+  void withMorePodsThanPermitsEveryPodStillGetsItsTurn() throws Exception {
+    var oneAtATime = new MetricsScraper(new ScrapeSettings(Duration.ofMillis(50), Duration.ofSeconds(1),
+        Duration.ofSeconds(1), 1), scheduler, Clock.systemUTC(), listener);
+    try (var a = new FakeModelServer("127.0.0.26", 0); var b = new FakeModelServer("127.0.0.27", 0);
+        var c = new FakeModelServer("127.0.0.28", 0)) {
+      List<FakeModelServer> pods = List.of(a, b, c);
+      oneAtATime.setTargets(pods.stream().map(p -> new ScrapeTarget(p.address(), Engine.VLLM)).toList());
+      await().atMost(Duration.ofSeconds(10)).until(() -> {
+        oneAtATime.tick();
+        return pods.stream().allMatch(p -> oneAtATime.state(p.address()).healthy());
+      });
+    } finally {
+      oneAtATime.close();
+    }
+  }
+
+  @Test
   void anUnreachablePodFailsWithoutBlockingTheOthers() throws Exception {
     try (FakeModelServer good = new FakeModelServer("127.0.0.24", 0)) {
       good.setVllm(1, 0, 0, 1, List.of(), List.of());

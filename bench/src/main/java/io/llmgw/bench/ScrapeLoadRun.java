@@ -1,0 +1,135 @@
+package io.llmgw.bench;
+
+import com.sun.net.httpserver.HttpServer;
+import io.llmgw.scraper.Engine;
+import io.llmgw.scraper.MetricsScraper;
+import io.llmgw.scraper.ScrapeListener;
+import io.llmgw.scraper.ScrapeSettings;
+import io.llmgw.scraper.ScrapeTarget;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Load run: N pods on 127.0.x.y each serving a realistic vLLM /metrics page (~26 KiB with histograms), scraped at the
+ * EPP's default interval for a bounded time. Prints the scraper's own CPU use (its parse worker and the HTTP client's
+ * selector thread), the scrape rate achieved and how old the picker's metrics were. Usage: [pods] [seconds].
+ */
+public final class ScrapeLoadRun {
+  public static void main(String[] args) throws Exception {
+    int pods = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+    int seconds = Math.min(args.length > 1 ? Integer.parseInt(args[1]) : 10, 60);
+    byte[] page = metricsPage().getBytes(StandardCharsets.UTF_8);
+    ExecutorService podWorkers = Executors.newFixedThreadPool(4);
+    List<HttpServer> servers = new ArrayList<>();
+    List<ScrapeTarget> targets = new ArrayList<>();
+    for (int i = 0; i < pods; i++) {
+      String ip = "127.0." + (1 + i / 250) + "." + (1 + i % 250);
+      HttpServer s = HttpServer.create(new InetSocketAddress(ip, 0), 64);
+      s.createContext("/metrics", ex -> {
+        ex.sendResponseHeaders(200, page.length);
+        ex.getResponseBody().write(page);
+        ex.close();
+      });
+      s.createContext("/v1/models", ex -> {
+        byte[] models = "{\"data\":[{\"id\":\"base\"},{\"id\":\"a\",\"parent\":\"base\"}]}".getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(200, models.length);
+        ex.getResponseBody().write(models);
+        ex.close();
+      });
+      s.setExecutor(podWorkers);
+      s.start();
+      servers.add(s);
+      targets.add(new ScrapeTarget(ip + ":" + s.getAddress().getPort(), Engine.VLLM));
+    }
+
+    LongAdder ok = new LongAdder();
+    LongAdder failed = new LongAdder();
+    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1);
+    ScrapeSettings settings = ScrapeSettings.defaults();
+    MetricsScraper scraper = new MetricsScraper(settings, scheduler, Clock.systemUTC(), new ScrapeListener() {
+      @Override
+      public void scraped(String address, int skippedLines) {
+        ok.increment();
+      }
+
+      @Override
+      public void failed(String address, String what, String error) {
+        failed.increment();
+      }
+    });
+    scraper.setTargets(targets);
+    scraper.start();
+    Thread.sleep(2_000); // warm-up of a load run (connections, JIT); not a test synchronisation
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long cpu0 = scraperCpuNanos(mx);
+    long ok0 = ok.sum();
+    long t0 = System.nanoTime();
+    Histogram age = new Histogram(60_000, 3);
+    long end = t0 + TimeUnit.SECONDS.toNanos(seconds);
+    while (System.nanoTime() < end) {
+      long now = System.currentTimeMillis();
+      for (ScrapeTarget t : targets) {
+        long a = now - scraper.state(t.address()).metrics().updatedAt().toEpochMilli();
+        age.recordValue(Math.max(0, Math.min(a, 60_000)));
+      }
+      Thread.sleep(100); // sampling period of the load run
+    }
+    double wall = (System.nanoTime() - t0) / 1e9;
+    double cores = (scraperCpuNanos(mx) - cpu0) / 1e9 / wall;
+    double rate = (ok.sum() - ok0) / wall;
+    scraper.close();
+    scheduler.shutdownNow();
+    servers.forEach(s -> s.stop(0));
+    podWorkers.shutdownNow();
+
+    System.out.printf("%n| pods | interval | page | scrapes/s (all) | scrapes/s per pod | scraper CPU (cores) | metrics age p50 / p99 / max (ms) | failures |%n");
+    System.out.printf("|---|---|---|---|---|---|---|---|%n");
+    System.out.printf("| %d | %d ms | %.0f KiB | %.0f | %.1f | %.2f | %d / %d / %d | %d |%n", pods,
+        settings.interval().toMillis(), page.length / 1024.0, rate, rate / pods, cores,
+        age.getValueAtPercentile(50), age.getValueAtPercentile(99), age.getMaxValue(), failed.sum());
+  }
+
+  private static long scraperCpuNanos(ThreadMXBean mx) {
+    long total = 0;
+    for (var info : mx.dumpAllThreads(false, false)) {
+      String name = info.getThreadName();
+      if (name.startsWith("metrics-scraper") || name.contains("SelectorManager")) {
+        total += Math.max(0, mx.getThreadCpuTime(info.getThreadId()));
+      }
+    }
+    return total;
+  }
+
+  /** A vLLM-like page: the gauges we read plus the histogram series a real server exports and we skip. */
+  static String metricsPage() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("vllm:num_requests_waiting{model_name=\"base\"} 3.0\n");
+    sb.append("vllm:num_requests_running{model_name=\"base\"} 12.0\n");
+    sb.append("vllm:kv_cache_usage_perc{model_name=\"base\"} 0.42\n");
+    sb.append("vllm:lora_requests_info{max_lora=\"4\",running_lora_adapters=\"a,b\",waiting_lora_adapters=\"\"} 1.7e9\n");
+    String[] hists = {"vllm:time_to_first_token_seconds", "vllm:time_per_output_token_seconds",
+        "vllm:e2e_request_latency_seconds", "vllm:request_queue_time_seconds", "vllm:request_prompt_tokens",
+        "vllm:request_generation_tokens", "vllm:request_inference_time_seconds", "vllm:request_prefill_time_seconds"};
+    for (String h : hists) {
+      sb.append("# HELP ").append(h).append(" Histogram.\n# TYPE ").append(h).append(" histogram\n");
+      for (int b = 0; b < 40; b++) {
+        sb.append(h).append("_bucket{le=\"").append(0.001 * (1 << (b % 20))).append("\",model_name=\"base\"} ")
+            .append(b * 17).append(".0\n");
+      }
+      sb.append(h).append("_sum{model_name=\"base\"} 1234.5\n").append(h).append("_count{model_name=\"base\"} 999.0\n");
+    }
+    return sb.toString();
+  }
+}
