@@ -42,7 +42,11 @@ public final class RequestBody {
     return body.substring((int) found.promptStart(), end).toByteArray();
   }
 
+  /** At least one chunk, so the end of stream always has a frame to ride on. */
   public static List<ByteString> chunks(ByteString body, int max) {
+    if (body.isEmpty()) {
+      return List.of(ByteString.EMPTY);
+    }
     List<ByteString> out = new ArrayList<>(body.size() / max + 1);
     for (int off = 0; off < body.size(); off += max) {
       out.add(body.substring(off, Math.min(body.size(), off + max)));

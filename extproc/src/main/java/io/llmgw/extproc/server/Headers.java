@@ -8,8 +8,6 @@ public final class Headers {
   public static final String LB_NAMESPACE = "envoy.lb";
   public static final String SUBSET_HINT_NAMESPACE = "envoy.lb.subset_hint";
   public static final String REQUEST_ID = "x-request-id";
-  public static final String OBJECTIVE = "x-gateway-inference-objective";
-  public static final String FAIRNESS_ID = "x-gateway-inference-fairness-id";
   public static final String MODEL_REWRITE = "x-gateway-model-name-rewrite";
 
   private Headers() {}

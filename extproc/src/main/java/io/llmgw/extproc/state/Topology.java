@@ -14,8 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /** An immutable view of the configuration, indexed for the request path: model name → route, route → pools. */
-public record Topology(Map<String, LLMRoute> routesByModel, Map<String, PoolView> poolsByKey, List<ScrapeTarget> targets,
-    int podCount) {
+public record Topology(Map<String, LLMRoute> routesByModel, Map<String, PoolView> poolsByKey, List<ScrapeTarget> targets) {
 
   public static Topology of(GatewayConfig config) {
     Map<String, PoolView> pools = new LinkedHashMap<>();
@@ -39,7 +38,7 @@ public record Topology(Map<String, LLMRoute> routesByModel, Map<String, PoolView
     for (LLMRoute r : config.routes()) {
       routes.put(r.modelName(), r);
     }
-    return new Topology(Map.copyOf(routes), pools, List.copyOf(targets.values()), config.pods().size());
+    return new Topology(Map.copyOf(routes), pools, List.copyOf(targets.values()));
   }
 
   public static Topology empty() {

@@ -28,8 +28,6 @@ import java.util.concurrent.TimeUnit;
 final class ExtProcCall implements ClientResponseObserver<ProcessingRequest, ProcessingResponse> {
   private final BlockingQueue<ProcessingResponse> responses = new LinkedBlockingQueue<>();
   private volatile ClientCallStreamObserver<ProcessingRequest> requests;
-  volatile Throwable error;
-  volatile boolean completed;
 
   static ExtProcCall open(ExternalProcessorGrpc.ExternalProcessorStub stub) {
     ExtProcCall call = new ExtProcCall();
@@ -48,14 +46,10 @@ final class ExtProcCall implements ClientResponseObserver<ProcessingRequest, Pro
   }
 
   @Override
-  public void onError(Throwable t) {
-    error = t;
-  }
+  public void onError(Throwable t) {}
 
   @Override
-  public void onCompleted() {
-    completed = true;
-  }
+  public void onCompleted() {}
 
   void send(ProcessingRequest r) {
     requests.onNext(r);
@@ -74,10 +68,6 @@ final class ExtProcCall implements ClientResponseObserver<ProcessingRequest, Pro
     ProcessingResponse r = responses.poll(10, TimeUnit.SECONDS);
     assertThat(r).as("a response from the EPP within 10 s").isNotNull();
     return r;
-  }
-
-  boolean hasMoreQueued() {
-    return !responses.isEmpty();
   }
 
   // ---- frames, as Envoy sends them ----

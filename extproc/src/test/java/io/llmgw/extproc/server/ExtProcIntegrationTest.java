@@ -320,6 +320,22 @@ class ExtProcIntegrationTest {
   }
 
   @Test
+  void scorersPolicySendsRequestsSharingAPromptPrefixToTheSamePod() throws Exception {
+    try (EppHarness scorers = new EppHarness(3, 47, s -> s.withPolicy(EppSettings.PolicyName.SCORERS, 50))) {
+      String system = "You are a careful SQL assistant. Answer with one query. ".repeat(40);
+      List<String> picked = new java.util.ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        ExtProcCall call = scorers.open();
+        String body = "{\"model\":\"adapter-a\",\"messages\":[{\"role\":\"system\",\"content\":\"" + system
+            + "\"},{\"role\":\"user\",\"content\":\"question " + i + "\"}]}";
+        picked.add(setHeader(routeFullDuplex(call, body), Headers.DESTINATION));
+        call.cancel();
+      }
+      assertThat(picked).as("prefix-cache affinity").containsOnly(picked.getFirst());
+    }
+  }
+
+  @Test
   void getModelsIsAnsweredFromTheRoutes() throws Exception {
     ExtProcCall call = h.open();
     call.send(requestHeaders(Map.of(":method", "GET", ":path", "/v1/models"), true, BodySendMode.FULL_DUPLEX_STREAMED, null));
