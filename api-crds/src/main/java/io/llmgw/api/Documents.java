@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Turns one document of each kind into its record, field by field. */
 final class Documents {
@@ -18,6 +19,7 @@ final class Documents {
     String name = r.name(meta, "name", "metadata.name");
     String ns = namespace(r, meta);
     JsonNode spec = r.object(doc, "spec", "spec");
+    r.onlyFields(spec, "spec", Set.of("selector", "targetPorts", "endpointPickerRef", "extensionRef"));
     JsonNode selector = r.object(spec, "selector", "spec.selector");
     Map<String, String> labels = r.stringMap(selector, "matchLabels", "spec.selector.matchLabels");
     if (labels.isEmpty()) {
@@ -46,6 +48,7 @@ final class Documents {
     String name = r.name(meta, "name", "metadata.name");
     String ns = namespace(r, meta);
     JsonNode spec = r.object(doc, "spec", "spec");
+    r.onlyFields(spec, "spec", Set.of("parentRefs", "backendRefs", "adapter", "metrics"));
     List<String> pools = new ArrayList<>();
     List<JsonNode> refs = r.list(spec, "backendRefs", "spec.backendRefs", true);
     if (refs.isEmpty()) {
@@ -55,6 +58,7 @@ final class Documents {
       pools.add(r.name(refs.get(i), "name", "spec.backendRefs[" + i + "].name"));
     }
     JsonNode adapter = r.object(spec, "adapter", "spec.adapter");
+    r.onlyFields(adapter, "spec.adapter", Set.of("name", "priority", "objectives", "targets"));
     String model = r.string(adapter, "name", "spec.adapter.name");
     int priority = r.integer(adapter, "priority", "spec.adapter.priority", -MAX_PRIORITY, MAX_PRIORITY, 0);
     List<Objective> objectives = new ArrayList<>();
@@ -67,6 +71,7 @@ final class Documents {
     for (int i = 0; i < targetNodes.size(); i++) {
       String path = "spec.adapter.targets[" + i + "]";
       JsonNode t = targetNodes.get(i);
+      r.onlyFields(t, path, Set.of("name", "weight", "source"));
       String tName = r.string(t, "name", path + ".name");
       int weight = r.integer(t, "weight", path + ".weight", 1, MAX_WEIGHT, 1);
       String source = r.optionalString(t, "source", path + ".source");
@@ -81,11 +86,13 @@ final class Documents {
   }
 
   private static Objective objective(NodeReader r, JsonNode o, String path) throws ConfigException {
+    r.onlyFields(o, path, Set.of("type", "latency"));
     String type = r.string(o, "type", path + ".type");
     if (!type.equals("OutputTokenLatency") && !type.equals("TimeToFirstToken")) {
       throw r.error(path + ".type", "'" + type + "' is not OutputTokenLatency or TimeToFirstToken");
     }
     JsonNode latency = r.object(o, "latency", path + ".latency");
+    r.onlyFields(latency, path + ".latency", Set.of("value", "quantile"));
     String value = r.string(latency, "value", path + ".latency.value");
     Duration d = Durations.parse(value);
     if (d == null || d.isZero()) {

@@ -23,6 +23,17 @@ final class NodeReader {
     return new ConfigException(source, document, field, problem);
   }
 
+  /** A misspelt optional field would otherwise be ignored silently; name it instead. */
+  void onlyFields(JsonNode node, String path, java.util.Set<String> known) throws ConfigException {
+    for (var it = node.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!known.contains(f)) {
+        String where = path.isEmpty() ? f : path + "." + f;
+        throw error(where, "unknown field (expected one of " + new java.util.TreeSet<>(known) + ")");
+      }
+    }
+  }
+
   JsonNode object(JsonNode parent, String field, String path) throws ConfigException {
     JsonNode n = parent.get(field);
     if (n == null || n.isNull()) {
