@@ -1,6 +1,5 @@
 package io.llmgw.bench;
 
-import com.sun.net.httpserver.HttpServer;
 import io.llmgw.scraper.Engine;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.ScrapeListener;
@@ -8,13 +7,10 @@ import io.llmgw.scraper.ScrapeSettings;
 import io.llmgw.scraper.ScrapeTarget;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,30 +24,13 @@ import org.HdrHistogram.Histogram;
  */
 public final class ScrapeLoadRun {
   public static void main(String[] args) throws Exception {
-    int pods = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+    int podCount = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int seconds = Math.min(args.length > 1 ? Integer.parseInt(args[1]) : 10, 60);
-    byte[] page = metricsPage().getBytes(StandardCharsets.UTF_8);
-    ExecutorService podWorkers = Executors.newFixedThreadPool(4);
-    List<HttpServer> servers = new ArrayList<>();
+    StaticPods pods = new StaticPods(podCount, 0, metricsPage(),
+        "{\"data\":[{\"id\":\"base\"},{\"id\":\"a\",\"parent\":\"base\"}]}");
     List<ScrapeTarget> targets = new ArrayList<>();
-    for (int i = 0; i < pods; i++) {
-      String ip = "127.0." + (1 + i / 250) + "." + (1 + i % 250);
-      HttpServer s = HttpServer.create(new InetSocketAddress(ip, 0), 64);
-      s.createContext("/metrics", ex -> {
-        ex.sendResponseHeaders(200, page.length);
-        ex.getResponseBody().write(page);
-        ex.close();
-      });
-      s.createContext("/v1/models", ex -> {
-        byte[] models = "{\"data\":[{\"id\":\"base\"},{\"id\":\"a\",\"parent\":\"base\"}]}".getBytes(StandardCharsets.UTF_8);
-        ex.sendResponseHeaders(200, models.length);
-        ex.getResponseBody().write(models);
-        ex.close();
-      });
-      s.setExecutor(podWorkers);
-      s.start();
-      servers.add(s);
-      targets.add(new ScrapeTarget(ip + ":" + s.getAddress().getPort(), Engine.VLLM));
+    for (int i = 0; i < podCount; i++) {
+      targets.add(new ScrapeTarget(pods.address(i), Engine.VLLM));
     }
 
     LongAdder ok = new LongAdder();
@@ -91,13 +70,12 @@ public final class ScrapeLoadRun {
     double rate = (ok.sum() - ok0) / wall;
     scraper.close();
     scheduler.shutdownNow();
-    servers.forEach(s -> s.stop(0));
-    podWorkers.shutdownNow();
+    pods.close();
 
     System.out.printf("%n| pods | interval | page | scrapes/s (all) | scrapes/s per pod | scraper CPU (cores) | metrics age p50 / p99 / max (ms) | failures |%n");
     System.out.printf("|---|---|---|---|---|---|---|---|%n");
-    System.out.printf("| %d | %d ms | %.0f KiB | %.0f | %.1f | %.2f | %d / %d / %d | %d |%n", pods,
-        settings.interval().toMillis(), page.length / 1024.0, rate, rate / pods, cores,
+    System.out.printf("| %d | %d ms | %.0f KiB | %.0f | %.1f | %.2f | %d / %d / %d | %d |%n", podCount,
+        settings.interval().toMillis(), metricsPage().length() / 1024.0, rate, rate / podCount, cores,
         age.getValueAtPercentile(50), age.getValueAtPercentile(99), age.getMaxValue(), failed.sum());
   }
 

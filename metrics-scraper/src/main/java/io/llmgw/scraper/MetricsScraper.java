@@ -39,6 +39,7 @@ public final class MetricsScraper implements AutoCloseable {
   private volatile Slot[] order = new Slot[0];
   private int cursor;
   private volatile ScheduledFuture<?> ticker;
+  private volatile boolean closed;
 
   public MetricsScraper(ScrapeSettings settings, ScheduledExecutorService scheduler, Clock clock, ScrapeListener listener) {
     this.settings = settings;
@@ -181,6 +182,9 @@ public final class MetricsScraper implements AutoCloseable {
   }
 
   private void fail(Slot slot, String error) {
+    if (closed) {
+      return;
+    }
     ScrapeState old = slot.state;
     if (old.consecutiveFailures() == 0) {
       LOG.warn("endpoint {}: scrape of /metrics failed ({}); not picked until it answers", slot.target.address(), error);
@@ -201,6 +205,7 @@ public final class MetricsScraper implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     ScheduledFuture<?> t = ticker;
     if (t != null) {
       t.cancel(false);

@@ -1,0 +1,182 @@
+package io.llmgw.bench;
+
+import com.google.protobuf.ByteString;
+import io.envoyproxy.envoy.config.core.v3.HeaderMap;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProtocolConfiguration;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import io.llmgw.extproc.Epp;
+import io.llmgw.extproc.EppSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Load run of the whole EPP over gRPC: C concurrent clients each drive complete ext_proc exchanges (request headers,
+ * a ~2 KiB chat body, the routing answer and re-emitted body, response headers and body) against 16 pods. Reports
+ * throughput, the latency from the last body frame to the routing answer, and what is left in flight afterwards.
+ * Usage: [clients] [requests] [policy]. Client and server share the machine's cores.
+ */
+public final class ExtProcLoadRun {
+  public static void main(String[] args) throws Exception {
+    int clients = args.length > 0 ? Integer.parseInt(args[0]) : 32;
+    int requests = args.length > 1 ? Integer.parseInt(args[1]) : 50_000;
+    EppSettings.PolicyName policy = EppSettings.PolicyName.valueOf(args.length > 2 ? args[2].toUpperCase() : "SEED");
+    int podCount = 16;
+    try (StaticPods pods = new StaticPods(podCount, 0, ScrapeLoadRun.metricsPage(),
+        "{\"data\":[{\"id\":\"base\"},{\"id\":\"adapter-1\",\"parent\":\"base\"},{\"id\":\"adapter-2\",\"parent\":\"base\"}]}")) {
+      Path config = Files.createTempFile("load", ".yaml");
+      Files.writeString(config, yaml(pods));
+      EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts().withPolicy(policy, 50);
+      try (Epp epp = Epp.start(settings, Clock.systemUTC())) {
+        Thread.sleep(1_000); // first scrapes of a load run; not a test synchronisation
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", epp.grpcPort()).usePlaintext().build();
+        var stub = ExternalProcessorGrpc.newStub(channel);
+        Histogram decision = new ConcurrentHistogram(10_000_000, 3);
+        AtomicLong done = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        byte[] body = chatBody();
+        runClients(clients, requests / 10, stub, body, new ConcurrentHistogram(10_000_000, 3), new AtomicLong(), errors);
+        long t0 = System.nanoTime();
+        runClients(clients, requests, stub, body, decision, done, errors);
+        double wall = (System.nanoTime() - t0) / 1e9;
+        channel.shutdownNow();
+        long leftInFlight = epp.datastore().inFlight().all().values().stream().mapToLong(l -> l.total()).sum();
+        System.out.printf("%n| policy | clients | requests | req/s | routing answer p50 / p99 / max (µs) | errors | in flight after |%n");
+        System.out.printf("|---|---|---|---|---|---|---|%n");
+        System.out.printf("| %s | %d | %d | %.0f | %d / %d / %d | %d | %d |%n", policy.name().toLowerCase(), clients,
+            done.get(), done.get() / wall, decision.getValueAtPercentile(50), decision.getValueAtPercentile(99),
+            decision.getMaxValue(), errors.get(), leftInFlight);
+      } finally {
+        Files.deleteIfExists(config);
+      }
+    }
+  }
+
+  private static void runClients(int clients, int requests, ExternalProcessorGrpc.ExternalProcessorStub stub, byte[] body,
+      Histogram decision, AtomicLong done, AtomicLong errors) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    AtomicLong remaining = new AtomicLong(requests);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int c = 0; c < clients; c++) {
+      futures.add(pool.submit(() -> {
+        while (remaining.getAndDecrement() > 0) {
+          try {
+            decision.recordValue(exchange(stub, body));
+            done.incrementAndGet();
+          } catch (Exception e) {
+            errors.incrementAndGet();
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : futures) {
+      f.get(10, TimeUnit.MINUTES);
+    }
+    pool.shutdown();
+  }
+
+  /** One full exchange; returns microseconds from the last request-body frame to the routing answer. */
+  private static long exchange(ExternalProcessorGrpc.ExternalProcessorStub stub, byte[] body) throws Exception {
+    BlockingQueue<ProcessingResponse> answers = new LinkedBlockingQueue<>();
+    StreamObserver<ProcessingRequest> out = stub.process(new StreamObserver<>() {
+      @Override
+      public void onNext(ProcessingResponse value) {
+        answers.add(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {}
+    });
+    out.onNext(ProcessingRequest.newBuilder()
+        .setRequestHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
+            .addHeaders(header(":method", "POST")).addHeaders(header(":path", "/v1/chat/completions"))))
+        .setProtocolConfig(ProtocolConfiguration.newBuilder()
+            .setRequestBodyMode(BodySendMode.FULL_DUPLEX_STREAMED).setResponseBodyMode(BodySendMode.FULL_DUPLEX_STREAMED))
+        .build());
+    long t0 = System.nanoTime();
+    out.onNext(ProcessingRequest.newBuilder()
+        .setRequestBody(HttpBody.newBuilder().setBody(ByteString.copyFrom(body)).setEndOfStream(true)).build());
+    ProcessingResponse routed = take(answers);
+    long micros = (System.nanoTime() - t0) / 1_000;
+    if (!routed.hasRequestHeaders()) {
+      out.onCompleted();
+      throw new IllegalStateException("not routed: " + routed);
+    }
+    take(answers);
+    out.onNext(ProcessingRequest.newBuilder().setResponseHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
+        .addHeaders(header(":status", "200")).addHeaders(header("content-type", "application/json")))).build());
+    take(answers);
+    out.onNext(ProcessingRequest.newBuilder().setResponseBody(HttpBody.newBuilder()
+        .setBody(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":500,\"completion_tokens\":20}}"))
+        .setEndOfStream(true)).build());
+    take(answers);
+    out.onCompleted();
+    return micros;
+  }
+
+  private static ProcessingResponse take(BlockingQueue<ProcessingResponse> q) throws InterruptedException {
+    ProcessingResponse r = q.poll(10, TimeUnit.SECONDS);
+    if (r == null) {
+      throw new IllegalStateException("no answer within 10 s");
+    }
+    return r;
+  }
+
+  private static HeaderValue header(String k, String v) {
+    return HeaderValue.newBuilder().setKey(k).setRawValue(ByteString.copyFromUtf8(v)).build();
+  }
+
+  private static byte[] chatBody() {
+    return ("{\"model\":\"adapter-1\",\"messages\":[{\"role\":\"system\",\"content\":\""
+        + "You are a helpful assistant. ".repeat(60) + "\"},{\"role\":\"user\",\"content\":\"Hello\"}],\"max_tokens\":64}")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static String yaml(StaticPods pods) {
+    StringBuilder sb = new StringBuilder("""
+        apiVersion: inference.networking.k8s.io/v1
+        kind: InferencePool
+        metadata: {name: pool}
+        spec: {selector: {matchLabels: {app: sim}}, targetPorts: [{number: %d}]}
+        ---
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: a1}
+        spec: {backendRefs: [{name: pool}], adapter: {name: adapter-1}}
+        """.formatted(Integer.parseInt(pods.address(0).split(":")[1])));
+    for (int i = 0; i < pods.size(); i++) {
+      sb.append("""
+          ---
+          apiVersion: v1
+          kind: Pod
+          metadata: {name: pod-%d, labels: {app: sim}}
+          status: {podIP: %s, phase: Running, conditions: [{type: Ready, status: "True"}]}
+          """.formatted(i, StaticPods.ip(i)));
+    }
+    return sb.toString();
+  }
+}
