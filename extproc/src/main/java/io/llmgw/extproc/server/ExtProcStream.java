@@ -248,11 +248,16 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       return;
     }
     closed = true;
-    LOG.info("request {}: {} {} ({})", requestId, reply.status(), reply.code(), reply.message());
+    if (reply.status() == 429) {
+      LOG.debug("request {}: 429 {} ({})", requestId, reply.code(), reply.message()); // shedding is counted, not logged
+    } else {
+      LOG.info("request {}: {} {} ({})", requestId, reply.status(), reply.code(), reply.message());
+    }
     out.onNext(Frames.immediate(reply, requestId));
-    deps.metrics().requestDone(model == null ? "" : model, "", "", Integer.toString(reply.status()));
     if (routed != null) {
       finish(Integer.toString(reply.status()));
+    } else {
+      deps.metrics().requestDone(model == null ? "" : model, "", "", Integer.toString(reply.status()));
     }
   }
 
