@@ -116,6 +116,14 @@ class ConfigFileLoaderTest {
   }
 
   @Test
+  void generatedDocumentsLoad() throws Exception {
+    GatewayConfig c = ConfigFileLoader.parse("gen", FileModeYaml.pool("p", "sim", 8000) + FileModeYaml.SEPARATOR
+        + FileModeYaml.pod("pod-0", "sim", "127.0.0.9"));
+    assertThat(c.pools().getFirst().selects(c.pods().getFirst())).isTrue();
+    assertThat(c.pods().getFirst().routable()).isTrue();
+  }
+
+  @Test
   void durationsParseGoStyle() {
     assertThat(Durations.parse("1m30s")).isEqualTo(Duration.ofSeconds(90));
     assertThat(Durations.parse("250ms")).isEqualTo(Duration.ofMillis(250));

@@ -13,6 +13,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProtocolConfiguration;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import io.llmgw.api.FileModeYaml;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import java.nio.file.Files;
@@ -157,25 +158,15 @@ public final class ExtProcLoadRun {
   }
 
   private static String yaml(StaticPods pods) {
-    StringBuilder sb = new StringBuilder("""
-        apiVersion: inference.networking.k8s.io/v1
-        kind: InferencePool
-        metadata: {name: pool}
-        spec: {selector: {matchLabels: {app: sim}}, targetPorts: [{number: %d}]}
-        ---
+    StringBuilder sb = new StringBuilder(FileModeYaml.pool("pool", "sim", Integer.parseInt(pods.address(0).split(":")[1])))
+        .append(FileModeYaml.SEPARATOR).append("""
         apiVersion: inference.x-k8s.io/v1alpha1
         kind: LLMRoute
         metadata: {name: a1}
         spec: {backendRefs: [{name: pool}], adapter: {name: adapter-1}}
-        """.formatted(Integer.parseInt(pods.address(0).split(":")[1])));
+        """);
     for (int i = 0; i < pods.size(); i++) {
-      sb.append("""
-          ---
-          apiVersion: v1
-          kind: Pod
-          metadata: {name: pod-%d, labels: {app: sim}}
-          status: {podIP: %s, phase: Running, conditions: [{type: Ready, status: "True"}]}
-          """.formatted(i, StaticPods.ip(i)));
+      sb.append(FileModeYaml.SEPARATOR).append(FileModeYaml.pod("pod-" + i, "sim", StaticPods.ip(i)));
     }
     return sb.toString();
   }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.llmgw.api.FileModeYaml;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.scraper.FakeModelServer;
@@ -78,21 +79,10 @@ final class EppHarness implements AutoCloseable {
   }
 
   String yaml(String routes) {
-    StringBuilder sb = new StringBuilder(routes).append("""
-        ---
-        apiVersion: inference.networking.k8s.io/v1
-        kind: InferencePool
-        metadata: {name: sim-pool}
-        spec: {selector: {matchLabels: {app: sim}}, targetPorts: [{number: %d}]}
-        """.formatted(pods.getFirst().port()));
+    StringBuilder sb = new StringBuilder(routes).append(FileModeYaml.SEPARATOR)
+        .append(FileModeYaml.pool("sim-pool", "sim", pods.getFirst().port()));
     for (int i = 0; i < pods.size(); i++) {
-      sb.append("""
-          ---
-          apiVersion: v1
-          kind: Pod
-          metadata: {name: pod-%d, labels: {app: sim}}
-          status: {podIP: %s, phase: Running, conditions: [{type: Ready, status: "True"}]}
-          """.formatted(i, pods.get(i).address().split(":")[0]));
+      sb.append(FileModeYaml.SEPARATOR).append(FileModeYaml.pod("pod-" + i, "sim", pods.get(i).address().split(":")[0]));
     }
     return sb.toString();
   }

@@ -1,0 +1,31 @@
+package io.llmgw.api;
+
+/**
+ * Writes file-mode documents for generated configurations (tests, load runs, the quickstart), so the YAML shape lives
+ * in one place next to the loader that reads it. Join documents with {@link #SEPARATOR}.
+ */
+public final class FileModeYaml {
+  public static final String SEPARATOR = "---\n";
+
+  private FileModeYaml() {}
+
+  /** A pool selecting pods labelled {@code app=<app>} on one target port. */
+  public static String pool(String name, String app, int port) {
+    return """
+        apiVersion: %s
+        kind: InferencePool
+        metadata: {name: %s}
+        spec: {selector: {matchLabels: {app: %s}}, targetPorts: [{number: %d}]}
+        """.formatted(ConfigFileLoader.POOL_API, name, app, port);
+  }
+
+  /** A running, ready pod labelled {@code app=<app>}. */
+  public static String pod(String name, String app, String ip) {
+    return """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: %s, labels: {app: %s}}
+        status: {podIP: %s, phase: Running, conditions: [{type: Ready, status: "True"}]}
+        """.formatted(name, app, ip);
+  }
+}
