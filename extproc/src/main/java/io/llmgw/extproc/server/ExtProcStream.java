@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ExtProcStream.class);
 
+  private static final Set<BodySendMode> ROUTABLE_BODY_MODES =
+      Set.of(BodySendMode.FULL_DUPLEX_STREAMED, BodySendMode.BUFFERED, BodySendMode.BUFFERED_PARTIAL);
+
   private final StreamObserver<ProcessingResponse> out;
   private final StreamDeps deps;
   private final ModelExtractor extractor = new ModelExtractor();
@@ -87,8 +90,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   private void onRequestHeaders(ProcessingRequest req) {
+    BodySendMode requestMode = BodySendMode.FULL_DUPLEX_STREAMED;
     if (req.hasProtocolConfig()) {
-      fullDuplexRequest = req.getProtocolConfig().getRequestBodyMode() == BodySendMode.FULL_DUPLEX_STREAMED;
+      requestMode = req.getProtocolConfig().getRequestBodyMode();
+      fullDuplexRequest = requestMode == BodySendMode.FULL_DUPLEX_STREAMED;
       fullDuplexResponse = req.getProtocolConfig().getResponseBodyMode() == BodySendMode.FULL_DUPLEX_STREAMED;
     }
     HttpHeaders h = req.getRequestHeaders();
@@ -103,7 +108,12 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       LOG.warn("request {}: removed client-supplied routing headers {}", requestId, spoofed);
     }
     subset = IncomingRequest.subsetHint(req.getMetadataContext());
-    if (h.getEndOfStream()) {
+    if (!h.getEndOfStream() && !ROUTABLE_BODY_MODES.contains(requestMode)) {
+      LOG.error("request {}: the proxy sends the request body in mode {}, in which the body cannot decide the route; "
+          + "configure request_body_mode FULL_DUPLEX_STREAMED (or BUFFERED)", requestId, requestMode);
+      reject(new ErrorReply(500, "server_error", "unsupported_body_mode",
+          "the gateway's proxy is misconfigured: request body mode " + requestMode + " cannot be routed"), null);
+    } else if (h.getEndOfStream()) {
       answerWithoutBody();
     } else if (!fullDuplexRequest) {
       out.onNext(Frames.requestHeaders(baseMutations().build()));
@@ -136,6 +146,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (chunk.getEndOfStream()) {
       bodyEnded = true;
       decide();
+    } else if (!fullDuplexRequest) {
+      // BUFFERED_PARTIAL sends what fit in the proxy's buffer and expects an answer now: the rest never reaches us.
+      reject(new ErrorReply(413, "invalid_request_error", "request_too_large",
+          "request body is larger than the proxy's buffer (" + body.size() + " bytes arrived)"), null);
     }
   }
 

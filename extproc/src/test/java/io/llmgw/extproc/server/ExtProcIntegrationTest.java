@@ -117,6 +117,20 @@ class ExtProcIntegrationTest {
   }
 
   @Test
+  void bodyModesThatCannotRouteAreAnsweredInsteadOfHanging() throws Exception {
+    ExtProcCall streamed = h.open();
+    streamed.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false, BodySendMode.STREAMED, null));
+    assertImmediate(streamed.next(), 500, "unsupported_body_mode");
+
+    ExtProcCall partial = h.open();
+    partial.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false,
+        BodySendMode.BUFFERED_PARTIAL, null));
+    assertThat(partial.next().hasRequestHeaders()).isTrue();
+    partial.send(requestBody("{\"model\":\"adapter-a\",\"prompt\":\"trunc", false));
+    assertImmediate(partial.next(), 413, "request_too_large");
+  }
+
+  @Test
   void everyRowOfTheStatusTableHasItsCodeAndAnOpenAiErrorBody() throws Exception {
     assertRejected(400, "invalid_body", "not json at all");
     assertRejected(400, "invalid_body", "[1,2,3]");
