@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class MetricsScraper implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsScraper.class);
+  /** Far above any real model server's page; a pod sending more is treated as failing, not buffered. */
+  static final int MAX_BODY_BYTES = 8 << 20;
   private final ScrapeSettings settings;
   private final ScheduledExecutorService scheduler;
   private final ExecutorService worker;
@@ -106,7 +108,7 @@ public final class MetricsScraper implements AutoCloseable {
   private void scrape(Slot slot, boolean wantModels) {
     String address = slot.target.address();
     try {
-      http.sendAsync(get(address, "/metrics"), HttpResponse.BodyHandlers.ofString())
+      http.sendAsync(get(address, "/metrics"), BoundedBody.handler(MAX_BODY_BYTES))
           .whenComplete((resp, err) -> {
             try {
               onMetrics(slot, resp, err);
@@ -136,7 +138,7 @@ public final class MetricsScraper implements AutoCloseable {
       return;
     }
     ParsedMetrics parsed = PrometheusTextParser.parse(resp.body(), slot.target.engine().metricNames());
-    if (parsed.skippedLines() > 0 && slot.state.healthy() && slot.lastSkipped == 0) {
+    if (parsed.skippedLines() > 0 && slot.lastSkipped == 0) {
       LOG.warn("endpoint {}: skipped {} unparseable line(s) of its /metrics", slot.target.address(), parsed.skippedLines());
     }
     slot.lastSkipped = parsed.skippedLines();
@@ -156,7 +158,7 @@ public final class MetricsScraper implements AutoCloseable {
   }
 
   private void fetchModels(Slot slot) {
-    http.sendAsync(get(slot.target.address(), "/v1/models"), HttpResponse.BodyHandlers.ofString())
+    http.sendAsync(get(slot.target.address(), "/v1/models"), BoundedBody.handler(MAX_BODY_BYTES))
         .whenComplete((resp, err) -> {
           String problem;
           if (err != null) {

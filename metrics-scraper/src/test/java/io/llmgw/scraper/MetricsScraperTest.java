@@ -87,6 +87,18 @@ class MetricsScraperTest {
   }
 
   @Test
+  void anOversizedMetricsPageFailsTheScrapeInsteadOfFillingTheHeap() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.29", 0)) {
+      pod.setMetricsText("# padding\n".repeat(MetricsScraper.MAX_BODY_BYTES / 10 + 10));
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+          assertThat(scraper.state(pod.address()).lastError()).contains("exceeds"));
+      assertThat(scraper.state(pod.address()).healthy()).isFalse();
+    }
+  }
+
+  @Test
   void withMorePodsThanPermitsEveryPodStillGetsItsTurn() throws Exception {
     var oneAtATime = new MetricsScraper(new ScrapeSettings(Duration.ofMillis(50), Duration.ofSeconds(1),
         Duration.ofSeconds(1), 1), scheduler, Clock.systemUTC(), listener);
