@@ -44,9 +44,13 @@ final class BoundedBody implements HttpResponse.BodySubscriber<String> {
         result.completeExceptionally(new IOException("response body exceeds " + limit + " bytes"));
         return;
       }
-      byte[] chunk = new byte[b.remaining()];
-      b.get(chunk);
-      bytes.write(chunk, 0, chunk.length);
+      if (b.hasArray()) {
+        bytes.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+      } else {
+        byte[] chunk = new byte[b.remaining()];
+        b.get(chunk);
+        bytes.write(chunk, 0, chunk.length);
+      }
     }
   }
 
