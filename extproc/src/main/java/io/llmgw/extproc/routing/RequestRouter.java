@@ -4,7 +4,7 @@ import io.llmgw.api.LLMRoute;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.state.Datastore;
-import io.llmgw.extproc.state.PoolView;
+import io.llmgw.extproc.state.RouteView;
 import io.llmgw.picker.EndpointPicker;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickOutcome;
@@ -37,16 +37,15 @@ public final class RequestRouter {
   }
 
   public RoutingResult route(ExtractedBody found, RequestBody body, String modelRewrite, Set<String> subset) {
-    var topology = datastore.topology();
-    LLMRoute route = topology.routesByModel().get(found.model());
-    if (route == null) {
+    RouteView view = datastore.topology().routesByModel().get(found.model());
+    if (view == null) {
       return new RoutingResult.Rejected(ErrorReply.modelNotFound(found.model()), null);
     }
+    LLMRoute route = view.route();
     String target = modelRewrite != null && !modelRewrite.isBlank()
         ? modelRewrite
         : TargetChooser.choose(route, random.get());
-    List<PoolView> pools = topology.poolsOf(route);
-    List<EndpointState> states = datastore.states(pools);
+    List<EndpointState> states = datastore.states(view.pools());
     if (route.adapter().sheddable() && saturation.saturated(states)) {
       return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
     }

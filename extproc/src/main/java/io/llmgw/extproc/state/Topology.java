@@ -13,8 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** An immutable view of the configuration, indexed for the request path: model name → route, route → pools. */
-public record Topology(Map<String, LLMRoute> routesByModel, Map<String, PoolView> poolsByKey, List<ScrapeTarget> targets) {
+/** An immutable view of the configuration, indexed for the request path: model name → route with its pools. */
+public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolView> poolsByKey, List<ScrapeTarget> targets) {
 
   public static Topology of(GatewayConfig config) {
     Map<String, PoolView> pools = new LinkedHashMap<>();
@@ -34,9 +34,9 @@ public record Topology(Map<String, LLMRoute> routesByModel, Map<String, PoolView
       PoolView view = new PoolView(pool, endpoints);
       pools.put(view.key(), view);
     }
-    Map<String, LLMRoute> routes = new HashMap<>();
+    Map<String, RouteView> routes = new HashMap<>();
     for (LLMRoute r : config.routes()) {
-      routes.put(r.modelName(), r);
+      routes.put(r.modelName(), new RouteView(r, poolsOf(r, pools)));
     }
     return new Topology(Map.copyOf(routes), pools, List.copyOf(targets.values()));
   }
@@ -46,7 +46,7 @@ public record Topology(Map<String, LLMRoute> routesByModel, Map<String, PoolView
   }
 
   /** The pools a route sends to, in the route's order; unknown references are skipped. */
-  public List<PoolView> poolsOf(LLMRoute route) {
+  private static List<PoolView> poolsOf(LLMRoute route, Map<String, PoolView> poolsByKey) {
     List<PoolView> out = new ArrayList<>(route.poolNames().size());
     for (String name : route.poolNames()) {
       PoolView v = poolsByKey.get(route.namespace() + "/" + name);
