@@ -16,7 +16,6 @@ import io.llmgw.picker.Policy;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.scraper.MetricsScraper;
-import io.llmgw.scraper.ScrapeListener;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -56,11 +55,10 @@ public final class Epp implements AutoCloseable {
       return t;
     });
     SaturationDetector saturation = SaturationDetector.defaults(clock);
-    ScrapeListenerRef listener = new ScrapeListenerRef();
-    scraper = new MetricsScraper(s.scrape(), scheduler, clock, listener);
+    metrics = new EppMetrics();
+    scraper = new MetricsScraper(s.scrape(), scheduler, clock, metrics);
     datastore = new Datastore(scraper);
-    metrics = new EppMetrics(datastore, saturation, clock);
-    listener.target = metrics;
+    metrics.watch(datastore, saturation, clock);
     Policy policy = switch (s.policy()) {
       case SEED -> Policies.seed(s.adapterPendingThreshold(), ThreadLocalRandom::current);
       case SCORERS -> Policies.scorers(ThreadLocalRandom::current);
@@ -163,21 +161,6 @@ public final class Epp implements AutoCloseable {
     }
     if (health != null) {
       health.close();
-    }
-  }
-
-  /** Lets the scraper be built before the metrics that observe it. */
-  private static final class ScrapeListenerRef implements ScrapeListener {
-    volatile ScrapeListener target = ScrapeListener.NONE;
-
-    @Override
-    public void scraped(String address, int skippedLines) {
-      target.scraped(address, skippedLines);
-    }
-
-    @Override
-    public void failed(String address, String what, String error) {
-      target.failed(address, what, error);
     }
   }
 }

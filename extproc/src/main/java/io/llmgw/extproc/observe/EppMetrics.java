@@ -38,7 +38,8 @@ public final class EppMetrics implements ScrapeListener {
   private final Counter configErrors = Counter.builder().name("llmgw_config_rejected_total")
       .help("Configuration edits rejected (the last good configuration stays in force)").register(registry);
 
-  public EppMetrics(Datastore datastore, SaturationDetector saturation, Clock clock) {
+  /** Registers the gauges that read live state; until then only counters and the histogram exist. */
+  public void watch(Datastore datastore, SaturationDetector saturation, Clock clock) {
     GaugeWithCallback.builder().name("llmgw_endpoint_metrics_age_seconds")
         .help("Age of each endpoint's last successful scrape").labelNames("pool", "endpoint")
         .callback(cb -> forEachPool(datastore, (pool, states) -> {

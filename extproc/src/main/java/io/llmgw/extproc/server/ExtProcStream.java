@@ -199,7 +199,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       }
     } else {
       if (r.rewritten()) {
-        common.setBodyMutation(Frames.replaceBody(r.body()).getBodyMutation());
+        common.setBodyMutation(Frames.replaceBody(r.body()));
       }
       out.onNext(Frames.requestBody(common.build(), metadata));
     }
@@ -236,7 +236,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (fullDuplexResponse) {
       out.onNext(Frames.streamedResponseBody(passed, eos));
     } else {
-      out.onNext(Frames.responseBody(rewriter == null ? CommonResponse.getDefaultInstance() : Frames.replaceBody(passed)));
+      out.onNext(Frames.responseBody(rewriter == null
+          ? CommonResponse.getDefaultInstance()
+          : CommonResponse.newBuilder().setBodyMutation(Frames.replaceBody(passed)).build()));
     }
     if (eos) {
       finish(responseStatus);

@@ -41,11 +41,10 @@ final class Frames {
   }
 
   static ProcessingResponse requestBody(CommonResponse common, Struct metadata) {
-    ProcessingResponse.Builder b = ProcessingResponse.newBuilder().setRequestBody(BodyResponse.newBuilder().setResponse(common));
-    if (metadata != null) {
-      b.setDynamicMetadata(metadata);
-    }
-    return b.build();
+    return ProcessingResponse.newBuilder()
+        .setRequestBody(BodyResponse.newBuilder().setResponse(common))
+        .setDynamicMetadata(metadata)
+        .build();
   }
 
   static ProcessingResponse streamedRequestBody(ByteString chunk, boolean endOfStream) {
@@ -82,8 +81,8 @@ final class Frames {
         .build();
   }
 
-  static CommonResponse replaceBody(ByteString body) {
-    return CommonResponse.newBuilder().setBodyMutation(BodyMutation.newBuilder().setBody(body)).build();
+  static BodyMutation replaceBody(ByteString body) {
+    return BodyMutation.newBuilder().setBody(body).build();
   }
 
   static ProcessingResponse immediate(ErrorReply reply, String requestId) {
