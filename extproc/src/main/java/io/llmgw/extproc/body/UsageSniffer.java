@@ -27,30 +27,36 @@ public final class UsageSniffer {
   }
 
   public void accept(ByteString chunk, boolean endOfStream) {
-    byte[] data = concat(carry, chunk);
     if (sse) {
-      int start = 0;
-      for (int i = 0; i < data.length; i++) {
-        if (data[i] == '\n') {
-          sseLine(data, start, i);
-          start = i + 1;
-        }
-      }
-      if (endOfStream) {
-        sseLine(data, start, data.length);
-        start = data.length;
-      }
-      carry = data.length - start > MAX_SSE_LINE ? new byte[0] : Arrays.copyOfRange(data, start, data.length);
-    } else {
-      carry = data.length > JSON_TAIL ? Arrays.copyOfRange(data, data.length - JSON_TAIL, data.length) : data;
-      if (endOfStream) {
-        int at = lastIndexOf(carry, USAGE);
-        TokenUsage u = at < 0 ? null : usageObjectAt(carry, at + USAGE.length, carry.length);
-        if (u != null) {
-          usage = u;
-        }
+      acceptSse(concat(carry, chunk), endOfStream);
+      return;
+    }
+    // Only the tail can hold usage: copy no more of a large JSON body than the tail keeps.
+    carry = chunk.size() >= JSON_TAIL
+        ? chunk.substring(chunk.size() - JSON_TAIL).toByteArray()
+        : lastBytes(concat(carry, chunk), JSON_TAIL);
+    if (endOfStream) {
+      int at = lastIndexOf(carry, USAGE);
+      TokenUsage u = at < 0 ? null : usageObjectAt(carry, at + USAGE.length, carry.length);
+      if (u != null) {
+        usage = u;
       }
     }
+  }
+
+  private void acceptSse(byte[] data, boolean endOfStream) {
+    int start = 0;
+    for (int i = 0; i < data.length; i++) {
+      if (data[i] == '\n') {
+        sseLine(data, start, i);
+        start = i + 1;
+      }
+    }
+    if (endOfStream) {
+      sseLine(data, start, data.length);
+      start = data.length;
+    }
+    carry = data.length - start > MAX_SSE_LINE ? new byte[0] : Arrays.copyOfRange(data, start, data.length);
   }
 
   public TokenUsage usage() {
@@ -95,6 +101,10 @@ public final class UsageSniffer {
       return null;
     }
     return prompt < 0 && completion < 0 ? null : new TokenUsage(Math.max(0, prompt), Math.max(0, completion));
+  }
+
+  private static byte[] lastBytes(byte[] data, int n) {
+    return data.length > n ? Arrays.copyOfRange(data, data.length - n, data.length) : data;
   }
 
   private static byte[] concat(byte[] a, ByteString b) {
