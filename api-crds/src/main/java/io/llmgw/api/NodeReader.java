@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /** Reads typed fields out of one YAML document, turning every surprise into a {@link ConfigException} naming the field. */
@@ -24,12 +27,12 @@ final class NodeReader {
   }
 
   /** A misspelt optional field would otherwise be ignored silently; name it instead. */
-  void onlyFields(JsonNode node, String path, java.util.Set<String> known) throws ConfigException {
+  void onlyFields(JsonNode node, String path, Set<String> known) throws ConfigException {
     for (var it = node.fieldNames(); it.hasNext(); ) {
       String f = it.next();
       if (!known.contains(f)) {
         String where = path.isEmpty() ? f : path + "." + f;
-        throw error(where, "unknown field (expected one of " + new java.util.TreeSet<>(known) + ")");
+        throw error(where, "unknown field (expected one of " + new TreeSet<>(known) + ")");
       }
     }
   }
@@ -86,7 +89,7 @@ final class NodeReader {
       return null;
     }
     if (!n.isTextual()) {
-      throw error(path, "must be a string, got " + n.getNodeType().name().toLowerCase());
+      throw error(path, "must be a string, got " + n.getNodeType().name().toLowerCase(Locale.ROOT));
     }
     return n.asText();
   }

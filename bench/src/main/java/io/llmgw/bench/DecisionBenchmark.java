@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -61,7 +62,7 @@ public class DecisionBenchmark {
     SplittableRandom rnd = new SplittableRandom(42);
     pool = new ArrayList<>(pods);
     for (int i = 0; i < pods; i++) {
-      Set<String> loaded = new java.util.HashSet<>();
+      Set<String> loaded = new HashSet<>();
       while (loaded.size() < 3) {
         loaded.add("adapter-" + rnd.nextInt(20));
       }

@@ -16,11 +16,13 @@ import io.grpc.stub.StreamObserver;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,7 +43,7 @@ public final class ExtProcLoadRun {
   public static void main(String[] args) throws Exception {
     int clients = args.length > 0 ? Integer.parseInt(args[0]) : 32;
     int requests = args.length > 1 ? Integer.parseInt(args[1]) : 50_000;
-    EppSettings.PolicyName policy = EppSettings.PolicyName.valueOf(args.length > 2 ? args[2].toUpperCase() : "SEED");
+    EppSettings.PolicyName policy = EppSettings.PolicyName.valueOf(args.length > 2 ? args[2].toUpperCase(Locale.ROOT) : "SEED");
     int podCount = 16;
     try (StaticPods pods = new StaticPods(podCount, 0, ScrapeLoadRun.metricsPage(),
         "{\"data\":[{\"id\":\"base\"},{\"id\":\"adapter-1\",\"parent\":\"base\"},{\"id\":\"adapter-2\",\"parent\":\"base\"}]}")) {
@@ -64,7 +66,7 @@ public final class ExtProcLoadRun {
         long leftInFlight = epp.datastore().inFlight().all().values().stream().mapToLong(l -> l.total()).sum();
         System.out.printf("%n| policy | clients | requests | req/s | routing answer p50 / p99 / max (µs) | errors | in flight after |%n");
         System.out.printf("|---|---|---|---|---|---|---|%n");
-        System.out.printf("| %s | %d | %d | %.0f | %d / %d / %d | %d | %d |%n", policy.name().toLowerCase(), clients,
+        System.out.printf("| %s | %d | %d | %.0f | %d / %d / %d | %d | %d |%n", policy.name().toLowerCase(Locale.ROOT), clients,
             done.get(), done.get() / wall, decision.getValueAtPercentile(50), decision.getValueAtPercentile(99),
             decision.getMaxValue(), errors.get(), leftInFlight);
       } finally {
@@ -154,7 +156,7 @@ public final class ExtProcLoadRun {
   private static byte[] chatBody() {
     return ("{\"model\":\"adapter-1\",\"messages\":[{\"role\":\"system\",\"content\":\""
         + "You are a helpful assistant. ".repeat(60) + "\"},{\"role\":\"user\",\"content\":\"Hello\"}],\"max_tokens\":64}")
-        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static String yaml(StaticPods pods) {

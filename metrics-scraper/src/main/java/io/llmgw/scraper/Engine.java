@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /** Maps each engine's metric names (DESIGN §3.2) onto the picker's {@link PodMetrics}. */
@@ -73,7 +74,7 @@ public enum Engine {
     if (label == null) {
       return VLLM;
     }
-    return switch (label.toLowerCase()) {
+    return switch (label.toLowerCase(Locale.ROOT)) {
       case "sglang" -> SGLANG;
       case "triton", "triton-tensorrt-llm", "trt-llm", "tensorrt-llm" -> TRITON;
       default -> VLLM;

@@ -102,7 +102,7 @@ public final class MetricsScraper implements AutoCloseable {
 
   public ScrapeState state(String address) {
     Slot slot = slots.get(address);
-    return slot == null ? ScrapeState.initial() : slot.state;
+    return slot == null ? ScrapeState.INITIAL : slot.state;
   }
 
   private void scrape(Slot slot, boolean wantModels) {
@@ -218,7 +218,7 @@ public final class MetricsScraper implements AutoCloseable {
   private static final class Slot {
     final ScrapeTarget target;
     final AtomicBoolean inFlight = new AtomicBoolean();
-    volatile ScrapeState state = ScrapeState.initial();
+    volatile ScrapeState state = ScrapeState.INITIAL;
     volatile ServedModels models = ServedModels.UNKNOWN;
     volatile long modelsFetchedAt = Long.MIN_VALUE / 2;
     volatile int lastSkipped;

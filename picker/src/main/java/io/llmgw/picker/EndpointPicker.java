@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One decision: honour the proxy's subset hint, keep only endpoints with fresh metrics, let the policy rank them, and
@@ -55,7 +56,7 @@ public final class EndpointPicker {
     return new PickOutcome.Picked(new Decision(ranked));
   }
 
-  public void retainOnly(java.util.Set<String> addresses) {
+  public void retainOnly(Set<String> addresses) {
     policy.retainOnly(addresses);
   }
 }

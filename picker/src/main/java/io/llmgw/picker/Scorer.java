@@ -1,6 +1,7 @@
 package io.llmgw.picker;
 
 import java.util.List;
+import java.util.Set;
 
 /** Scores every candidate in [0, 1], higher is better; scores may depend on the whole candidate set (normalisation). */
 public interface Scorer {
@@ -10,5 +11,5 @@ public interface Scorer {
   default void onPicked(PickRequest request, EndpointState primary) {}
 
   /** Told which endpoints still exist, so learned state for departed ones can go. */
-  default void retainOnly(java.util.Set<String> addresses) {}
+  default void retainOnly(Set<String> addresses) {}
 }

@@ -3,6 +3,7 @@ package io.llmgw.extproc.body;
 import com.google.protobuf.ByteString;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Rewrites {@code "model":"<target>"} back to {@code "model":"<requested>"} in a streamed response, chunk by chunk.
@@ -41,14 +42,14 @@ public final class ResponseModelRewriter {
       out.write(data[i]);
       i++;
     }
-    carry = java.util.Arrays.copyOfRange(data, i, data.length);
+    carry = Arrays.copyOfRange(data, i, data.length);
     return ByteString.copyFrom(out.toByteArray());
   }
 
   private boolean couldStartMatch(byte[] data, int i) {
     int remaining = data.length - i;
     for (byte[] p : patterns) {
-      if (remaining < p.length && java.util.Arrays.equals(data, i, data.length, p, 0, remaining)) {
+      if (remaining < p.length && Arrays.equals(data, i, data.length, p, 0, remaining)) {
         return true;
       }
     }
@@ -56,14 +57,14 @@ public final class ResponseModelRewriter {
   }
 
   private static boolean matchesAt(byte[] data, int i, byte[] p) {
-    return data.length - i >= p.length && java.util.Arrays.equals(data, i, i + p.length, p, 0, p.length);
+    return data.length - i >= p.length && Arrays.equals(data, i, i + p.length, p, 0, p.length);
   }
 
   private static byte[] concat(byte[] a, byte[] b) {
     if (a.length == 0) {
       return b;
     }
-    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
   }

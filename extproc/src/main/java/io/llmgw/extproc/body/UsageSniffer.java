@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.google.protobuf.ByteString;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Reads token usage from a response as it streams past, in bounded memory: from the SSE event that carries
@@ -23,7 +24,7 @@ public final class UsageSniffer {
   private TokenUsage usage;
 
   public UsageSniffer(String contentType) {
-    this.sse = contentType != null && contentType.toLowerCase().startsWith("text/event-stream");
+    this.sse = contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
   }
 
   public void accept(ByteString chunk, boolean endOfStream) {

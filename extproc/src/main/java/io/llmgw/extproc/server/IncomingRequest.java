@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,7 +22,7 @@ final class IncomingRequest {
     Map<String, String> out = new HashMap<>(map.getHeadersCount() * 2);
     for (HeaderValue h : map.getHeadersList()) {
       String v = h.getRawValue().isEmpty() ? h.getValue() : h.getRawValue().toString(StandardCharsets.UTF_8);
-      out.put(h.getKey().toLowerCase(), v);
+      out.put(h.getKey().toLowerCase(Locale.ROOT), v);
     }
     return out;
   }
