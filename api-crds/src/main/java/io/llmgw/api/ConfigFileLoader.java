@@ -9,9 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Loads file mode: one multi-document YAML with the same kinds a cluster holds (InferencePool, LLMRoute, Pod). Either the
@@ -36,10 +34,9 @@ public final class ConfigFileLoader {
   }
 
   public static GatewayConfig parse(String source, String yaml) throws ConfigException {
-    List<InferencePool> pools = new ArrayList<>();
-    List<LLMRoute> routes = new ArrayList<>();
-    List<PodInfo> pods = new ArrayList<>();
-    Map<String, Integer> routeDocs = new HashMap<>();
+    List<Located<InferencePool>> pools = new ArrayList<>();
+    List<Located<LLMRoute>> routes = new ArrayList<>();
+    List<Located<PodInfo>> pods = new ArrayList<>();
     int doc = 0;
     try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
       while (true) {
@@ -65,17 +62,15 @@ public final class ConfigFileLoader {
         switch (kind) {
           case "InferencePool" -> {
             expectApi(r, api, POOL_API);
-            pools.add(Documents.pool(r, node));
+            pools.add(new Located<>(Documents.pool(r, node), doc));
           }
           case "LLMRoute" -> {
             expectApi(r, api, ROUTE_API);
-            LLMRoute route = Documents.route(r, node);
-            routes.add(route);
-            routeDocs.put(route.namespace() + "/" + route.name(), doc);
+            routes.add(new Located<>(Documents.route(r, node), doc));
           }
           case "Pod" -> {
             expectApi(r, api, "v1");
-            pods.add(Documents.pod(r, node));
+            pods.add(new Located<>(Documents.pod(r, node), doc));
           }
           default -> throw r.error("kind", "unknown kind '" + kind + "' (expected InferencePool, LLMRoute or Pod)");
         }
@@ -83,8 +78,12 @@ public final class ConfigFileLoader {
     } catch (IOException e) {
       throw new ConfigException(source, doc, "", "not valid YAML: " + firstLine(e.getMessage()));
     }
-    CrossChecks.check(source, pools, routes, pods, routeDocs);
-    return new GatewayConfig(pools, routes, pods);
+    CrossChecks.check(source, pools, routes, pods);
+    return new GatewayConfig(values(pools), values(routes), values(pods));
+  }
+
+  private static <T> List<T> values(List<Located<T>> located) {
+    return located.stream().map(Located::value).toList();
   }
 
   private static void expectApi(NodeReader r, String actual, String expected) throws ConfigException {

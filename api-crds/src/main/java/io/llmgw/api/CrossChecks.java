@@ -1,42 +1,48 @@
 package io.llmgw.api;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
-/** Checks that span documents: unique names, routes that name existing pools, one route per model name. */
+/** Checks that span documents: unique names per kind, routes that name existing pools, one route per model name. */
 final class CrossChecks {
   private CrossChecks() {}
 
-  static void check(String source, List<InferencePool> pools, List<LLMRoute> routes, List<PodInfo> pods,
-      Map<String, Integer> routeDocs) throws ConfigException {
-    Set<String> poolKeys = new HashSet<>();
-    for (InferencePool p : pools) {
-      if (!poolKeys.add(p.namespace() + "/" + p.name())) {
-        throw new ConfigException(source, 0, "metadata.name", "InferencePool '" + p.name() + "' is declared twice");
-      }
-    }
-    Set<String> podKeys = new HashSet<>();
-    for (PodInfo p : pods) {
-      if (!podKeys.add(p.namespace() + "/" + p.name())) {
-        throw new ConfigException(source, 0, "metadata.name", "Pod '" + p.name() + "' is declared twice");
-      }
-    }
+  static void check(String source, List<Located<InferencePool>> pools, List<Located<LLMRoute>> routes,
+      List<Located<PodInfo>> pods) throws ConfigException {
+    unique(source, "InferencePool", pools, p -> p.namespace() + "/" + p.name());
+    unique(source, "Pod", pods, p -> p.namespace() + "/" + p.name());
+    unique(source, "LLMRoute", routes, r -> r.namespace() + "/" + r.name());
+    Set<String> poolKeys = pools.stream().map(p -> p.value().namespace() + "/" + p.value().name())
+        .collect(Collectors.toSet());
     Map<String, String> modelOwner = new HashMap<>();
-    for (LLMRoute route : routes) {
-      int doc = routeDocs.getOrDefault(route.namespace() + "/" + route.name(), 0);
+    for (Located<LLMRoute> located : routes) {
+      LLMRoute route = located.value();
       for (int i = 0; i < route.poolNames().size(); i++) {
         if (!poolKeys.contains(route.namespace() + "/" + route.poolNames().get(i))) {
-          throw new ConfigException(source, doc, "spec.backendRefs[" + i + "].name",
+          throw new ConfigException(source, located.document(), "spec.backendRefs[" + i + "].name",
               "no InferencePool '" + route.poolNames().get(i) + "' in namespace " + route.namespace());
         }
       }
       String prior = modelOwner.putIfAbsent(route.modelName(), route.name());
       if (prior != null) {
-        throw new ConfigException(source, doc, "spec.adapter.name",
+        throw new ConfigException(source, located.document(), "spec.adapter.name",
             "model '" + route.modelName() + "' is already served by LLMRoute '" + prior + "'");
+      }
+    }
+  }
+
+  private static <T> void unique(String source, String kind, List<Located<T>> items, Function<T, String> key)
+      throws ConfigException {
+    Map<String, Integer> firstDocument = new HashMap<>();
+    for (Located<T> item : items) {
+      Integer prior = firstDocument.putIfAbsent(key.apply(item.value()), item.document());
+      if (prior != null) {
+        throw new ConfigException(source, item.document(), "metadata.name",
+            kind + " '" + key.apply(item.value()) + "' is already declared in document " + prior);
       }
     }
   }

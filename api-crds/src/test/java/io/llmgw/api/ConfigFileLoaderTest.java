@@ -94,6 +94,8 @@ class ConfigFileLoaderTest {
     expectField(docs(POOL, POD.replace("kind: Pod", "kind: Pods")), 2, "kind");
     expectField(docs(POOL, ROUTE.replace("priority: -5", "priority: high")), 2, "spec.adapter.priority");
     expectField(docs(POOL, ROUTE, ROUTE.replace("name: sql}", "name: sql2}")), 3, "spec.adapter.name");
+    expectField(docs(POOL, ROUTE, ROUTE.replace("name: sql-lora", "name: other-lora")), 3, "metadata.name");
+    expectField(docs(POOL, POD, POD), 3, "metadata.name");
     expectField("apiVersion: v1\nkind: Pod\nmetadata: [1, 2]\n", 1, "metadata");
     expectField(docs(POOL, ROUTE.replace("priority: -5", "priorty: -5")), 2, "spec.adapter.priorty");
     expectField(docs(POOL, ROUTE.replace("weight: 3,", "wieght: 3,")), 2, "spec.adapter.targets[0].wieght");
