@@ -20,8 +20,6 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -65,10 +63,8 @@ public final class Epp implements AutoCloseable {
     };
     EndpointPicker picker = new EndpointPicker(policy, clock, s.staleAfter(), EndpointPicker.DEFAULT_MAX_FALLBACKS);
     datastore.onChange(t -> {
-      Set<String> live = new HashSet<>();
-      t.poolsByKey().values().forEach(p -> p.endpoints().forEach(e -> live.add(e.address())));
-      picker.retainOnly(live);
-      datastore.inFlight().forgetIdleExcept(live);
+      picker.retainOnly(t.addresses());
+      datastore.inFlight().forgetIdleExcept(t.addresses());
       if (health != null) {
         health.setReady(serving);
       }

@@ -38,8 +38,15 @@ public final class EppMetrics implements ScrapeListener {
   private final Counter configErrors = Counter.builder().name("llmgw_config_rejected_total")
       .help("Configuration edits rejected (the last good configuration stays in force)").register(registry);
 
-  /** Registers the gauges that read live state; until then only counters and the histogram exist. */
+  /**
+   * Registers the gauges that read live state (until then only counters and the histogram exist), and drops the
+   * per-endpoint series of endpoints that leave, so pod churn does not grow the metrics without bound.
+   */
   public void watch(Datastore datastore, SaturationDetector saturation, Clock clock) {
+    datastore.onChange(topology -> {
+      scrapeErrors.removeIf(labels -> !topology.addresses().contains(labels.getFirst()));
+      skippedLines.removeIf(labels -> !topology.addresses().contains(labels.getFirst()));
+    });
     GaugeWithCallback.builder().name("llmgw_endpoint_metrics_age_seconds")
         .help("Age of each endpoint's last successful scrape").labelNames("pool", "endpoint")
         .callback(cb -> forEachPool(datastore, (pool, states) -> {

@@ -12,9 +12,15 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** An immutable view of the configuration, indexed for the request path: model name → route with its pools. */
-public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolView> poolsByKey, List<ScrapeTarget> targets) {
+/**
+ * An immutable view of the configuration, indexed for the request path: model name → route with its pools.
+ *
+ * @param addresses every endpoint address of every pool, i.e. what is live now
+ */
+public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolView> poolsByKey, List<ScrapeTarget> targets,
+    Set<String> addresses) {
 
   public static Topology of(GatewayConfig config) {
     Map<String, PoolView> pools = new LinkedHashMap<>();
@@ -38,7 +44,7 @@ public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolVie
     for (LLMRoute r : config.routes()) {
       routes.put(r.modelName(), new RouteView(r, poolsOf(r, pools)));
     }
-    return new Topology(Map.copyOf(routes), pools, List.copyOf(targets.values()));
+    return new Topology(Map.copyOf(routes), pools, List.copyOf(targets.values()), Set.copyOf(targets.keySet()));
   }
 
   public static Topology empty() {

@@ -61,8 +61,11 @@ class ControlLoopTest {
   }
 
   @Test
-  void aPodRemovedFromTheFileLeavesPickingAtOnce() throws Exception {
+  void aPodRemovedFromTheFileLeavesPickingAtOnceAndItsMetricSeriesGo() throws Exception {
     String leaving = h.pods.get(1).address();
+    h.pods.get(1).setStatus(500);
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        h.metricsText().contains("llmgw_scrape_errors_total{endpoint=\"" + leaving + "\""));
     String yaml = h.yaml(EppHarness.ROUTES);
     String withoutPod1 = yaml.substring(0, yaml.lastIndexOf("---"));
     Files.writeString(h.configFile, withoutPod1);
@@ -71,6 +74,7 @@ class ControlLoopTest {
     for (int i = 0; i < 10; i++) {
       assertThat(ExtProcCall.metadataDestination(route("adapter-a"))).doesNotContain(leaving);
     }
+    assertThat(h.metricsText()).doesNotContain(leaving);
   }
 
   @Test
