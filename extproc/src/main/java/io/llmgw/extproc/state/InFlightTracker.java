@@ -12,8 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class InFlightTracker {
   private final Map<String, EndpointLoad> loads = new ConcurrentHashMap<>();
 
+  /** Read on every decision for every endpoint: a plain get first, since computeIfAbsent may lock the bin. */
   public EndpointLoad load(String address) {
-    return loads.computeIfAbsent(address, a -> new EndpointLoad());
+    EndpointLoad load = loads.get(address);
+    return load != null ? load : loads.computeIfAbsent(address, a -> new EndpointLoad());
   }
 
   public Lease acquire(String address, String model) {

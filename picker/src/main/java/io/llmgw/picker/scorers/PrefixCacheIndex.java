@@ -30,7 +30,10 @@ public final class PrefixCacheIndex {
   }
 
   public void record(String address, long[] blocks) {
-    Lru lru = byEndpoint.computeIfAbsent(address, a -> new Lru(capacityPerEndpoint));
+    Lru lru = byEndpoint.get(address);
+    if (lru == null) {
+      lru = byEndpoint.computeIfAbsent(address, a -> new Lru(capacityPerEndpoint));
+    }
     synchronized (lru) {
       for (long b : blocks) {
         lru.put(b, Boolean.TRUE);
