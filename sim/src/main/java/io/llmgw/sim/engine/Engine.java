@@ -1,0 +1,256 @@
+package io.llmgw.sim.engine;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * One simulated vLLM server's scheduler: a waiting queue and a running batch, stepped like vLLM's continuous
+ * batching. A waiting sequence is admitted when a running slot, enough KV blocks and an adapter slot are free; one
+ * whose adapter cannot join the batch (the batch already holds {@code maxLoras} others) is skipped, so others may pass
+ * it, and waits for a slot. Confined to the scheduler's thread.
+ */
+public final class Engine {
+  /** Why a request was not queued. */
+  public enum Refusal { QUEUE_FULL, TOO_LONG, UNKNOWN_MODEL }
+
+  private final SimConfig config;
+  private final Scheduler scheduler;
+  private final AdapterTiers tiers;
+  private final PrefixCache prefixCache;
+  private final EngineMetrics metrics;
+  private final List<Sequence> waiting = new ArrayList<>();
+  private final List<Sequence> running = new ArrayList<>();
+  private final Set<String> loading = new HashSet<>();
+  private final Map<String, LongAdder[]> adapterCounts = new ConcurrentHashMap<>();
+  private final long startNanos;
+  private final long startEpochMillis = System.currentTimeMillis();
+  private int usedBlocks;
+  private long nextId;
+  private boolean stepping;
+
+  public Engine(SimConfig config, Scheduler scheduler) {
+    this.config = config;
+    this.scheduler = scheduler;
+    this.tiers = new AdapterTiers(config.maxLoras(), config.maxCpuLoras());
+    this.prefixCache = new PrefixCache(config.numGpuBlocks());
+    this.startNanos = scheduler.nanoTime();
+    for (String a : config.adapters()) {
+      tiers.register(a, "/adapters/" + a, Set.of());
+    }
+    this.metrics = new EngineMetrics(config.model(), this);
+  }
+
+  /** Queues a request, or says why not. A returned sequence is cancelled with {@link #cancel}. */
+  public Object submit(SimRequest request, SequenceListener listener) {
+    if (request.adapter() != null && !tiers.isRegistered(request.adapter())) {
+      return Refusal.UNKNOWN_MODEL;
+    }
+    if (request.promptTokens() + request.maxTokens() > config.maxModelLen()) {
+      return Refusal.TOO_LONG;
+    }
+    if (waiting.size() >= config.maxWaiting()) {
+      return Refusal.QUEUE_FULL;
+    }
+    long id = nextId++;
+    Sequence s = new Sequence(id, request, listener, new SplittableRandom(config.seed() * 1_000_003L + id),
+        scheduler.nanoTime());
+    s.blocks = Math.min(config.numGpuBlocks(), config.blocksFor(request.promptTokens() + request.maxTokens()));
+    waiting.add(s);
+    if (!stepping) {
+      stepping = true;
+      step();
+    }
+    return s;
+  }
+
+  /** The client went away: a waiting sequence leaves now, a running one at the end of the current step. */
+  public void cancel(Sequence s) {
+    if (waiting.remove(s)) {
+      return;
+    }
+    s.cancelled = true;
+  }
+
+  /** vLLM's {@code /v1/load_lora_adapter}: takes {@code loraLoadMs}, then registers the adapter or fails. */
+  public void load(String name, String path, Consumer<LoadResult> done) {
+    if (name.equals(config.model()) || tiers.isRegistered(name) || loading.contains(name)) {
+      done.accept(new LoadResult(400, "The lora adapter '" + name + "' has already been loaded."));
+      return;
+    }
+    loading.add(name);
+    scheduler.schedule(config.loraLoadMs(), () -> {
+      loading.remove(name);
+      LoadResult r = LoadResult.forPath(name, path);
+      if (r.status() == 200) {
+        tiers.register(name, path, pinned());
+      }
+      done.accept(r);
+    });
+  }
+
+  /** vLLM's {@code /v1/unload_lora_adapter}. Sequences already queued for the adapter still complete. */
+  public LoadResult unload(String name) {
+    if (!tiers.isRegistered(name)) {
+      return new LoadResult(404, "The lora adapter '" + name + "' cannot be found.");
+    }
+    tiers.unregister(name);
+    return new LoadResult(200, "Success: LoRA adapter '" + name + "' removed successfully.");
+  }
+
+  private void step() {
+    long now = scheduler.nanoTime();
+    double ms = config.decodeBaseMs() + config.decodePerSeqMs() * running.size();
+    double prefillTokens = 0;
+    boolean admittedAny = false;
+    Set<String> batchAdapters = pinned();
+    for (Iterator<Sequence> it = waiting.iterator(); it.hasNext() && running.size() < config.maxNumSeqs(); ) {
+      Sequence s = it.next();
+      String adapter = s.adapter();
+      if (adapter != null && !batchAdapters.contains(adapter) && batchAdapters.size() >= config.maxLoras()) {
+        continue; // waits for an adapter slot; later sequences may still join the batch
+      }
+      if (usedBlocks + s.blocks > config.numGpuBlocks()) {
+        break; // first come, first served for memory, as vLLM does
+      }
+      it.remove();
+      running.add(s);
+      usedBlocks += s.blocks;
+      s.admittedNanos = now;
+      if (adapter != null) {
+        AdapterTiers.Level from = tiers.activate(adapter, batchAdapters);
+        batchAdapters.add(adapter);
+        ms += switch (from) {
+          case GPU -> 0;
+          case CPU -> config.loraSwapMs();
+          case DISK -> config.loraLoadMs() + config.loraSwapMs();
+        };
+        metrics.activated(adapter, from);
+        count(adapter, from);
+      }
+      int cachedBlocks = prefixCache.matchAndInsert(s.request.prefixBlocks());
+      s.cachedTokens = Math.min(s.request.promptTokens() - 1, cachedBlocks * config.blockSize());
+      prefillTokens += s.request.promptTokens() - s.cachedTokens;
+      metrics.admitted(s, (now - s.arrivedNanos) / 1e9, s.cachedTokens);
+      admittedAny = true;
+    }
+    if (admittedAny) {
+      ms += config.prefillOverheadMs() + config.prefillPerTokenMs() * prefillTokens;
+    }
+    scheduler.schedule(ms, this::completeStep);
+  }
+
+  /** Every running sequence gets one token; finished and cancelled ones release their blocks. */
+  private void completeStep() {
+    long now = scheduler.nanoTime();
+    for (Iterator<Sequence> it = running.iterator(); it.hasNext(); ) {
+      Sequence s = it.next();
+      if (s.cancelled) {
+        it.remove();
+        usedBlocks -= s.blocks;
+        continue;
+      }
+      int index = s.generated++;
+      metrics.token(index == 0, (now - (index == 0 ? s.arrivedNanos : s.lastTokenNanos)) / 1e9);
+      s.lastTokenNanos = now;
+      s.listener.onToken(Words.next(s.words, index), index);
+      if (s.generated >= s.request.maxTokens()) {
+        it.remove();
+        usedBlocks -= s.blocks;
+        String reason = s.request.lengthCapped() ? "length" : "stop";
+        metrics.finished(reason, (now - s.arrivedNanos) / 1e9);
+        s.listener.onFinished(new SequenceListener.Usage(s.request.promptTokens(), s.generated, s.cachedTokens),
+            reason);
+      }
+    }
+    if (running.isEmpty() && waiting.isEmpty()) {
+      stepping = false;
+    } else {
+      step();
+    }
+  }
+
+  private Set<String> pinned() {
+    Set<String> out = new LinkedHashSet<>();
+    for (Sequence s : running) {
+      if (s.adapter() != null) {
+        out.add(s.adapter());
+      }
+    }
+    return out;
+  }
+
+  private void count(String adapter, AdapterTiers.Level from) {
+    LongAdder[] c = adapterCounts.computeIfAbsent(adapter, a -> new LongAdder[] {new LongAdder(), new LongAdder()});
+    c[0].increment();
+    if (from == AdapterTiers.Level.GPU) {
+      c[1].increment();
+    }
+  }
+
+  public SimConfig config() {
+    return config;
+  }
+
+  public EngineMetrics metrics() {
+    return metrics;
+  }
+
+  AdapterTiers tiers() {
+    return tiers;
+  }
+
+  public int runningCount() {
+    return running.size();
+  }
+
+  public int waitingCount() {
+    return waiting.size();
+  }
+
+  public double kvCacheUsage() {
+    return (double) usedBlocks / config.numGpuBlocks();
+  }
+
+  public Set<String> runningAdapters() {
+    return pinned();
+  }
+
+  public Set<String> waitingAdapters() {
+    Set<String> out = new LinkedHashSet<>();
+    for (Sequence s : waiting) {
+      if (s.adapter() != null) {
+        out.add(s.adapter());
+      }
+    }
+    return out;
+  }
+
+  /** Registered adapters and their paths, in registration order. */
+  public Map<String, String> adapters() {
+    return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tiers.registered()));
+  }
+
+  public boolean isRegistered(String adapter) {
+    return tiers.isRegistered(adapter);
+  }
+
+  /** Adapter name → {batch uses, of which the adapter already sat in a GPU slot}. Safe from any thread. */
+  public Map<String, long[]> adapterActivations() {
+    Map<String, long[]> out = new java.util.TreeMap<>();
+    adapterCounts.forEach((a, c) -> out.put(a, new long[] {c[0].sum(), c[1].sum()}));
+    return out;
+  }
+
+  double nowEpochSeconds() {
+    return (startEpochMillis + (scheduler.nanoTime() - startNanos) / 1_000_000L) / 1000.0;
+  }
+}

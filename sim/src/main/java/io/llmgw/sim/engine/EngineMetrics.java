@@ -1,0 +1,94 @@
+package io.llmgw.sim.engine;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.TreeSet;
+
+/** The vLLM metrics one simulated server exports (names as vLLM's {@code /metrics}), in its own registry. */
+public final class EngineMetrics {
+  private static final double[] LATENCY_BUCKETS = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75,
+      1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0};
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Histogram ttft = histogram("vllm:time_to_first_token_seconds", "Time to first token");
+  private final Histogram itl = histogram("vllm:inter_token_latency_seconds", "Time between output tokens");
+  private final Histogram e2e = histogram("vllm:e2e_request_latency_seconds", "End-to-end request latency");
+  private final Histogram queue = histogram("vllm:request_queue_time_seconds", "Time spent waiting before running");
+  private final Counter promptTokens = counter("vllm:prompt_tokens", "Prefill tokens processed", "model_name");
+  private final Counter generationTokens = counter("vllm:generation_tokens", "Tokens generated", "model_name");
+  private final Counter success = counter("vllm:request_success", "Finished requests", "model_name",
+      "finished_reason");
+  private final Counter prefixQueries = counter("vllm:prefix_cache_queries", "Prompt tokens looked up in the prefix "
+      + "cache", "model_name");
+  private final Counter prefixHits = counter("vllm:prefix_cache_hits", "Prompt tokens found in the prefix cache",
+      "model_name");
+  private final Counter activations = counter("sim:lora_activations", "Adapter uses by a batch, by where the adapter "
+      + "was (gpu: already in a slot; cpu, disk: swapped in)", "model_name", "adapter_name", "from");
+  private final String model;
+
+  EngineMetrics(String model, Engine engine) {
+    this.model = model;
+    gauge("vllm:num_requests_running", "Requests in the running batch", cb -> cb.call(engine.runningCount(), model));
+    gauge("vllm:num_requests_waiting", "Requests waiting to run", cb -> cb.call(engine.waitingCount(), model));
+    gauge("vllm:kv_cache_usage_perc", "KV-cache usage, 1 = full", cb -> cb.call(engine.kvCacheUsage(), model));
+    GaugeWithCallback.builder().name("vllm:cache_config_info").help("KV-cache configuration")
+        .labelNames("block_size", "num_gpu_blocks")
+        .callback(cb -> cb.call(1, Integer.toString(engine.config().blockSize()),
+            Integer.toString(engine.config().numGpuBlocks())))
+        .register(registry);
+    GaugeWithCallback.builder().name("vllm:lora_requests_info").help("Running and waiting adapters; value is the time")
+        .labelNames("max_lora", "running_lora_adapters", "waiting_lora_adapters")
+        .callback(cb -> cb.call(engine.nowEpochSeconds(), Integer.toString(engine.config().maxLoras()),
+            String.join(",", new TreeSet<>(engine.runningAdapters())),
+            String.join(",", new TreeSet<>(engine.waitingAdapters()))))
+        .register(registry);
+    GaugeWithCallback.builder().name("vllm:lora_adapter_loaded").help("Adapters loaded, by tier")
+        .labelNames("adapter_name", "level")
+        .callback(cb -> {
+          for (String a : engine.tiers().cpuResident()) {
+            cb.call(1, a, engine.tiers().level(a) == AdapterTiers.Level.GPU ? "gpu" : "cpu");
+          }
+        })
+        .register(registry);
+  }
+
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  void admitted(Sequence s, double queueSeconds, int cachedTokens) {
+    queue.labelValues(model).observe(queueSeconds);
+    promptTokens.labelValues(model).inc(s.request.promptTokens());
+    prefixQueries.labelValues(model).inc(s.request.promptTokens());
+    prefixHits.labelValues(model).inc(cachedTokens);
+  }
+
+  void activated(String adapter, AdapterTiers.Level from) {
+    activations.labelValues(model, adapter, from.name().toLowerCase(java.util.Locale.ROOT)).inc();
+  }
+
+  void token(boolean first, double seconds) {
+    (first ? ttft : itl).labelValues(model).observe(seconds);
+    generationTokens.labelValues(model).inc();
+  }
+
+  void finished(String reason, double seconds) {
+    success.labelValues(model, reason).inc();
+    e2e.labelValues(model).observe(seconds);
+  }
+
+  private Histogram histogram(String name, String help) {
+    return Histogram.builder().name(name).help(help).labelNames("model_name").classicUpperBounds(LATENCY_BUCKETS)
+        .classicOnly().register(registry);
+  }
+
+  private Counter counter(String name, String help, String... labels) {
+    return Counter.builder().name(name).help(help).labelNames(labels).register(registry);
+  }
+
+  private void gauge(String name, String help, java.util.function.Consumer<GaugeWithCallback.Callback> cb) {
+    GaugeWithCallback.builder().name(name).help(help).labelNames("model_name").callback(cb::accept).register(registry);
+  }
+}

@@ -1,0 +1,14 @@
+package io.llmgw.sim.engine;
+
+/**
+ * One generation request as the engine sees it.
+ *
+ * @param model the name the client asked for (base model or adapter)
+ * @param adapter the adapter to run, or null for the base model
+ * @param promptTokens prompt length in tokens
+ * @param prefixBlocks chained hashes of the prompt's full blocks (keyed by adapter), for prefix-cache reuse
+ * @param maxTokens tokens to generate
+ * @param lengthCapped true when the client set {@code max_tokens} (finish reason "length")
+ */
+public record SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
+    boolean lengthCapped) {}

@@ -1,0 +1,335 @@
+package io.llmgw.sim.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.llmgw.sim.engine.Engine;
+import io.llmgw.sim.engine.LoadResult;
+import io.llmgw.sim.engine.Sequence;
+import io.llmgw.sim.engine.SequenceListener;
+import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.engine.SimRequest;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.vertx.core.AbstractVerticle;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.SplittableRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One simulated vLLM server on {@code host:port}: the OpenAI endpoints, {@code /health}, {@code /metrics} and the
+ * runtime LoRA API over one {@link Engine}. A verticle, so that the HTTP handlers, the engine and its timers share one
+ * event loop and the engine needs no locks.
+ */
+public final class SimServer extends AbstractVerticle {
+  private static final Logger LOG = LoggerFactory.getLogger(SimServer.class);
+  static final int MAX_BODY_BYTES = 16 << 20;
+  static final String RETURN_ERROR = "x-return-error";
+
+  private final SimConfig config;
+  private final String host;
+  private final int port;
+  private final SplittableRandom random;
+  private final long created = System.currentTimeMillis() / 1000;
+  private volatile Engine engine;
+  private HttpServer server;
+  private long responses;
+
+  public SimServer(SimConfig config, String host, int port) {
+    this.config = config;
+    this.host = host;
+    this.port = port;
+    this.random = new SplittableRandom(config.seed());
+  }
+
+  @Override
+  public void start(Promise<Void> started) {
+    engine = new Engine(config, new VertxScheduler(vertx));
+    server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port).setIdleTimeout(300));
+    server.requestHandler(this::handle).listen().<Void>map(s -> null).onComplete(started);
+  }
+
+  public String address() {
+    return host + ":" + (server == null ? port : server.actualPort());
+  }
+
+  /** The engine, for in-process inspection. Its counters are safe to read from any thread. */
+  public Engine engine() {
+    return engine;
+  }
+
+  private void handle(HttpServerRequest req) {
+    String path = req.path();
+    boolean post = req.method() == HttpMethod.POST;
+    switch (path) {
+      case "/health" -> req.response().setStatusCode(200).end();
+      case "/metrics" -> metrics(req.response());
+      case "/v1/models" -> json(req.response(), 200,
+          OpenAiResponses.models(config.model(), created, engine.adapters(), config.maxModelLen()));
+      case "/v1/chat/completions", "/v1/completions" -> {
+        if (post) {
+          withBody(req, body -> generate(req, path.equals("/v1/chat/completions"), body));
+        } else {
+          methodNotAllowed(req);
+        }
+      }
+      case "/v1/load_lora_adapter", "/v1/unload_lora_adapter" -> {
+        if (post) {
+          withBody(req, body -> lora(req, path.equals("/v1/load_lora_adapter"), body));
+        } else {
+          methodNotAllowed(req);
+        }
+      }
+      default -> error(req.response(), 404, "NotFoundError", "no route for " + req.method() + " " + path);
+    }
+  }
+
+  private void generate(HttpServerRequest req, boolean chat, Buffer bytes) {
+    OpenAiRequest request;
+    try {
+      request = OpenAiRequest.parse(chat, readJson(bytes));
+    } catch (IllegalArgumentException e) {
+      error(req.response(), 400, "BadRequestError", e.getMessage());
+      return;
+    }
+    String injected = req.getHeader(RETURN_ERROR);
+    if (injected != null) {
+      int code = parseStatus(injected);
+      if (code < 0) {
+        error(req.response(), 400, "BadRequestError", RETURN_ERROR + " must be an HTTP status 400..599, got '"
+            + injected + "'");
+      } else {
+        error(req.response(), code, "InjectedError", "error injected by the " + RETURN_ERROR + " header");
+      }
+      return;
+    }
+    if (config.failureRate() > 0 && random.nextDouble() < config.failureRate()) {
+      error(req.response(), 500, "InternalServerError", "simulated failure (--failure-rate)");
+      return;
+    }
+    String adapter = request.model().equals(config.model()) ? null : request.model();
+    if (adapter != null && !engine.isRegistered(adapter)) {
+      error(req.response(), 404, "NotFoundError", "The model `" + request.model() + "` does not exist.");
+      return;
+    }
+    SimRequest sim = request.toEngine(adapter, config.blockSize(), config.meanOutputTokens(), random);
+    String id = OpenAiResponses.id(chat, responses++);
+    Responder responder = request.stream() ? new Streaming(req.response(), request, id) : new Whole(req.response(),
+        request, id);
+    Object submitted = engine.submit(sim, responder);
+    switch (submitted) {
+      case Sequence s -> {
+        responder.sequence = s;
+        responder.begin();
+      }
+      case Engine.Refusal r -> {
+        switch (r) {
+          case QUEUE_FULL -> error(req.response(), 429, "TooManyRequests", "the waiting queue is full ("
+              + config.maxWaiting() + ")");
+          case TOO_LONG -> error(req.response(), 400, "BadRequestError", "prompt (" + sim.promptTokens()
+              + " tokens) plus max_tokens (" + sim.maxTokens() + ") exceeds max_model_len " + config.maxModelLen());
+          case UNKNOWN_MODEL -> error(req.response(), 404, "NotFoundError", "The model `" + request.model()
+              + "` does not exist.");
+        }
+      }
+      default -> throw new IllegalStateException("unexpected submit result " + submitted);
+    }
+  }
+
+  private void lora(HttpServerRequest req, boolean load, Buffer bytes) {
+    JsonNode body;
+    try {
+      body = readJson(bytes);
+    } catch (IllegalArgumentException e) {
+      text(req.response(), 400, e.getMessage());
+      return;
+    }
+    String name = body == null ? "" : body.path("lora_name").asText("");
+    String path = body == null ? "" : body.path("lora_path").asText("");
+    if (name.isBlank() || (load && path.isBlank())) {
+      text(req.response(), 400, load ? "'lora_name' and 'lora_path' are required" : "'lora_name' is required");
+      return;
+    }
+    if (load) {
+      engine.load(name, path, r -> {
+        logLora("load", name, r);
+        text(req.response(), r.status(), r.message());
+      });
+    } else {
+      LoadResult r = engine.unload(name);
+      logLora("unload", name, r);
+      text(req.response(), r.status(), r.message());
+    }
+  }
+
+  private void logLora(String op, String name, LoadResult r) {
+    if (r.status() == 200) {
+      LOG.info("{}: {} of adapter {} succeeded", address(), op, name);
+    } else {
+      LOG.info("{}: {} of adapter {} answered {}: {}", address(), op, name, r.status(), r.message());
+    }
+  }
+
+  private void metrics(HttpServerResponse response) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+    try {
+      PrometheusTextFormatWriter.create().write(out, engine.metrics().registry().scrape());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    response.putHeader("content-type", PrometheusTextFormatWriter.CONTENT_TYPE).end(Buffer.buffer(out.toByteArray()));
+  }
+
+  /** Reads the body up to {@link #MAX_BODY_BYTES}; a larger one is answered 413 and never buffered whole. */
+  private void withBody(HttpServerRequest req, java.util.function.Consumer<Buffer> then) {
+    Buffer buf = Buffer.buffer();
+    boolean[] tooLarge = {false};
+    req.handler(chunk -> {
+      if (tooLarge[0]) {
+        return;
+      }
+      if (buf.length() + chunk.length() > MAX_BODY_BYTES) {
+        tooLarge[0] = true;
+        error(req.response(), 413, "BadRequestError", "request body exceeds " + MAX_BODY_BYTES + " bytes");
+        return;
+      }
+      buf.appendBuffer(chunk);
+    });
+    req.endHandler(v -> {
+      if (!tooLarge[0]) {
+        then.accept(buf);
+      }
+    });
+  }
+
+  private static JsonNode readJson(Buffer bytes) {
+    try {
+      return OpenAiResponses.JSON.readTree(bytes.getBytes());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("the request body is not valid JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("the request body could not be read: " + e.getMessage());
+    }
+  }
+
+  private static int parseStatus(String value) {
+    try {
+      int code = Integer.parseInt(value.trim());
+      return code >= 400 && code <= 599 ? code : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private static void methodNotAllowed(HttpServerRequest req) {
+    error(req.response(), 405, "MethodNotAllowed", req.path() + " takes POST");
+  }
+
+  static void error(HttpServerResponse response, int status, String type, String message) {
+    json(response, status, OpenAiResponses.error(status, type, message));
+  }
+
+  static void json(HttpServerResponse response, int status, Object body) {
+    if (response.ended() || response.headWritten()) {
+      return;
+    }
+    response.setStatusCode(status).putHeader("content-type", "application/json").end(body.toString());
+  }
+
+  private static void text(HttpServerResponse response, int status, String body) {
+    if (!response.ended()) {
+      response.setStatusCode(status).putHeader("content-type", "text/plain; charset=utf-8").end(body);
+    }
+  }
+
+  @Override
+  public void stop() {
+    LOG.info("{}: stopping", address());
+  }
+
+  /** Answers one generation request as its tokens come out of the engine. */
+  private abstract class Responder implements SequenceListener {
+    final HttpServerResponse response;
+    final OpenAiRequest request;
+    final String id;
+    Sequence sequence;
+    boolean done;
+
+    Responder(HttpServerResponse response, OpenAiRequest request, String id) {
+      this.response = response;
+      this.request = request;
+      this.id = id;
+    }
+
+    void begin() {
+      // the client went away: stop generating for it
+      response.closeHandler(v -> {
+        if (!done) {
+          engine.cancel(sequence);
+        }
+      });
+    }
+  }
+
+  private final class Whole extends Responder {
+    private final StringBuilder text = new StringBuilder();
+
+    Whole(HttpServerResponse response, OpenAiRequest request, String id) {
+      super(response, request, id);
+    }
+
+    @Override
+    public void onToken(String token, int index) {
+      text.append(token);
+    }
+
+    @Override
+    public void onFinished(Usage usage, String finishReason) {
+      done = true;
+      json(response, 200, OpenAiResponses.whole(request, id, created, text.toString(), finishReason, usage));
+    }
+  }
+
+  private final class Streaming extends Responder {
+    Streaming(HttpServerResponse response, OpenAiRequest request, String id) {
+      super(response, request, id);
+    }
+
+    @Override
+    void begin() {
+      super.begin();
+      response.setStatusCode(200).setChunked(true).putHeader("content-type", "text/event-stream")
+          .putHeader("cache-control", "no-cache");
+      response.writeHead();
+    }
+
+    @Override
+    public void onToken(String token, int index) {
+      send(OpenAiResponses.chunk(request, id, created, token, index == 0, null));
+    }
+
+    @Override
+    public void onFinished(Usage usage, String finishReason) {
+      done = true;
+      send(OpenAiResponses.chunk(request, id, created, request.chat() ? null : "", false, finishReason));
+      if (request.includeUsage()) {
+        send(OpenAiResponses.usageChunk(request, id, created, usage));
+      }
+      if (!response.ended() && !response.closed()) {
+        response.end("data: [DONE]\n\n");
+      }
+    }
+
+    private void send(Object chunk) {
+      if (!response.ended() && !response.closed()) {
+        response.write("data: " + chunk + "\n\n");
+      }
+    }
+  }
+}

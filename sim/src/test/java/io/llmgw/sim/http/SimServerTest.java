@@ -1,0 +1,213 @@
+package io.llmgw.sim.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.sim.engine.SimConfig;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The simulator's HTTP contract, over real sockets on 127.0.0.81-82. */
+class SimServerTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final String MODEL = SimConfig.DEFAULT_MODEL;
+  static SimPods pods;
+  static SimPods tiny;
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @BeforeAll
+  static void start() throws Exception {
+    pods = SimPods.start(SimConfig.defaults().withAdapters(List.of("sql-lora", "chat-lora")).withLoras(2, 4), 1,
+        "127.0.0.81", 0);
+    // one running slot, one waiting place, slow steps: easy to fill
+    SimConfig small = SimConfig.defaults().withCapacity(1, 1, 4096);
+    tiny = SimPods.start(new SimConfig(small.model(), 1, 1, 1, 1, 4096, 16, 8192, 10, 0.1, 50, 0.3, 200, 20, 64, 0,
+        7, List.of("a")), 1, "127.0.0.82", 0);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    pods.close();
+    tiny.close();
+  }
+
+  static String base(SimPods p) {
+    return "http://" + p.pods().getFirst().address();
+  }
+
+  static HttpResponse<String> post(SimPods p, String path, String body, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base(p) + path)).timeout(Duration.ofSeconds(20))
+        .POST(HttpRequest.BodyPublishers.ofString(body)).header("content-type", "application/json");
+    if (headers.length > 0) {
+      b.headers(headers);
+    }
+    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static HttpResponse<String> get(SimPods p, String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(base(p) + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  static String chat(String model, int maxTokens, boolean stream) {
+    return "{\"model\":\"" + model + "\",\"max_tokens\":" + maxTokens + ",\"stream\":" + stream
+        + ",\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
+  }
+
+  @Test
+  void modelsListTheBaseModelAndAdaptersWithTheirParent() throws Exception {
+    JsonNode data = JSON.readTree(get(pods, "/v1/models").body()).get("data");
+    assertThat(data).hasSize(3);
+    assertThat(data.get(0).get("id").asText()).isEqualTo(MODEL);
+    assertThat(data.get(0).get("parent").isNull()).isTrue();
+    assertThat(data.get(1).get("id").asText()).isEqualTo("sql-lora");
+    assertThat(data.get(1).get("parent").asText()).isEqualTo(MODEL);
+    assertThat(get(pods, "/health").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void wholeChatCompletionHasOpenAiShapeAndExactLength() throws Exception {
+    HttpResponse<String> r = post(pods, "/v1/chat/completions", chat("sql-lora", 7, false));
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.get("object").asText()).isEqualTo("chat.completion");
+    assertThat(body.get("model").asText()).isEqualTo("sql-lora");
+    JsonNode choice = body.get("choices").get(0);
+    assertThat(choice.get("message").get("role").asText()).isEqualTo("assistant");
+    assertThat(choice.get("message").get("content").asText().split(" ")).hasSize(7);
+    assertThat(choice.get("finish_reason").asText()).isEqualTo("length");
+    assertThat(body.get("usage").get("completion_tokens").asInt()).isEqualTo(7);
+    assertThat(body.get("usage").get("prompt_tokens").asInt()).isPositive();
+  }
+
+  @Test
+  void streamedCompletionSendsOneChunkPerTokenThenUsageThenDone() throws Exception {
+    HttpResponse<String> r = post(pods, "/v1/completions", "{\"model\":\"" + MODEL
+        + "\",\"prompt\":\"Say hi\",\"max_tokens\":5,\"stream\":true,\"stream_options\":{\"include_usage\":true}}");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("content-type")).hasValue("text/event-stream");
+    List<String> events = new ArrayList<>();
+    for (String block : r.body().split("\n\n")) {
+      assertThat(block).startsWith("data: ");
+      events.add(block.substring(6));
+    }
+    assertThat(events.getLast()).isEqualTo("[DONE]");
+    JsonNode usage = JSON.readTree(events.get(events.size() - 2));
+    assertThat(usage.get("choices")).isEmpty();
+    assertThat(usage.get("usage").get("completion_tokens").asInt()).isEqualTo(5);
+    List<JsonNode> tokens = new ArrayList<>();
+    for (String e : events.subList(0, events.size() - 2)) {
+      tokens.add(JSON.readTree(e));
+    }
+    assertThat(tokens).hasSize(6); // 5 tokens + the finish chunk
+    assertThat(tokens.getFirst().get("object").asText()).isEqualTo("text_completion");
+    assertThat(tokens.getLast().get("choices").get(0).get("finish_reason").asText()).isEqualTo("length");
+  }
+
+  @Test
+  void badRequestsGetVllmStatusCodes() throws Exception {
+    assertThat(post(pods, "/v1/chat/completions", "{not json").statusCode()).isEqualTo(400);
+    assertThat(post(pods, "/v1/chat/completions", "{\"messages\":[]}").statusCode()).isEqualTo(400);
+    assertThat(post(pods, "/v1/chat/completions", "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\","
+        + "\"content\":\"x\"}],\"max_tokens\":-3}").statusCode()).isEqualTo(400);
+    HttpResponse<String> unknown = post(pods, "/v1/chat/completions", chat("no-such-lora", 1, false));
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(JSON.readTree(unknown.body()).get("error").get("message").asText()).contains("no-such-lora");
+    assertThat(get(pods, "/v1/chat/completions").statusCode()).isEqualTo(405);
+    assertThat(get(pods, "/nope").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void returnErrorHeaderInjectsThatStatus() throws Exception {
+    assertThat(post(pods, "/v1/chat/completions", chat(MODEL, 1, false), "X-Return-Error", "503").statusCode())
+        .isEqualTo(503);
+    assertThat(post(pods, "/v1/chat/completions", chat(MODEL, 1, false), "X-Return-Error", "teapot").statusCode())
+        .isEqualTo(400);
+  }
+
+  @Test
+  void fullWaitingQueueAnswers429AndMetricsMoveWithLoad() throws Exception {
+    List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      held.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(base(tiny) + "/v1/chat/completions"))
+          .POST(HttpRequest.BodyPublishers.ofString(chat("a", 20, false))).build(),
+          HttpResponse.BodyHandlers.ofString()));
+      int expectRunning = 1;
+      int expectWaiting = i;
+      await().atMost(Duration.ofSeconds(5)).until(() -> gauge("vllm:num_requests_running") == expectRunning
+          && gauge("vllm:num_requests_waiting") == expectWaiting);
+    }
+    assertThat(post(tiny, "/v1/chat/completions", chat("a", 1, false)).statusCode()).isEqualTo(429);
+    String metrics = get(tiny, "/metrics").body();
+    assertThat(metrics).contains("vllm:lora_requests_info{max_lora=\"1\",running_lora_adapters=\"a\","
+        + "waiting_lora_adapters=\"a\"}");
+    assertThat(gauge("vllm:kv_cache_usage_perc")).isPositive();
+    for (CompletableFuture<HttpResponse<String>> f : held) {
+      assertThat(f.get().statusCode()).isEqualTo(200);
+    }
+    assertThat(gauge("vllm:num_requests_running")).isZero();
+    String after = get(tiny, "/metrics").body();
+    assertThat(gauge("vllm:time_to_first_token_seconds_count")).isGreaterThanOrEqualTo(2);
+    assertThat(after).contains("vllm:inter_token_latency_seconds_bucket").contains("vllm:e2e_request_latency_seconds_sum")
+        .contains("vllm:request_queue_time_seconds_count").contains("vllm:generation_tokens_total")
+        .contains("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4096\"} 1.0")
+        .contains("vllm:lora_adapter_loaded{adapter_name=\"a\",level=\"gpu\"} 1.0");
+  }
+
+  @Test
+  void clientThatDisconnectsMidStreamFreesItsSlot() throws Exception {
+    HttpResponse<InputStream> r = HTTP.send(HttpRequest.newBuilder(URI.create(base(tiny) + "/v1/chat/completions"))
+        .POST(HttpRequest.BodyPublishers.ofString(chat("a", 4000, true))).build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+      assertThat(lines.readLine()).startsWith("data: ");
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> gauge("vllm:num_requests_running") == 0);
+  }
+
+  @Test
+  void runtimeLoraApiAnswersAsVllmDoes() throws Exception {
+    assertThat(post(pods, "/v1/load_lora_adapter", "{\"lora_name\":\"new-lora\",\"lora_path\":\"/a/new\"}")
+        .statusCode()).isEqualTo(200);
+    assertThat(post(pods, "/v1/load_lora_adapter", "{\"lora_name\":\"new-lora\",\"lora_path\":\"/a/new\"}")
+        .statusCode()).as("duplicate").isEqualTo(400);
+    assertThat(post(pods, "/v1/load_lora_adapter", "{\"lora_name\":\"x\"}").statusCode()).isEqualTo(400);
+    assertThat(post(pods, "/v1/load_lora_adapter", "garbage").statusCode()).isEqualTo(400);
+    assertThat(post(pods, "/v1/load_lora_adapter", "{\"lora_name\":\"m\",\"lora_path\":\"/missing/m\"}")
+        .statusCode()).isEqualTo(404);
+    HttpResponse<String> broken = post(pods, "/v1/load_lora_adapter",
+        "{\"lora_name\":\"f\",\"lora_path\":\"/fail/f\"}");
+    assertThat(broken.statusCode()).isEqualTo(500);
+    assertThat(broken.body()).contains("f");
+    assertThat(get(pods, "/v1/models").body()).contains("\"new-lora\"").doesNotContain("\"f\"");
+    assertThat(get(pods, "/metrics").body()).contains("vllm:lora_adapter_loaded{adapter_name=\"new-lora\"");
+    assertThat(post(pods, "/v1/chat/completions", chat("new-lora", 2, false)).statusCode()).isEqualTo(200);
+    assertThat(post(pods, "/v1/unload_lora_adapter", "{\"lora_name\":\"new-lora\"}").statusCode()).isEqualTo(200);
+    assertThat(post(pods, "/v1/unload_lora_adapter", "{\"lora_name\":\"new-lora\"}").statusCode()).isEqualTo(404);
+    assertThat(post(pods, "/v1/chat/completions", chat("new-lora", 2, false)).statusCode()).isEqualTo(404);
+  }
+
+  static double gauge(String name) throws Exception {
+    for (String line : get(tiny, "/metrics").body().split("\n")) {
+      if (line.startsWith(name + "{")) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    throw new AssertionError(name + " is not exported");
+  }
+}
