@@ -1,0 +1,85 @@
+package io.llmgw.envoy.devproxy;
+
+import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.PoolOptions;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A stand-in for Envoy on machines without it: an HTTP/1.1 listener that runs every request through the EPP over
+ * ext_proc and forwards it as {@code envoy-config/envoy.yaml} would. For local use and tests only; production runs
+ * Envoy.
+ */
+public final class DevProxy implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DevProxy.class);
+
+  private final ProxySettings settings;
+  private final Vertx vertx;
+  private final ManagedChannel channel;
+  private final ExternalProcessorGrpc.ExternalProcessorStub extProc;
+  private final HttpClient upstream;
+  private HttpServer server;
+
+  private DevProxy(ProxySettings settings) {
+    this.settings = settings;
+    this.vertx = Vertx.vertx();
+    this.channel = NettyChannelBuilder.forAddress(settings.eppHost(), settings.eppPort()).usePlaintext().build();
+    this.extProc = ExternalProcessorGrpc.newStub(channel);
+    this.upstream = vertx.createHttpClient(new HttpClientOptions()
+        .setConnectTimeout((int) settings.connectTimeout().toMillis())
+        .setKeepAlive(true)
+        .setIdleTimeout(60), new PoolOptions().setHttp1MaxSize(512).setMaxWaitQueueSize(-1));
+  }
+
+  public static DevProxy start(ProxySettings settings) throws Exception {
+    DevProxy proxy = new DevProxy(settings);
+    try {
+      proxy.server = proxy.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host())
+              .setPort(settings.port()).setIdleTimeout(300))
+          .requestHandler(req -> new Exchange(proxy, req, proxy.vertx.getOrCreateContext()).start())
+          .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      proxy.close();
+      throw new IllegalStateException("dev proxy cannot listen on " + settings.host() + ":" + settings.port() + ": "
+          + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
+    }
+    LOG.info("dev proxy on {}:{} -> ext_proc at {}:{} (for local use; production runs Envoy)", settings.host(),
+        proxy.port(), settings.eppHost(), settings.eppPort());
+    return proxy;
+  }
+
+  public int port() {
+    return server.actualPort();
+  }
+
+  ProxySettings settings() {
+    return settings;
+  }
+
+  ExternalProcessorGrpc.ExternalProcessorStub extProc() {
+    return extProc;
+  }
+
+  HttpClient upstreamClient() {
+    return upstream;
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    try {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("dev proxy did not stop cleanly: {}", e.toString());
+    }
+  }
+}

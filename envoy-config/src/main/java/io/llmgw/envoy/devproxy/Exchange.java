@@ -1,0 +1,316 @@
+package io.llmgw.envoy.devproxy;
+
+import com.google.protobuf.ByteString;
+import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.RequestOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One HTTP request through the dev proxy, as Envoy handles it with our filter: headers and body go to the EPP
+ * (FULL_DUPLEX_STREAMED), the EPP's mutations and re-emitted body go upstream to the destination it chose, down the
+ * fallback list on connect failure, reset before response, or 503; the response streams back through the EPP with
+ * the served endpoint in metadata. All state lives on the client connection's event loop.
+ */
+final class Exchange {
+  private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+  private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
+      "transfer-encoding", "te", "trailer", "upgrade", "content-length");
+
+  private final DevProxy proxy;
+  private final HttpServerRequest in;
+  private final HttpServerResponse out;
+  private final Context context;
+  private final MultiMap upstreamHeaders = MultiMap.caseInsensitiveMultiMap();
+  private final Buffer upstreamBody = Buffer.buffer();
+  private StreamObserver<ProcessingRequest> epp;
+  private List<String> destinations = List.of();
+  private int attempt;
+  private HttpClientRequest upstream;
+  private int responseStatus;
+  private MultiMap responseHeaders;
+  private long requestBytes;
+  private boolean requestHasBody;
+  private boolean finished;
+
+  Exchange(DevProxy proxy, HttpServerRequest in, Context context) {
+    this.proxy = proxy;
+    this.in = in;
+    this.out = in.response();
+    this.context = context;
+  }
+
+  void start() {
+    for (Map.Entry<String, String> h : in.headers()) {
+      if (!HOP_BY_HOP.contains(h.getKey().toLowerCase(Locale.ROOT))) {
+        upstreamHeaders.add(h.getKey(), h.getValue());
+      }
+    }
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    headers.add(Map.entry(":method", in.method().name()));
+    headers.add(Map.entry(":path", in.uri()));
+    headers.add(Map.entry(":authority", in.authority() == null ? "" : in.authority().toString()));
+    headers.add(Map.entry(":scheme", "http"));
+    headers.addAll(ExtProcMessages.entries(in.headers()));
+    String length = in.getHeader("content-length");
+    requestHasBody = in.getHeader("transfer-encoding") != null || (length != null && !length.trim().equals("0"));
+    epp = proxy.extProc().process(new EppObserver());
+    epp.onNext(ExtProcMessages.requestHeaders(headers, !requestHasBody));
+    out.closeHandler(v -> clientGone());
+    if (requestHasBody) {
+      in.handler(this::requestChunk);
+      in.endHandler(v -> {
+        if (!finished) {
+          epp.onNext(ExtProcMessages.requestBody(ByteString.EMPTY, true));
+        }
+      });
+    }
+  }
+
+  private void requestChunk(Buffer chunk) {
+    if (finished) {
+      return;
+    }
+    requestBytes += chunk.length();
+    if (requestBytes > proxy.settings().maxBodyBytes()) {
+      // Envoy's buffer limit: the body could not be kept for retries
+      cancelEpp();
+      localReply(413, "request body exceeds the proxy's limit of " + proxy.settings().maxBodyBytes() + " bytes");
+      return;
+    }
+    epp.onNext(ExtProcMessages.requestBody(ByteString.copyFrom(chunk.getBytes()), false));
+  }
+
+  private void onEpp(ProcessingResponse r) {
+    if (finished) {
+      return;
+    }
+    switch (r.getResponseCase()) {
+      case IMMEDIATE_RESPONSE -> immediate(r.getImmediateResponse());
+      case REQUEST_HEADERS -> {
+        CommonResponse common = r.getRequestHeaders().getResponse();
+        ExtProcMessages.apply(common.getHeaderMutation(), upstreamHeaders);
+        List<String> fromMetadata = ExtProcMessages.destinations(r.getDynamicMetadata());
+        String header = upstreamHeaders.get(ExtProcMessages.DESTINATION);
+        destinations = fromMetadata != null ? fromMetadata
+            : header == null ? List.of() : ExtProcMessages.split(header);
+        if (!requestHasBody) {
+          connectUpstream();
+        }
+      }
+      case REQUEST_BODY -> {
+        BodyResponse body = r.getRequestBody();
+        if (body.getResponse().getBodyMutation().hasStreamedResponse()) {
+          var streamed = body.getResponse().getBodyMutation().getStreamedResponse();
+          upstreamBody.appendBytes(streamed.getBody().toByteArray());
+          if (streamed.getEndOfStream()) {
+            connectUpstream();
+          }
+        }
+      }
+      case RESPONSE_HEADERS -> writeResponseHead(r.getResponseHeaders().getResponse());
+      case RESPONSE_BODY -> {
+        CommonResponse common = r.getResponseBody().getResponse();
+        if (common.getBodyMutation().hasStreamedResponse()) {
+          var streamed = common.getBodyMutation().getStreamedResponse();
+          if (!streamed.getBody().isEmpty()) {
+            out.write(Buffer.buffer(streamed.getBody().toByteArray()));
+          }
+          if (streamed.getEndOfStream()) {
+            finished = true;
+            out.end();
+            epp.onCompleted();
+          }
+        }
+      }
+      default -> { } // trailers: ours carry none
+    }
+  }
+
+  /** Sends the EPP's body to the next destination; gives up with 503 when none is left. */
+  private void connectUpstream() {
+    if (finished) {
+      return;
+    }
+    if (attempt >= destinations.size() || attempt > proxy.settings().maxRetries()) {
+      syntheticResponse(503, destinations.isEmpty() ? "the endpoint picker named no destination"
+          : "no healthy upstream: " + destinations + " all failed");
+      return;
+    }
+    String target = destinations.get(attempt++);
+    int colon = target.lastIndexOf(':');
+    String host = target.substring(0, colon).replace("[", "").replace("]", "");
+    int port = Integer.parseInt(target.substring(colon + 1));
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap().addAll(upstreamHeaders);
+    headers.set(ExtProcMessages.DESTINATION, target);
+    headers.set("content-length", Integer.toString(upstreamBody.length()));
+    RequestOptions options = new RequestOptions().setHost(host).setPort(port).setMethod(in.method())
+        .setURI(in.uri()).setHeaders(headers);
+    proxy.upstreamClient().request(options)
+        .compose(req -> {
+          upstream = req;
+          return req.send(upstreamBody);
+        })
+        .onComplete(ar -> {
+          if (finished) {
+            if (ar.succeeded()) {
+              ar.result().request().reset();
+            }
+          } else if (ar.failed()) {
+            LOG.info("{} {}: upstream {} failed ({}); {}", in.method(), in.uri(), target, ar.cause().toString(),
+                attempt < destinations.size() ? "trying the next fallback" : "no fallback left");
+            connectUpstream();
+          } else {
+            upstreamResponse(target, ar.result());
+          }
+        });
+  }
+
+  private void upstreamResponse(String target, HttpClientResponse resp) {
+    if (resp.statusCode() == 503 && attempt < destinations.size() && attempt <= proxy.settings().maxRetries()) {
+      LOG.info("{} {}: upstream {} answered 503; trying the next fallback", in.method(), in.uri(), target);
+      resp.body().onComplete(ignored -> connectUpstream());
+      return;
+    }
+    responseStatus = resp.statusCode();
+    responseHeaders = MultiMap.caseInsensitiveMultiMap().addAll(resp.headers());
+    List<Map.Entry<String, String>> headers = new ArrayList<>();
+    headers.add(Map.entry(":status", Integer.toString(responseStatus)));
+    headers.addAll(ExtProcMessages.entries(resp.headers()));
+    epp.onNext(ExtProcMessages.responseHeaders(headers, false, target));
+    resp.handler(chunk -> {
+      if (!finished) {
+        epp.onNext(ExtProcMessages.responseBody(ByteString.copyFrom(chunk.getBytes()), false));
+      }
+    });
+    resp.endHandler(v -> {
+      if (!finished) {
+        epp.onNext(ExtProcMessages.responseBody(ByteString.EMPTY, true));
+      }
+    });
+    resp.exceptionHandler(t -> {
+      if (!finished) {
+        LOG.info("{} {}: upstream {} broke off mid-response ({})", in.method(), in.uri(), target, t.toString());
+        finished = true;
+        cancelEpp();
+        in.connection().close();
+      }
+    });
+  }
+
+  /** A response the proxy makes itself (no upstream left) still passes through the EPP, as Envoy's local replies do. */
+  private void syntheticResponse(int status, String message) {
+    responseStatus = status;
+    responseHeaders = MultiMap.caseInsensitiveMultiMap().add("content-type", "application/json");
+    epp.onNext(ExtProcMessages.responseHeaders(List.of(Map.entry(":status", Integer.toString(status)),
+        Map.entry("content-type", "application/json")), false, null));
+    epp.onNext(ExtProcMessages.responseBody(ByteString.copyFromUtf8(errorJson(status, message)), true));
+  }
+
+  private void writeResponseHead(CommonResponse common) {
+    if (responseHeaders == null) {
+      return;
+    }
+    ExtProcMessages.apply(common.getHeaderMutation(), responseHeaders);
+    out.setStatusCode(responseStatus);
+    for (Map.Entry<String, String> h : responseHeaders) {
+      String name = h.getKey().toLowerCase(Locale.ROOT);
+      if (!HOP_BY_HOP.contains(name) || name.equals("content-length")) {
+        out.headers().add(h.getKey(), h.getValue());
+      }
+    }
+    if (!out.headers().contains("content-length")) {
+      out.setChunked(true);
+    }
+  }
+
+  private void immediate(ImmediateResponse r) {
+    finished = true;
+    epp.onCompleted();
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+    ExtProcMessages.apply(r.getHeaders(), headers);
+    out.setStatusCode(r.getStatus().getCodeValue() == 0 ? 200 : r.getStatus().getCodeValue());
+    out.headers().addAll(headers);
+    out.end(Buffer.buffer(r.getBody().toByteArray()));
+  }
+
+  /** Answers without the EPP: it failed, or the request cannot be kept. failure_mode_allow is false, as in envoy.yaml. */
+  private void localReply(int status, String message) {
+    finished = true;
+    if (upstream != null) {
+      upstream.reset();
+    }
+    if (!out.headWritten() && !out.ended()) {
+      out.setStatusCode(status).putHeader("content-type", "application/json").end(errorJson(status, message));
+    } else if (!out.ended()) {
+      in.connection().close();
+    }
+  }
+
+  private void clientGone() {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    cancelEpp();
+    if (upstream != null) {
+      upstream.reset();
+    }
+  }
+
+  private void cancelEpp() {
+    if (epp != null) {
+      epp.onError(Status.CANCELLED.withDescription("downstream request ended").asRuntimeException());
+    }
+  }
+
+  private static String errorJson(int status, String message) {
+    return "{\"error\":{\"message\":\"" + message.replace("\\", "\\\\").replace("\"", "\\\"")
+        + "\",\"type\":\"proxy_error\",\"param\":null,\"code\":" + status + "}}";
+  }
+
+  /** gRPC delivers on its own threads; every message hops onto the exchange's event loop. */
+  private final class EppObserver implements StreamObserver<ProcessingResponse> {
+    @Override
+    public void onNext(ProcessingResponse r) {
+      context.runOnContext(v -> onEpp(r));
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      context.runOnContext(v -> {
+        if (!finished) {
+          LOG.warn("{} {}: ext_proc stream failed: {}", in.method(), in.uri(), Status.fromThrowable(t));
+          localReply(500, "the endpoint picker failed: " + Status.fromThrowable(t).getCode());
+        }
+      });
+    }
+
+    @Override
+    public void onCompleted() {
+      context.runOnContext(v -> {
+        if (!finished) {
+          localReply(500, "the endpoint picker closed the stream before the response completed");
+        }
+      });
+    }
+  }
+}

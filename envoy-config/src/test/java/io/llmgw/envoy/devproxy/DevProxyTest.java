@@ -1,0 +1,132 @@
+package io.llmgw.envoy.devproxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The dev proxy against a scripted ext_proc server and real upstream sockets on 127.0.0.91-93. */
+class DevProxyTest {
+  static final ScriptedEpp SCRIPT = new ScriptedEpp();
+  static final List<String> UPSTREAM_SAW = new CopyOnWriteArrayList<>();
+  static Server epp;
+  static Vertx vertx;
+  static String good;
+  static String unavailable;
+  static String dead;
+  static DevProxy proxy;
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @BeforeAll
+  static void start() throws Exception {
+    epp = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(SCRIPT).build().start();
+    vertx = Vertx.vertx();
+    HttpServer ok = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(b -> {
+      UPSTREAM_SAW.add(req.getHeader("x-picked-by") + "|" + req.getHeader("x-secret") + "|" + b.toString());
+      req.response().putHeader("content-type", "text/plain").end("served by good: " + b.length() + " bytes");
+    })).listen(0, "127.0.0.91").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    HttpServer busy = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(b ->
+        req.response().setStatusCode(503).end("overloaded"))).listen(0, "127.0.0.92")
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    good = "127.0.0.91:" + ok.actualPort();
+    unavailable = "127.0.0.92:" + busy.actualPort();
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.93"))) {
+      dead = "127.0.0.93:" + s.getLocalPort(); // closed again: connections are refused
+    }
+    proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0).withEpp("127.0.0.1", epp.getPort()));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    proxy.close();
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    epp.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  @BeforeEach
+  void clear() {
+    SCRIPT.served.clear();
+    SCRIPT.responseStatuses.clear();
+    UPSTREAM_SAW.clear();
+  }
+
+  static HttpResponse<String> send(String body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxy.port() + "/v1/completions"))
+        .timeout(Duration.ofSeconds(20)).header("x-secret", "client-value")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void appliesMutationsSendsTheReEmittedBodyAndStreamsTheResponseBackThroughTheEpp() throws Exception {
+    SCRIPT.destinations = List.of(good);
+    HttpResponse<String> r = send("{\"model\":\"m\"}");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).as("response body passed through the EPP").isEqualTo("SERVED BY GOOD: 16 BYTES");
+    assertThat(UPSTREAM_SAW).containsExactly("scripted-epp|null|{\"model\":\"m-v2\"}");
+    assertThat(SCRIPT.served).containsExactly(good);
+    assertThat(SCRIPT.protocolModes).contains("FULL_DUPLEX_STREAMED/FULL_DUPLEX_STREAMED");
+  }
+
+  @Test
+  void walksTheFallbackListOnConnectFailureAnd503() throws Exception {
+    SCRIPT.destinations = List.of(dead, unavailable, good);
+    HttpResponse<String> r = send("{\"model\":\"m\"}");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(SCRIPT.served).as("the EPP learns where the request really ran").containsExactly(good);
+    assertThat(UPSTREAM_SAW).hasSize(1);
+  }
+
+  @Test
+  void whenEveryDestinationFailsThe503StillPassesThroughTheEpp() throws Exception {
+    SCRIPT.destinations = List.of(dead, unavailable);
+    HttpResponse<String> r = send("{\"model\":\"m\"}");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).isEqualTo("OVERLOADED");
+    SCRIPT.destinations = List.of(dead);
+    HttpResponse<String> none = send("{\"model\":\"m\"}");
+    assertThat(none.statusCode()).isEqualTo(503);
+    assertThat(none.body()).contains("NO HEALTHY UPSTREAM");
+    assertThat(SCRIPT.responseStatuses).containsExactly("503", "503");
+  }
+
+  @Test
+  void immediateResponsesReachTheClientUnchanged() throws Exception {
+    HttpResponse<String> r = send("{\"model\":\"unknown\"}");
+    assertThat(r.statusCode()).isEqualTo(404);
+    assertThat(r.headers().firstValue("content-type")).hasValue("application/json");
+    assertThat(r.body()).isEqualTo("{\"error\":\"no route\"}");
+    assertThat(UPSTREAM_SAW).isEmpty();
+  }
+
+  @Test
+  void unreachableEppIsA500AsWithFailureModeAllowOff() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      closedPort = s.getLocalPort();
+    }
+    try (DevProxy orphan = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
+        .withEpp("127.0.0.1", closedPort))) {
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + orphan.port()
+          + "/v1/completions")).timeout(Duration.ofSeconds(20))
+          .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(500);
+      assertThat(r.body()).contains("endpoint picker failed: UNAVAILABLE");
+    }
+  }
+}
