@@ -28,4 +28,14 @@ public final class FileModeYaml {
         status: {podIP: %s, phase: Running, conditions: [{type: Ready, status: "True"}]}
         """.formatted(name, app, ip);
   }
+
+  /** A route serving {@code model} (a base model or an adapter) from one pool. */
+  public static String route(String name, String pool, String model, int priority) {
+    return """
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: %s}
+        spec: {backendRefs: [{name: %s}], adapter: {name: "%s", priority: %d}}
+        """.formatted(name, pool, model, priority);
+  }
 }

@@ -60,6 +60,9 @@ public final class Epp implements AutoCloseable {
     Policy policy = switch (s.policy()) {
       case SEED -> Policies.seed(s.adapterPendingThreshold(), ThreadLocalRandom::current);
       case SCORERS -> Policies.scorers(ThreadLocalRandom::current);
+      case ROUND_ROBIN -> Policies.roundRobin();
+      case RANDOM -> Policies.random(ThreadLocalRandom::current);
+      case LEAST_REQUEST -> Policies.leastRequest(ThreadLocalRandom::current);
     };
     EndpointPicker picker = new EndpointPicker(policy, clock, s.staleAfter(), EndpointPicker.DEFAULT_MAX_FALLBACKS);
     datastore.onChange(t -> {

@@ -26,7 +26,19 @@ public record EppSettings(
     boolean headerCarriesFallbacks,
     ScrapeSettings scrape) {
 
-  public enum PolicyName { SEED, SCORERS }
+  /** Our policies, and the baselines benchmarks compare them with (round-robin is what a plain Service does). */
+  public enum PolicyName {
+    SEED, SCORERS, ROUND_ROBIN, RANDOM, LEAST_REQUEST;
+
+    /** Accepts the command-line spelling: {@code seed}, {@code scorers}, {@code round-robin}, … */
+    public static PolicyName parse(String value) {
+      return valueOf(value.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+    }
+
+    public String cliName() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+  }
 
   public EppSettings {
     require(adapterPendingThreshold >= 1, "--adapter-pending-threshold must be at least 1");
@@ -42,6 +54,12 @@ public record EppSettings(
     return new EppSettings(configFile, "0.0.0.0", 9002, 9003, 9090, PolicyName.SEED,
         Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, 8 << 20, EndpointPicker.DEFAULT_STALE_AFTER, Duration.ofSeconds(1),
         false, ScrapeSettings.defaults());
+  }
+
+  /** Loopback on the default ports: a local run others can reach at the documented ports. */
+  public EppSettings onLoopback() {
+    return new EppSettings(configFile, "127.0.0.1", grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
+        maxBodyBytes, staleAfter, configPollInterval, headerCarriesFallbacks, scrape);
   }
 
   /** Loopback and free ports: what tests and local runs want. */

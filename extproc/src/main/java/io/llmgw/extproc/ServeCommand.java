@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = "Run the Endpoint Picker over the pools, routes and pods of a YAML file (file mode).")
-final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--config", required = true,
       description = "Multi-document YAML with InferencePool, LLMRoute and Pod objects; watched for edits.")
   Path config;
@@ -32,8 +32,9 @@ final class ServeCommand implements Callable<Integer> {
       description = "Prometheus metrics port (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
-  @Option(names = "--policy", defaultValue = "seed",
-      description = "seed (pack each adapter onto few pods; default) or scorers (GIE queue/kv-cache/prefix/lora-affinity).")
+  @Option(names = "--policy", defaultValue = "seed", converter = PolicyConverter.class,
+      description = "seed (pack each adapter onto few pods; default), scorers (GIE queue/kv-cache/prefix/lora-affinity), "
+          + "or a baseline for comparison: round-robin, random, least-request.")
   EppSettings.PolicyName policy;
 
   @Option(names = "--adapter-pending-threshold", defaultValue = "" + Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD,
@@ -77,6 +78,18 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(epp::close, "epp-shutdown"));
     epp.awaitTermination();
     return 0;
+  }
+
+  static final class PolicyConverter implements CommandLine.ITypeConverter<EppSettings.PolicyName> {
+    @Override
+    public EppSettings.PolicyName convert(String value) {
+      try {
+        return EppSettings.PolicyName.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException("'" + value + "' is not a policy: seed, scorers, round-robin, "
+            + "random or least-request");
+      }
+    }
   }
 
   /** Go-style durations on the command line, as in the YAML: 50ms, 2s, 1m. */

@@ -3,6 +3,7 @@ package io.llmgw.picker;
 import io.llmgw.picker.filters.ServesBelowThresholdFilter;
 import io.llmgw.picker.scorers.FewestAdaptersScorer;
 import io.llmgw.picker.scorers.KvCacheScorer;
+import io.llmgw.picker.scorers.LeastRequestScorer;
 import io.llmgw.picker.scorers.LoraAffinityScorer;
 import io.llmgw.picker.scorers.PendingForModelScorer;
 import io.llmgw.picker.scorers.PrefixCacheIndex;
@@ -39,5 +40,20 @@ public final class Policies {
         new WeightedScorer(new KvCacheScorer(), 2),
         new WeightedScorer(new PrefixCacheScorer(new PrefixCacheIndex(PREFIX_BLOCKS_PER_ENDPOINT)), 3),
         new WeightedScorer(new LoraAffinityScorer(), 1)), random);
+  }
+
+  /** Baseline: a plain Kubernetes Service. */
+  public static Policy roundRobin() {
+    return new RoundRobinPolicy();
+  }
+
+  /** Baseline: any fresh endpoint, uniformly. */
+  public static Policy random(Supplier<RandomGenerator> random) {
+    return new ScoringPolicy(List.of(), random);
+  }
+
+  /** Baseline: fewest requests in flight from this gateway, ties at random. */
+  public static Policy leastRequest(Supplier<RandomGenerator> random) {
+    return new ScoringPolicy(List.of(new WeightedScorer(new LeastRequestScorer(), 1)), random);
   }
 }

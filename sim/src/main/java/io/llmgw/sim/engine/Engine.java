@@ -31,6 +31,7 @@ public final class Engine {
   private final List<Sequence> running = new ArrayList<>();
   private final Set<String> loading = new HashSet<>();
   private final Map<String, LongAdder[]> adapterCounts = new ConcurrentHashMap<>();
+  private final LongAdder admitted = new LongAdder();
   private final long startNanos;
   private final long startEpochMillis = System.currentTimeMillis();
   private int usedBlocks;
@@ -124,7 +125,7 @@ public final class Engine {
       it.remove();
       running.add(s);
       usedBlocks += s.blocks;
-      s.admittedNanos = now;
+      admitted.increment();
       if (adapter != null) {
         AdapterTiers.Level from = tiers.activate(adapter, batchAdapters);
         batchAdapters.add(adapter);
@@ -241,6 +242,11 @@ public final class Engine {
 
   public boolean isRegistered(String adapter) {
     return tiers.isRegistered(adapter);
+  }
+
+  /** Requests that started running here. Safe from any thread. */
+  public long admitted() {
+    return admitted.sum();
   }
 
   /** Adapter name → {batch uses, of which the adapter already sat in a GPU slot}. Safe from any thread. */

@@ -9,7 +9,6 @@ public final class Sequence {
   final SequenceListener listener;
   final SplittableRandom words;
   final long arrivedNanos;
-  long admittedNanos;
   long lastTokenNanos;
   int generated;
   int blocks;

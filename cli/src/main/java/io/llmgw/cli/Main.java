@@ -1,12 +1,17 @@
-package io.llmgw.extproc;
+package io.llmgw.cli;
 
+import io.llmgw.bench.load.BenchCommand;
+import io.llmgw.envoy.devproxy.ProxyCommand;
+import io.llmgw.extproc.ServeCommand;
+import io.llmgw.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code llmgw}: the gateway's command line. */
 @Command(name = "llmgw", mixinStandardHelpOptions = true, version = "llmgw 0.1.0",
     description = "LLM Instance Gateway: an Envoy ext_proc Endpoint Picker for pools of LLM model servers.",
-    subcommands = {ServeCommand.class})
+    subcommands = {QuickstartCommand.class, ServeCommand.class, SimCommand.class, ProxyCommand.class,
+        BenchCommand.class})
 public final class Main implements Runnable {
   public static void main(String[] args) {
     System.exit(new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));

@@ -1,0 +1,129 @@
+package io.llmgw.bench.load;
+
+import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.EppSettings.PolicyName;
+import io.llmgw.picker.Policies;
+import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.http.SimPods;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The load benchmark: the same open-loop workload through several policies on the same simulated pool, one fresh
+ * pool per run, one table per rate.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Compare routing policies under open-loop load on simulated pods; prints one table per rate.")
+public final class BenchCommand implements Callable<Integer> {
+  @Option(names = "--workload", defaultValue = "multi-lora",
+      description = "multi-lora (15 adapters, 60/30/10 traffic, max-loras 3) or zipf (1,000 adapters, Zipf 1.0).")
+  String workload;
+
+  @Option(names = "--rates", split = ",", defaultValue = "10,20,30", description = "Requests per second, one run each.")
+  List<Double> rates;
+
+  @Option(names = "--duration", defaultValue = "30", description = "Seconds of arrivals per run (default: ${DEFAULT-VALUE}).")
+  double duration;
+
+  @Option(names = "--policies", split = ",", defaultValue = "round-robin,random,least-request,seed,scorers",
+      description = "Policies to compare (default: ${DEFAULT-VALUE}).")
+  List<String> policies;
+
+  @Option(names = "--pods", defaultValue = "8", description = "Simulated pods (default: ${DEFAULT-VALUE}).")
+  int podCount;
+
+  @Option(names = "--first-ip", defaultValue = "127.0.0.11", description = "First pod's address.")
+  String firstIp;
+
+  @Option(names = "--max-num-seqs", defaultValue = "16", description = "Running slots per pod.")
+  int maxNumSeqs;
+
+  @Option(names = "--decode-base-ms", defaultValue = "20") double decodeBaseMs;
+
+  @Option(names = "--decode-per-seq-ms", defaultValue = "1.0") double decodePerSeqMs;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed for arrivals, prompts and the pods.")
+  long seed;
+
+  @Override
+  public Integer call() throws Exception {
+    Workload w = switch (workload) {
+      case "multi-lora" -> Workload.multiLora();
+      case "zipf" -> Workload.zipf(1000, 1.0);
+      default -> {
+        System.err.println("llmgw bench: unknown --workload " + workload + " (multi-lora or zipf)");
+        yield null;
+      }
+    };
+    if (w == null) {
+      return 2;
+    }
+    List<PolicyName> names = new ArrayList<>();
+    for (String p : policies) {
+      names.add(PolicyName.parse(p));
+    }
+    SimConfig sim = simConfig(w);
+    System.out.printf("llmgw bench: workload %s, %d pods (max-num-seqs %d, max-loras %d, max-cpu-loras %d), "
+        + "%.0f s of Poisson arrivals per run, seed %d%n", w.name(), podCount, sim.maxNumSeqs(), sim.maxLoras(),
+        sim.maxCpuLoras(), duration, seed);
+    Path dir = Files.createTempDirectory("llmgw-bench");
+    for (double rate : rates) {
+      Map<PolicyName, Row> rows = new LinkedHashMap<>();
+      for (PolicyName policy : names) {
+        rows.put(policy, runOne(sim, w, policy, rate, dir));
+      }
+      print(rate, rows);
+    }
+    return 0;
+  }
+
+  private SimConfig simConfig(Workload w) {
+    SimConfig base = SimConfig.defaults();
+    int maxLoras = w.models().size() > 100 ? 4 : 3;
+    int cpuLoras = w.models().size() > 100 ? 64 : 15;
+    return new SimConfig(base.model(), maxNumSeqs, 1024, maxLoras, cpuLoras, base.numGpuBlocks(), base.blockSize(),
+        base.maxModelLen(), base.prefillOverheadMs(), base.prefillPerTokenMs(), decodeBaseMs, decodePerSeqMs,
+        base.loraLoadMs(), base.loraSwapMs(), base.meanOutputTokens(), 0, seed, w.models());
+  }
+
+  private Row runOne(SimConfig sim, Workload w, PolicyName policy, double rate, Path dir) throws Exception {
+    SimPods pods = SimPods.start(sim, podCount, firstIp, 8000);
+    Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, w.models());
+    EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts()
+        .withPolicy(policy, Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD);
+    try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
+      System.out.printf("  %-13s at %5.1f/s ...", policy.cliName(), rate);
+      System.out.flush();
+      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, duration, seed, 4096, 120)
+          .run(n -> { });
+      PoolStats stats = PoolStats.of(rig.pods());
+      System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
+      return new Row(r, stats);
+    }
+  }
+
+  private record Row(RunResult result, PoolStats stats) {}
+
+  private static void print(double rate, Map<PolicyName, Row> rows) {
+    System.out.printf("%n### %.0f requests/s%n%n", rate);
+    System.out.println("| policy | done/s | tokens/s | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p90 ms "
+        + "| errors | adapter swaps | GPU-slot hits |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    rows.forEach((policy, row) -> {
+      RunResult r = row.result();
+      PoolStats s = row.stats();
+      System.out.printf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.1f | %d | %d | %.0f %% |%n", policy.cliName(),
+          r.throughput(), r.tokensPerSecond(), r.ttftMs(50), r.ttftMs(90), r.ttftMs(99), r.tpotMs(90), r.errors(),
+          s.swaps(), s.adapterUses() == 0 ? 0.0 : 100.0 * s.affinityHits() / s.adapterUses());
+    });
+    System.out.println();
+  }
+}

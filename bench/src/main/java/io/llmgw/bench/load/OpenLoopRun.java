@@ -1,0 +1,211 @@
+package io.llmgw.bench.load;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+
+/**
+ * Open-loop load: requests arrive as a Poisson process at {@code rate} per second for {@code seconds}, whether or not
+ * earlier ones have finished (a closed loop would slow down with the system and hide queueing). Each is a streaming
+ * chat completion through the gateway; the client times the first token and the gaps between tokens. Bounded: at
+ * most {@code rate × seconds} requests, at most {@code maxInFlight} at once (beyond that a request is counted as
+ * {@code client-overload}, not sent), and every request times out.
+ */
+public final class OpenLoopRun {
+  private final String host;
+  private final int port;
+  private final Workload workload;
+  private final double rate;
+  private final double seconds;
+  private final long seed;
+  private final int maxInFlight;
+  private final int timeoutSeconds;
+
+  public OpenLoopRun(String host, int port, Workload workload, double rate, double seconds, long seed,
+      int maxInFlight, int timeoutSeconds) {
+    if (rate <= 0 || seconds <= 0) {
+      throw new IllegalArgumentException("rate and duration must be positive");
+    }
+    this.host = host;
+    this.port = port;
+    this.workload = workload;
+    this.rate = rate;
+    this.seconds = seconds;
+    this.seed = seed;
+    this.maxInFlight = maxInFlight;
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /** Runs to completion; {@code progress} hears the number of finished requests (on the client's thread). */
+  public RunResult run(IntConsumer progress) throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      CompletableFuture<RunResult> done = new CompletableFuture<>();
+      Context context = vertx.getOrCreateContext();
+      context.runOnContext(v -> new Driver(vertx, done, progress).start());
+      return done.get((long) (seconds + timeoutSeconds + 30), TimeUnit.SECONDS);
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Runs on one event loop: no locks around the result. */
+  private final class Driver {
+    private final Vertx vertx;
+    private final CompletableFuture<RunResult> done;
+    private final IntConsumer progress;
+    private final HttpClient client;
+    private final Random arrivals = new Random(seed);
+    private final Random content = new Random(seed * 31 + 7);
+    private final RunResult result = new RunResult();
+    private final int planned;
+    private long startNanos;
+    private double nextArrivalSeconds;
+    private int issued;
+    private int finished;
+    private int inFlight;
+
+    Driver(Vertx vertx, CompletableFuture<RunResult> done, IntConsumer progress) {
+      this.vertx = vertx;
+      this.done = done;
+      this.progress = progress;
+      this.planned = (int) Math.round(rate * seconds);
+      this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setConnectTimeout(5000)
+          .setIdleTimeout(timeoutSeconds), new PoolOptions().setHttp1MaxSize(Math.max(16, maxInFlight)));
+    }
+
+    void start() {
+      startNanos = System.nanoTime();
+      nextArrivalSeconds = exponential();
+      tick();
+    }
+
+    private double exponential() {
+      return -Math.log(1 - arrivals.nextDouble()) / rate;
+    }
+
+    private void tick() {
+      double now = (System.nanoTime() - startNanos) / 1e9;
+      while (issued < planned && nextArrivalSeconds <= now) {
+        issue();
+        nextArrivalSeconds += exponential();
+      }
+      if (issued < planned) {
+        long delayMs = Math.max(1, (long) ((nextArrivalSeconds - now) * 1000));
+        vertx.setTimer(delayMs, id -> tick());
+      } else {
+        maybeDone();
+      }
+    }
+
+    private void issue() {
+      issued++;
+      result.sent++;
+      int model = workload.pickModel(content);
+      int outputTokens = workload.outputTokens(content);
+      String body = workload.body(content, model, outputTokens);
+      if (inFlight >= maxInFlight) {
+        result.outcome("client-overload");
+        finish();
+        return;
+      }
+      inFlight++;
+      new StreamingCall(workload.models().get(model)).send(body);
+    }
+
+    private void finish() {
+      finished++;
+      progress.accept(finished);
+      maybeDone();
+    }
+
+    private void maybeDone() {
+      if (issued == planned && finished == planned && !done.isDone()) {
+        result.seconds = Math.max((System.nanoTime() - startNanos) / 1e9, seconds);
+        client.close();
+        done.complete(result);
+      }
+    }
+
+    /** One streaming request: times the first content token and the gaps after it. */
+    private final class StreamingCall {
+      private final String model;
+      private final StringBuilder pending = new StringBuilder();
+      private long sentNanos;
+      private long firstTokenNanos;
+      private long lastTokenNanos;
+      private int tokens;
+      private boolean ended;
+
+      StreamingCall(String model) {
+        this.model = model;
+      }
+
+      void send(String body) {
+        sentNanos = System.nanoTime();
+        RequestOptions options = new RequestOptions().setHost(host).setPort(port).setMethod(HttpMethod.POST)
+            .setURI("/v1/chat/completions").setTimeout(timeoutSeconds * 1000L)
+            .putHeader("content-type", "application/json");
+        client.request(options)
+            .compose(req -> req.send(Buffer.buffer(body)))
+            .onSuccess(resp -> {
+              if (resp.statusCode() != 200) {
+                resp.body().onComplete(ignored -> end(Integer.toString(resp.statusCode())));
+                return;
+              }
+              resp.handler(this::chunk);
+              resp.endHandler(v -> end(tokens > 0 ? "ok" : "empty-stream"));
+              resp.exceptionHandler(t -> end("broken-stream"));
+            })
+            .onFailure(t -> end(t instanceof java.util.concurrent.TimeoutException
+                || String.valueOf(t.getMessage()).contains("timeout") ? "timeout" : "connect-error"));
+      }
+
+      private void chunk(Buffer b) {
+        long now = System.nanoTime();
+        pending.append(b.toString());
+        int cut;
+        while ((cut = pending.indexOf("\n\n")) >= 0) {
+          String event = pending.substring(0, cut);
+          pending.delete(0, cut + 2);
+          if (event.contains("\"content\":\"") && !event.contains("\"content\":\"\"")) {
+            if (tokens == 0) {
+              firstTokenNanos = now;
+            }
+            lastTokenNanos = now;
+            tokens++;
+          }
+        }
+      }
+
+      private void end(String outcome) {
+        if (ended) {
+          return;
+        }
+        ended = true;
+        inFlight--;
+        result.outcome(outcome);
+        if (outcome.equals("ok")) {
+          result.ok++;
+          result.okByModel.merge(model, 1, Integer::sum);
+          result.completionTokens += tokens;
+          result.ttft.recordValue(Math.max(1, (firstTokenNanos - sentNanos) / 1000));
+          result.e2e.recordValue(Math.max(1, (System.nanoTime() - sentNanos) / 1000));
+          if (tokens > 1) {
+            result.tpot.recordValue(Math.max(1, (lastTokenNanos - firstTokenNanos) / 1000 / (tokens - 1)));
+          }
+        }
+        finish();
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.llmgw.bench.load;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one open-loop run measured on the client side: time to first token, time per output token and end-to-end
+ * latency (microseconds), and how every request ended.
+ */
+public final class RunResult {
+  final Histogram ttft = new Histogram(600_000_000L, 3);
+  final Histogram tpot = new Histogram(600_000_000L, 3);
+  final Histogram e2e = new Histogram(600_000_000L, 3);
+  final Map<String, Integer> outcomes = new TreeMap<>();
+  final Map<String, Integer> okByModel = new TreeMap<>();
+  int sent;
+  int ok;
+  long completionTokens;
+  double seconds;
+
+  void outcome(String what) {
+    outcomes.merge(what, 1, Integer::sum);
+  }
+
+  public int sent() {
+    return sent;
+  }
+
+  public int ok() {
+    return ok;
+  }
+
+  public int errors() {
+    return sent - ok;
+  }
+
+  public Map<String, Integer> outcomes() {
+    return outcomes;
+  }
+
+  public Map<String, Integer> okByModel() {
+    return okByModel;
+  }
+
+  public double throughput() {
+    return ok / seconds;
+  }
+
+  public double tokensPerSecond() {
+    return completionTokens / seconds;
+  }
+
+  /** Time to first token at quantile {@code q} (0..100), in milliseconds. */
+  public double ttftMs(double q) {
+    return ttft.getTotalCount() == 0 ? Double.NaN : ttft.getValueAtPercentile(q) / 1000.0;
+  }
+
+  public double tpotMs(double q) {
+    return tpot.getTotalCount() == 0 ? Double.NaN : tpot.getValueAtPercentile(q) / 1000.0;
+  }
+
+  public double e2eMs(double q) {
+    return e2e.getTotalCount() == 0 ? Double.NaN : e2e.getValueAtPercentile(q) / 1000.0;
+  }
+}

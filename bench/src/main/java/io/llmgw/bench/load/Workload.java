@@ -1,0 +1,110 @@
+package io.llmgw.bench.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * What clients ask for: which models (adapters or the base model) with what popularity, and how long prompts and
+ * outputs are. Every model has its own system prompt, so requests for one model share a prompt prefix as real use
+ * cases do; the user turn varies.
+ *
+ * @param cumulative cumulative popularity, last entry 1.0
+ * @param systemTokens length of each model's shared system prompt
+ */
+public record Workload(String name, List<String> models, double[] cumulative, int systemTokens, int userTokensMin,
+    int userTokensMax, int outputTokensMin, int outputTokensMax) {
+
+  private static final String[] WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
+      + "omicron pi rho sigma tau upsilon phi chi psi omega").split(" ");
+
+  public Workload {
+    models = List.copyOf(models);
+    if (models.isEmpty() || cumulative.length != models.size()
+        || Math.abs(cumulative[cumulative.length - 1] - 1.0) > 1e-9) {
+      throw new IllegalArgumentException("a workload needs one cumulative weight per model, ending at 1");
+    }
+  }
+
+  /**
+   * GIE's multi-LoRA shape: 15 adapters in three groups of five taking 60 %, 30 % and 10 % of the traffic, to be run
+   * with {@code --max-loras 3}.
+   */
+  public static Workload multiLora() {
+    List<String> names = new ArrayList<>();
+    double[] weights = new double[15];
+    for (int i = 0; i < 15; i++) {
+      names.add("lora-%02d".formatted(i));
+      weights[i] = (i < 5 ? 0.60 : i < 10 ? 0.30 : 0.10) / 5;
+    }
+    return new Workload("multi-lora", names, cumulate(weights), 256, 32, 256, 16, 96);
+  }
+
+  /** A long tail: {@code n} adapters with Zipf(s) popularity. */
+  public static Workload zipf(int n, double s) {
+    List<String> names = new ArrayList<>();
+    double[] weights = new double[n];
+    for (int i = 0; i < n; i++) {
+      names.add("lora-%04d".formatted(i));
+      weights[i] = 1.0 / Math.pow(i + 1, s);
+    }
+    return new Workload("zipf-" + n, names, cumulate(weights), 256, 32, 256, 16, 96);
+  }
+
+  /** Any models with the given relative weights. */
+  public static Workload of(String name, List<String> models, double[] weights, int outputMin, int outputMax) {
+    return new Workload(name, models, cumulate(weights), 128, 16, 128, outputMin, outputMax);
+  }
+
+  static double[] cumulate(double[] weights) {
+    double total = 0;
+    for (double w : weights) {
+      total += w;
+    }
+    double[] out = new double[weights.length];
+    double run = 0;
+    for (int i = 0; i < weights.length; i++) {
+      run += weights[i] / total;
+      out[i] = run;
+    }
+    out[out.length - 1] = 1.0;
+    return out;
+  }
+
+  int pickModel(Random random) {
+    double u = random.nextDouble();
+    int lo = 0;
+    int hi = cumulative.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (cumulative[mid] < u) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** One streaming chat request body; tokens are taken as 4 characters, as the simulator counts them. */
+  String body(Random random, int model, int outputTokens) {
+    String name = models.get(model);
+    StringBuilder system = new StringBuilder("You serve the use case ").append(name).append(". ");
+    Random fixed = new Random(name.hashCode());
+    while (system.length() < systemTokens * 4) {
+      system.append(WORDS[fixed.nextInt(WORDS.length)]).append(' ');
+    }
+    int userTokens = userTokensMin + random.nextInt(userTokensMax - userTokensMin + 1);
+    StringBuilder user = new StringBuilder();
+    while (user.length() < userTokens * 4) {
+      user.append(WORDS[random.nextInt(WORDS.length)]).append(' ');
+    }
+    return "{\"model\":\"" + name + "\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+        + "\"max_tokens\":" + outputTokens + ",\"messages\":[{\"role\":\"system\",\"content\":\"" + system
+        + "\"},{\"role\":\"user\",\"content\":\"" + user + "\"}]}";
+  }
+
+  int outputTokens(Random random) {
+    return outputTokensMin + random.nextInt(outputTokensMax - outputTokensMin + 1);
+  }
+}

@@ -1,0 +1,139 @@
+package io.llmgw.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import io.llmgw.api.ConfigException;
+import io.llmgw.api.ConfigFileLoader;
+import io.llmgw.bench.load.OpenLoopRun;
+import io.llmgw.bench.load.PoolStats;
+import io.llmgw.bench.load.Rig;
+import io.llmgw.bench.load.RunResult;
+import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.picker.Policies;
+import io.llmgw.sim.http.SimPods;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "quickstart", mixinStandardHelpOptions = true,
+    description = "Start simulated pods, the EPP and a front proxy on this machine, run a short demonstration "
+        + "workload, print what happened, and keep serving until Ctrl-C (or --duration).")
+final class QuickstartCommand implements Callable<Integer> {
+  @Option(names = "--config", description = "File-mode YAML (default: examples/quickstart.yaml of this checkout).")
+  Path config;
+
+  @Option(names = "--listen", defaultValue = "127.0.0.1:8080",
+      description = "Where the proxy listens (default: ${DEFAULT-VALUE}; port 0 picks a free one).")
+  String listen;
+
+  @Option(names = "--requests", defaultValue = "200", description = "Demonstration requests (default: ${DEFAULT-VALUE}).")
+  int requests;
+
+  @Option(names = "--rate", defaultValue = "20", description = "Demonstration requests per second (default: ${DEFAULT-VALUE}).")
+  double rate;
+
+  @Option(names = "--duration", converter = ServeDurations.class,
+      description = "Stop this long after the demonstration (e.g. 0s, 5m); default: serve until Ctrl-C.")
+  Duration duration;
+
+  @Option(names = "--policy", defaultValue = "seed", description = "Picking policy (see serve --help).")
+  String policy;
+
+  @Option(names = "--max-loras", defaultValue = "2", description = "Adapters per batch on each simulated pod.")
+  int maxLoras;
+
+  @Option(names = "--ephemeral-ports",
+      description = "Run the EPP on free ports instead of 9002/9003/9090 (for tests and busy machines).")
+  boolean ephemeralPorts;
+
+  @Option(names = "--no-envoy", description = "Use the dev proxy even when an envoy binary is on the PATH.")
+  boolean noEnvoy;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintStream out = System.out;
+    Path file = config != null ? config : defaultConfig();
+    QuickstartPlan plan;
+    EppSettings.PolicyName policyName;
+    int listenPort;
+    String listenHost;
+    try {
+      plan = QuickstartPlan.from(ConfigFileLoader.load(file), maxLoras);
+      policyName = EppSettings.PolicyName.parse(policy);
+      listenHost = listen.substring(0, listen.lastIndexOf(':'));
+      listenPort = Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1));
+    } catch (ConfigException | IllegalArgumentException | StringIndexOutOfBoundsException e) {
+      System.err.println("llmgw quickstart: " + e.getMessage());
+      return 2;
+    }
+    quietLogs();
+    Path envoy = noEnvoy || ephemeralPorts ? null : EnvoyProcess.onPath();
+    out.printf("llmgw quickstart: %d simulated pods (%s) at %s, port %d, adapters %s%n", plan.podIps().size(),
+        plan.sim().model(), plan.podIps(), plan.port(), plan.sim().adapters());
+    SimPods pods = SimPods.start(plan.sim(), plan.podIps(), plan.port());
+    EppSettings settings = EppSettings.defaults(file).withPolicy(policyName,
+        Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD);
+    settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
+    ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort);
+    try (Rig rig = Rig.start(pods, settings, proxySettings);
+        EnvoyProcess envoyProcess = envoy == null ? null : EnvoyProcess.start(envoy, file.getParent())) {
+      int port = envoyProcess != null ? 8080 : rig.proxyPort();
+      out.printf("  EPP (policy %s): ext_proc 127.0.0.1:%d, health :%d, metrics http://127.0.0.1:%d/metrics%n",
+          policyName.cliName(), rig.epp().grpcPort(), rig.epp().healthPort(), rig.epp().metricsPort());
+      out.printf("  front proxy: %s on %s:%d%n", envoyProcess != null ? "envoy (" + envoy + ")" : "dev proxy",
+          listenHost, port);
+      out.printf("%nDemonstration: %d streaming chat requests at %.0f/s over %s%n", requests, rate,
+          plan.workload().models());
+      ProgressBar bar = new ProgressBar(out, requests);
+      RunResult result = new OpenLoopRun(listenHost, port, plan.workload(), rate, requests / rate, 7, 1024, 60)
+          .run(bar::update);
+      QuickstartReport.print(out, result, PoolStats.of(rig.pods()));
+      out.printf("%nTry it yourself:%n  curl -s http://%s:%d/v1/chat/completions -H 'content-type: application/json' "
+          + "\\%n    -d '{\"model\":\"sql-lora\",\"max_tokens\":20,\"messages\":[{\"role\":\"user\",\"content\":"
+          + "\"Hello\"}]}'%n", listenHost, port);
+      out.printf("  curl -s http://%s:%d/v1/models   # the routes; pod metrics: curl -s http://%s:%d/metrics%n",
+          listenHost, port, plan.podIps().getFirst(), plan.port());
+      out.printf("%nEdit %s while this runs: valid changes apply live.%n", file);
+      return serve(out);
+    }
+  }
+
+  private int serve(PrintStream out) throws InterruptedException {
+    CountDownLatch stop = new CountDownLatch(1);
+    Thread hook = new Thread(stop::countDown, "quickstart-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    if (duration == null) {
+      out.println("Serving until Ctrl-C.");
+      stop.await();
+    } else {
+      out.printf("Serving for %d s more.%n", duration.toSeconds());
+      stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+      Runtime.getRuntime().removeShutdownHook(hook);
+    }
+    out.println("llmgw quickstart: stopping.");
+    return 0;
+  }
+
+  private static Path defaultConfig() {
+    String home = System.getenv("LLMGW_HOME");
+    Path base = home == null ? Path.of("") : Path.of(home);
+    Path file = base.resolve("examples").resolve("quickstart.yaml");
+    return Files.isRegularFile(file) ? file : Path.of("examples", "quickstart.yaml");
+  }
+
+  /** The demonstration's output is the tables; the servers' own INFO lines would bury them. */
+  private static void quietLogs() {
+    if (System.getenv("LLMGW_LOG_LEVEL") == null
+        && LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root) {
+      root.setLevel(Level.WARN);
+    }
+  }
+}

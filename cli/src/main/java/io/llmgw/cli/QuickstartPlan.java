@@ -1,0 +1,60 @@
+package io.llmgw.cli;
+
+import io.llmgw.api.AdapterTarget;
+import io.llmgw.api.GatewayConfig;
+import io.llmgw.api.LLMRoute;
+import io.llmgw.api.PodInfo;
+import io.llmgw.bench.load.Workload;
+import io.llmgw.sim.engine.SimConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the quickstart derives from its config file: simulated pods at the file's pod addresses and port, holding every
+ * adapter the routes name, and a demonstration workload over the routes' model names (earlier routes more popular).
+ */
+record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload workload) {
+  static QuickstartPlan from(GatewayConfig config, int maxLoras) {
+    if (config.pools().size() != 1 || config.pools().getFirst().targetPorts().size() != 1) {
+      throw new IllegalArgumentException("the quickstart config needs exactly one pool with one target port");
+    }
+    List<String> ips = new ArrayList<>();
+    for (PodInfo p : config.pods()) {
+      if (p.routable()) {
+        ips.add(p.podIP());
+      }
+    }
+    if (ips.isEmpty()) {
+      throw new IllegalArgumentException("the quickstart config names no ready pod to simulate");
+    }
+    SimConfig defaults = SimConfig.defaults();
+    Set<String> adapters = new LinkedHashSet<>();
+    List<String> models = new ArrayList<>();
+    for (LLMRoute r : config.routes()) {
+      models.add(r.modelName());
+      if (r.adapter().targets().isEmpty()) {
+        if (!r.modelName().equals(defaults.model())) {
+          adapters.add(r.modelName());
+        }
+      } else {
+        for (AdapterTarget t : r.adapter().targets()) {
+          if (!t.name().equals(defaults.model())) {
+            adapters.add(t.name());
+          }
+        }
+      }
+    }
+    double[] weights = new double[models.size()];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = 1.0 / (i + 1); // first routes busiest: a skew the per-pod table makes visible
+    }
+    int cpuLoras = Math.max(maxLoras, adapters.size() - 1);
+    SimConfig sim = new SimConfig(defaults.model(), 64, 1024, maxLoras, cpuLoras, defaults.numGpuBlocks(),
+        defaults.blockSize(), defaults.maxModelLen(), defaults.prefillOverheadMs(), defaults.prefillPerTokenMs(), 15,
+        0.5, defaults.loraLoadMs(), defaults.loraSwapMs(), defaults.meanOutputTokens(), 0, 42, List.copyOf(adapters));
+    return new QuickstartPlan(ips, config.pools().getFirst().targetPorts().getFirst(), sim,
+        Workload.of("quickstart", models, weights, 16, 96));
+  }
+}
