@@ -14,6 +14,9 @@ import picocli.CommandLine.Command;
         BenchCommand.class})
 public final class Main implements Runnable {
   public static void main(String[] args) {
+    if (args.length > 0 && (args[0].equals("quickstart") || args[0].equals("bench"))) {
+      QuietLogs.apply(); // their output is tables; the servers' INFO lines would bury them
+    }
     System.exit(new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
   }
 

@@ -1,7 +1,5 @@
 package io.llmgw.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.ConfigFileLoader;
 import io.llmgw.bench.load.OpenLoopRun;
@@ -19,7 +17,6 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -74,7 +71,6 @@ final class QuickstartCommand implements Callable<Integer> {
       System.err.println("llmgw quickstart: " + e.getMessage());
       return 2;
     }
-    quietLogs();
     Path envoy = noEnvoy || ephemeralPorts ? null : EnvoyProcess.onPath();
     out.printf("llmgw quickstart: %d simulated pods (%s) at %s, port %d, adapters %s%n", plan.podIps().size(),
         plan.sim().model(), plan.podIps(), plan.port(), plan.sim().adapters());
@@ -127,13 +123,5 @@ final class QuickstartCommand implements Callable<Integer> {
     Path base = home == null ? Path.of("") : Path.of(home);
     Path file = base.resolve("examples").resolve("quickstart.yaml");
     return Files.isRegularFile(file) ? file : Path.of("examples", "quickstart.yaml");
-  }
-
-  /** The demonstration's output is the tables; the servers' own INFO lines would bury them. */
-  private static void quietLogs() {
-    if (System.getenv("LLMGW_LOG_LEVEL") == null
-        && LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root) {
-      root.setLevel(Level.WARN);
-    }
   }
 }

@@ -33,8 +33,8 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--duration", defaultValue = "30", description = "Seconds of arrivals per run (default: ${DEFAULT-VALUE}).")
   double duration;
 
-  @Option(names = "--policies", split = ",", defaultValue = "round-robin,random,least-request,seed,scorers",
-      description = "Policies to compare (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--policies", split = ",", defaultValue = "round-robin,random,least-request,seed,seed:8,scorers",
+      description = "Policies to compare; seed:N sets the seed policy's pending threshold (default: ${DEFAULT-VALUE}).")
   List<String> policies;
 
   @Option(names = "--pods", defaultValue = "8", description = "Simulated pods (default: ${DEFAULT-VALUE}).")
@@ -53,6 +53,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed for arrivals, prompts and the pods.")
   long seed;
 
+
   @Override
   public Integer call() throws Exception {
     Workload w = switch (workload) {
@@ -66,9 +67,15 @@ public final class BenchCommand implements Callable<Integer> {
     if (w == null) {
       return 2;
     }
-    List<PolicyName> names = new ArrayList<>();
-    for (String p : policies) {
-      names.add(PolicyName.parse(p));
+    List<PolicySpec> specs = new ArrayList<>();
+    try {
+      for (String p : policies) {
+        specs.add(PolicySpec.parse(p));
+      }
+    } catch (IllegalArgumentException e) {
+      System.err.println("llmgw bench: --policies takes seed, seed:N, scorers, round-robin, random, least-request ("
+          + e.getMessage() + ")");
+      return 2;
     }
     SimConfig sim = simConfig(w);
     System.out.printf("llmgw bench: workload %s, %d pods (max-num-seqs %d, max-loras %d, max-cpu-loras %d), "
@@ -76,8 +83,8 @@ public final class BenchCommand implements Callable<Integer> {
         sim.maxCpuLoras(), duration, seed);
     Path dir = Files.createTempDirectory("llmgw-bench");
     for (double rate : rates) {
-      Map<PolicyName, Row> rows = new LinkedHashMap<>();
-      for (PolicyName policy : names) {
+      Map<PolicySpec, Row> rows = new LinkedHashMap<>();
+      for (PolicySpec policy : specs) {
         rows.put(policy, runOne(sim, w, policy, rate, dir));
       }
       print(rate, rows);
@@ -94,13 +101,13 @@ public final class BenchCommand implements Callable<Integer> {
         base.loraLoadMs(), base.loraSwapMs(), base.meanOutputTokens(), 0, seed, w.models());
   }
 
-  private Row runOne(SimConfig sim, Workload w, PolicyName policy, double rate, Path dir) throws Exception {
+  private Row runOne(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
     SimPods pods = SimPods.start(sim, podCount, firstIp, 8000);
     Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, w.models());
     EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts()
-        .withPolicy(policy, Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD);
+        .withPolicy(policy.name(), policy.threshold());
     try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
-      System.out.printf("  %-13s at %5.1f/s ...", policy.cliName(), rate);
+      System.out.printf("  %-13s at %5.1f/s ...", policy, rate);
       System.out.flush();
       RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, duration, seed, 4096, 120)
           .run(n -> { });
@@ -112,16 +119,33 @@ public final class BenchCommand implements Callable<Integer> {
 
   private record Row(RunResult result, PoolStats stats) {}
 
-  private static void print(double rate, Map<PolicyName, Row> rows) {
+  /** A policy, with the seed policy's pending threshold when given as {@code seed:N}. */
+  record PolicySpec(PolicyName name, int threshold) {
+    static PolicySpec parse(String spec) {
+      int colon = spec.indexOf(':');
+      if (colon < 0) {
+        return new PolicySpec(PolicyName.parse(spec), Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD);
+      }
+      return new PolicySpec(PolicyName.parse(spec.substring(0, colon)), Integer.parseInt(spec.substring(colon + 1)));
+    }
+
+    @Override
+    public String toString() {
+      return name.cliName() + (threshold == Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD ? "" : ":" + threshold);
+    }
+  }
+
+  private static void print(double rate, Map<PolicySpec, Row> rows) {
     System.out.printf("%n### %.0f requests/s%n%n", rate);
     System.out.println("| policy | done/s | tokens/s | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p90 ms "
-        + "| errors | adapter swaps | GPU-slot hits |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        + "| NTPOT p90 ms | errors | adapter swaps | GPU-slot hits |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     rows.forEach((policy, row) -> {
       RunResult r = row.result();
       PoolStats s = row.stats();
-      System.out.printf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.1f | %d | %d | %.0f %% |%n", policy.cliName(),
-          r.throughput(), r.tokensPerSecond(), r.ttftMs(50), r.ttftMs(90), r.ttftMs(99), r.tpotMs(90), r.errors(),
+      System.out.printf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %d | %d | %.0f %% |%n", policy,
+          r.throughput(), r.tokensPerSecond(), r.ttftMs(50), r.ttftMs(90), r.ttftMs(99), r.tpotMs(90),
+          r.normalizedTpotMs(90), r.errors(),
           s.swaps(), s.adapterUses() == 0 ? 0.0 : 100.0 * s.affinityHits() / s.adapterUses());
     });
     System.out.println();

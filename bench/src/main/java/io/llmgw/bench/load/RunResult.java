@@ -12,6 +12,8 @@ public final class RunResult {
   final Histogram ttft = new Histogram(600_000_000L, 3);
   final Histogram tpot = new Histogram(600_000_000L, 3);
   final Histogram e2e = new Histogram(600_000_000L, 3);
+  /** GIE's normalised time per output token: end-to-end latency divided by output tokens. */
+  final Histogram ntpot = new Histogram(600_000_000L, 3);
   final Map<String, Integer> outcomes = new TreeMap<>();
   final Map<String, Integer> okByModel = new TreeMap<>();
   int sent;
@@ -58,6 +60,10 @@ public final class RunResult {
 
   public double tpotMs(double q) {
     return tpot.getTotalCount() == 0 ? Double.NaN : tpot.getValueAtPercentile(q) / 1000.0;
+  }
+
+  public double normalizedTpotMs(double q) {
+    return ntpot.getTotalCount() == 0 ? Double.NaN : ntpot.getValueAtPercentile(q) / 1000.0;
   }
 
   public double e2eMs(double q) {

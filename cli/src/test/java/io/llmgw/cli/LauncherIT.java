@@ -1,0 +1,126 @@
+package io.llmgw.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.llmgw.envoy.devproxy.DevProxy;
+import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.http.SimPods;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** As a new user would: the packaged {@code ./llmgw} launcher, run as its own process. */
+class LauncherIT {
+  static final Path LAUNCHER = Path.of("..", "llmgw").toAbsolutePath().normalize();
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @Test
+  void serveRoutesAConfigFileAndAnswers404ForAnUnknownModel() throws Exception {
+    Path config = Files.createTempFile("pool", ".yaml");
+    Files.writeString(config, Files.readString(Path.of("..", "examples", "pool.yaml"))
+        .replace("127.0.0.11", "127.0.0.61").replace("127.0.0.12", "127.0.0.62"));
+    int grpc = freePort();
+    try (SimPods pods = SimPods.start(SimConfig.defaults().withAdapters(List.of("sql-lora-v1", "sql-lora-v2")),
+        List.of("127.0.0.61", "127.0.0.62"), 8000)) {
+      Process epp = launch(false, "serve", "--config", config.toString(), "--bind", "127.0.0.1", "--grpc-port", "" + grpc,
+          "--health-port", "" + freePort(), "--metrics-port", "" + freePort()).process();
+      try (DevProxy proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
+          .withEpp("127.0.0.1", grpc))) {
+        String chat = "{\"model\":\"sql-lora\",\"max_tokens\":3,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        HttpResponse<String> ok = await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+            .until(() -> post(proxy.port(), chat), r -> r.statusCode() == 200);
+        assertThat(ok.body()).contains("\"model\":\"sql-lora\"");
+        HttpResponse<String> unknown = post(proxy.port(), chat.replace("sql-lora", "gpt-nope"));
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.body()).contains("gpt-nope");
+      } finally {
+        epp.destroy();
+        assertThat(epp.waitFor(20, TimeUnit.SECONDS)).as("EPP stops on SIGTERM").isTrue();
+        Files.deleteIfExists(config);
+      }
+    }
+  }
+
+  @Test
+  void aBadConfigFileStopsStartWithTheFileDocumentAndField() throws Exception {
+    Path config = Files.createTempFile("bad", ".yaml");
+    Files.writeString(config, Files.readString(Path.of("..", "examples", "pool.yaml"))
+        .replace("weight: 90", "weight: -1"));
+    Launched launched = launch(false, "serve", "--config", config.toString(), "--grpc-port", "0", "--health-port",
+        "0", "--metrics-port", "0", "--bind", "127.0.0.1");
+    Process p = launched.process();
+    try {
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String err = launched.errors();
+      assertThat(p.exitValue()).isEqualTo(2);
+      assertThat(err).contains(config.toString(), "document 3", "spec.adapter.targets[0].weight");
+    } finally {
+      p.destroyForcibly();
+      Files.deleteIfExists(config);
+    }
+  }
+
+  @Test
+  void quickstartRunsItsDemonstrationAndPrintsTheTables() throws Exception {
+    Path config = Files.createTempFile("quickstart", ".yaml");
+    Files.writeString(config, Files.readString(Path.of("..", "examples", "quickstart.yaml"))
+        .replaceAll("podIP: 127\\.0\\.0\\.1(\\d)", "podIP: 127.0.0.15$1"));
+    Launched launched = launch(true, "quickstart", "--config", config.toString(), "--listen", "127.0.0.1:0", "--ephemeral-ports",
+        "--requests", "60", "--rate", "30", "--duration", "0s");
+    Process p = launched.process();
+    try {
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(out + launched.errors()).isZero();
+      assertThat(out).contains("4 simulated pods", "60 requests: 60 ok, 0 errors", "time to first token p50",
+          "127.0.0.151:8000", "affinity hits", "Try it yourself", "curl -s http://127.0.0.1:");
+    } finally {
+      p.destroyForcibly();
+      Files.deleteIfExists(config);
+    }
+  }
+
+  static HttpResponse<String> post(int port, String body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        .timeout(Duration.ofSeconds(20)).header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A launched process; standard error goes to a file, so a chatty process never blocks on a full pipe. */
+  record Launched(Process process, Path stderr) {
+    String errors() throws IOException {
+      return Files.readString(stderr);
+    }
+  }
+
+  static Launched launch(boolean readStdout, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(LAUNCHER.toString()));
+    cmd.addAll(List.of(args));
+    Path err = Files.createTempFile("llmgw", ".err");
+    err.toFile().deleteOnExit();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile());
+    if (!readStdout) {
+      pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    }
+    return new Launched(pb.start(), err);
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}

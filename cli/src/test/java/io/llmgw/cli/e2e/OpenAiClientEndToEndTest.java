@@ -1,0 +1,102 @@
+package io.llmgw.cli.e2e;
+
+import static io.llmgw.cli.e2e.Gateways.BASE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.openai.client.OpenAIClient;
+import com.openai.core.http.StreamResponse;
+import com.openai.errors.NotFoundException;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.chat.completions.ChatCompletionStreamOptions;
+import com.openai.models.completions.Completion;
+import com.openai.models.completions.CompletionCreateParams;
+import io.llmgw.bench.load.PoolStats;
+import io.llmgw.bench.load.Rig;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The official OpenAI Java SDK → dev proxy → EPP → simulated pods on 127.0.0.121-123. */
+class OpenAiClientEndToEndTest {
+  static Rig rig;
+  static OpenAIClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    rig = Gateways.start("127.0.0.121", 3, true);
+    client = Gateways.client(rig.proxyPort());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    client.close();
+    rig.close();
+  }
+
+  static ChatCompletionCreateParams chat(String model, long tokens) {
+    return ChatCompletionCreateParams.builder().model(model).addUserMessage("Which tables hold orders?")
+        .maxCompletionTokens(tokens).build();
+  }
+
+  @Test
+  void chatCompletionThroughAnAdapterRoute() {
+    ChatCompletion c = client.chat().completions().create(chat("sql-lora", 6));
+    assertThat(c.model()).isEqualTo("sql-lora");
+    assertThat(c.choices().getFirst().message().content().orElseThrow().split(" ")).hasSize(6);
+    assertThat(c.usage().orElseThrow().completionTokens()).isEqualTo(6);
+    assertThat(PoolStats.of(rig.pods()).adapterUsesAndHits()).containsKey("sql-lora");
+  }
+
+  @Test
+  void streamedChatOnTheBaseModelArrivesTokenByTokenWithUsage() {
+    ChatCompletionCreateParams params = chat(BASE, 8).toBuilder()
+        .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build()).build();
+    List<String> pieces = new ArrayList<>();
+    long[] usage = {-1};
+    try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
+      stream.stream().forEach(chunk -> {
+        assertThat(chunk.model()).isEqualTo(BASE);
+        chunk.choices().forEach(ch -> ch.delta().content().filter(s -> !s.isEmpty()).ifPresent(pieces::add));
+        chunk.usage().ifPresent(u -> usage[0] = u.completionTokens());
+      });
+    }
+    assertThat(pieces).hasSize(8);
+    assertThat(usage[0]).isEqualTo(8);
+  }
+
+  @Test
+  void completionsWholeAndStreamed() {
+    CompletionCreateParams params = CompletionCreateParams.builder().model("chat-lora").prompt("Once upon a time")
+        .maxTokens(5).build();
+    Completion whole = client.completions().create(params);
+    assertThat(whole.model()).isEqualTo("chat-lora");
+    assertThat(whole.choices().getFirst().text().split(" ")).hasSize(5);
+    List<String> pieces = new ArrayList<>();
+    try (StreamResponse<Completion> stream = client.completions().createStreaming(params)) {
+      stream.stream().forEach(c -> c.choices().forEach(ch -> {
+        if (!ch.text().isEmpty()) {
+          pieces.add(ch.text());
+        }
+      }));
+    }
+    assertThat(pieces).hasSize(5);
+  }
+
+  @Test
+  void anUnknownModelIsTheSdksNotFoundError() {
+    assertThatThrownBy(() -> client.chat().completions().create(chat("gpt-nonexistent", 3)))
+        .isInstanceOf(NotFoundException.class)
+        .hasMessageContaining("gpt-nonexistent");
+  }
+
+  @Test
+  void modelListComesFromTheRoutes() {
+    assertThat(client.models().list().data()).extracting(m -> m.id())
+        .contains(BASE, "sql-lora", "chat-lora");
+  }
+}
