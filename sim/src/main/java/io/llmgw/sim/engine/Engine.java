@@ -34,6 +34,8 @@ public final class Engine {
   private final LongAdder admitted = new LongAdder();
   private final long startNanos;
   private final long startEpochMillis = System.currentTimeMillis();
+  /** running.size(), published for readers on other threads (tests, the quickstart's tables). */
+  private volatile int runningNow;
   private int usedBlocks;
   private long nextId;
   private boolean stepping;
@@ -143,6 +145,7 @@ public final class Engine {
       metrics.admitted(s, (now - s.arrivedNanos) / 1e9, s.cachedTokens);
       admittedAny = true;
     }
+    runningNow = running.size();
     if (admittedAny) {
       ms += config.prefillOverheadMs() + config.prefillPerTokenMs() * prefillTokens;
     }
@@ -172,6 +175,7 @@ public final class Engine {
             reason);
       }
     }
+    runningNow = running.size();
     if (running.isEmpty() && waiting.isEmpty()) {
       stepping = false;
     } else {
@@ -209,8 +213,9 @@ public final class Engine {
     return tiers;
   }
 
+  /** Sequences in the running batch; safe from any thread. */
   public int runningCount() {
-    return running.size();
+    return runningNow;
   }
 
   public int waitingCount() {
