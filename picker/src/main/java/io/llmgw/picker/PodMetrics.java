@@ -39,16 +39,14 @@ public record PodMetrics(
     return baseModels.contains(model) || hasAdapter(model);
   }
 
-  /** Adapters that occupy the server, resident or active. */
+  /**
+   * Adapters the server's batch is using or queueing for ({@code vllm:lora_requests_info}): what competes for its
+   * {@code max_lora} slots. Resident but idle adapters do not; vLLM swaps them in when a request needs them.
+   */
   public int activeAdapterCount() {
-    int n = loadedAdapters.size();
-    for (String a : runningAdapters) {
-      if (!loadedAdapters.contains(a)) {
-        n++;
-      }
-    }
+    int n = runningAdapters.size();
     for (String a : waitingAdapters) {
-      if (!loadedAdapters.contains(a) && !runningAdapters.contains(a)) {
+      if (!runningAdapters.contains(a)) {
         n++;
       }
     }

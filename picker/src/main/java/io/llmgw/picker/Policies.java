@@ -22,14 +22,17 @@ public final class Policies {
   private Policies() {}
 
   /**
-   * The seed PoC policy: among endpoints serving the model with fewer than {@code threshold} pending for it, the one
-   * with the most pending (packs an adapter's traffic onto few pods); otherwise fewest active adapters, then least
-   * total pending.
+   * The seed PoC policy: among endpoints holding the adapter with fewer than {@code threshold} pending for it, the one
+   * with the most pending (packs an adapter's traffic onto few pods; among equals, the one whose batch uses the fewest
+   * adapters, so two adapters do not land on one pod by chance); otherwise, and for base-model requests, fewest active
+   * adapters, then least total pending.
    */
   public static Policy seed(int threshold, Supplier<RandomGenerator> random) {
     return new BranchPolicy(
         new ServesBelowThresholdFilter(threshold),
-        new ScoringPolicy(List.of(new WeightedScorer(new PendingForModelScorer(threshold), 1)), random),
+        new ScoringPolicy(List.of(new WeightedScorer(new PendingForModelScorer(threshold), 1),
+            // a tie-breaker: below one pending's step (1 / threshold) for any threshold under 1,000
+            new WeightedScorer(new FewestAdaptersScorer(), 0.000_9)), random),
         new ScoringPolicy(List.of(new WeightedScorer(new FewestAdaptersScorer(), 1)), random));
   }
 

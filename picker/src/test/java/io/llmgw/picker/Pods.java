@@ -17,6 +17,11 @@ final class Pods {
     return new PodMetrics(queue, 0, kv, 4, Set.of(), Set.of(), loaded, Set.of("base"), NOW);
   }
 
+  /** Adapters resident, and those the batch is running (what competes for its slots). */
+  static PodMetrics active(Set<String> loaded, Set<String> running) {
+    return new PodMetrics(0, 0, 0, 4, running, Set.of(), loaded, Set.of("base"), NOW);
+  }
+
   /** Mutable in-flight counts a test sets directly. */
   static final class Pending implements InFlight {
     final Map<String, Integer> byModel = new HashMap<>();

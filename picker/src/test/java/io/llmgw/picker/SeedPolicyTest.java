@@ -1,6 +1,7 @@
 package io.llmgw.picker;
 
 import static io.llmgw.picker.Pods.NOW;
+import static io.llmgw.picker.Pods.active;
 import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,11 +41,11 @@ class SeedPolicyTest {
   }
 
   @Test
-  void withoutALoadedPodBelowThresholdTakesFewestAdaptersThenLeastPending() {
-    var full = pod(1, metrics(0, 0, Set.of("a")), new Pods.Pending().set("a", 3));
-    var busy = pod(2, metrics(0, 0, Set.of("x", "y")), new Pods.Pending().set("x", 1));
-    var light = pod(3, metrics(0, 0, Set.of("x")), new Pods.Pending().set("x", 5));
-    var lighter = pod(4, metrics(0, 0, Set.of("y")), new Pods.Pending().set("y", 2));
+  void withoutALoadedPodBelowThresholdTakesFewestActiveAdaptersThenLeastPending() {
+    var full = pod(1, active(Set.of("a"), Set.of("a")), new Pods.Pending().set("a", 3));
+    var busy = pod(2, active(Set.of("x", "y"), Set.of("x", "y")), new Pods.Pending().set("x", 1));
+    var light = pod(3, active(Set.of("x", "y"), Set.of("x")), new Pods.Pending().set("x", 5));
+    var lighter = pod(4, active(Set.of("x", "y"), Set.of("y")), new Pods.Pending().set("y", 2));
 
     Decision d = picked(List.of(full, busy, light, lighter));
 
@@ -53,11 +54,24 @@ class SeedPolicyTest {
   }
 
   @Test
-  void baseModelRequestsCountAsServedEverywhere() {
+  void baseModelRequestsAreNotPackedButGoToTheLeastBusyPod() {
     var p1 = pod(1, metrics(0, 0, Set.of()), new Pods.Pending().set("base", 2));
-    var p2 = pod(2, metrics(0, 0, Set.of()), new Pods.Pending());
-    assertThat(picker.pick(PickRequest.of("base"), List.of(p1, p2)))
-        .isInstanceOfSatisfying(PickOutcome.Picked.class, p -> assertThat(p.decision().primary()).isSameAs(p1));
+    var p2 = pod(2, metrics(0, 0, Set.of()), new Pods.Pending().set("base", 1));
+    var p3 = pod(3, active(Set.of("a"), Set.of("a")), new Pods.Pending());
+    assertThat(picker.pick(PickRequest.of("base"), List.of(p1, p2, p3)))
+        .isInstanceOfSatisfying(PickOutcome.Picked.class, p -> assertThat(p.decision().ranked())
+            .containsExactly(p2, p1, p3));
+  }
+
+  @Test
+  void aNewAdapterGoesWhereTheBatchHasTheFewestAdaptersNotWhereChanceSendsIt() {
+    // "a" is resident everywhere with nothing pending: the packing rule ties, the batch's adapters decide
+    var crowded = pod(1, active(Set.of("a", "x", "y"), Set.of("x", "y")), new Pods.Pending());
+    var half = pod(2, active(Set.of("a", "x", "y"), Set.of("x")), new Pods.Pending());
+    var idle = pod(3, active(Set.of("a", "x", "y"), Set.of()), new Pods.Pending().set("x", 1));
+    for (int i = 0; i < 20; i++) {
+      assertThat(picked(List.of(crowded, half, idle)).ranked()).containsExactly(idle, half, crowded);
+    }
   }
 
   private Decision picked(List<EndpointState> pool) {

@@ -306,7 +306,7 @@ class ExtProcIntegrationTest {
       assertThat(order[1]).as("second request packs onto the first's pod").isEqualTo(order[0]);
       assertThat(order[2]).as("at the threshold the other loaded pod takes over").isNotEqualTo(order[0]).isNotEqualTo(cold);
       assertThat(order[3]).isEqualTo(order[2]);
-      assertThat(order[4]).as("both loaded pods full: the pod with fewest adapters").isEqualTo(cold);
+      assertThat(order[4]).as("both loaded pods full: the least busy pod (no batch adapters anywhere)").isEqualTo(cold);
       assertThat(perPod).containsEntry(order[0], 2).containsEntry(order[2], 2).containsEntry(cold, 1);
       assertThat(seed.inFlight(order[0])).isEqualTo(2);
     }

@@ -7,8 +7,9 @@ import io.llmgw.picker.Scorer;
 import java.util.List;
 
 /**
- * GIE lora-affinity-scorer: the adapter already active (or the base model served) 1.0; queued for the adapter 0.6; a free
- * adapter slot 0.8; otherwise 0.
+ * GIE lora-affinity-scorer: the adapter in the running batch (or the base model served) 1.0; a free adapter slot 0.8;
+ * requests already queued for the adapter 0.6; otherwise 0. Activity, not residency: every pod may hold an adapter in
+ * host memory, but only the batch's {@code max_lora} slots decide whether a request runs without waiting.
  */
 public final class LoraAffinityScorer implements Scorer {
   @Override
@@ -16,7 +17,7 @@ public final class LoraAffinityScorer implements Scorer {
     String model = request.model();
     for (int i = 0; i < candidates.size(); i++) {
       PodMetrics m = candidates.get(i).metrics();
-      if (m.baseModels().contains(model) || m.runningAdapters().contains(model) || m.loadedAdapters().contains(model)) {
+      if (m.baseModels().contains(model) || m.runningAdapters().contains(model)) {
         out[i] = 1.0;
       } else if (m.waitingAdapters().contains(model)) {
         out[i] = 0.6;
