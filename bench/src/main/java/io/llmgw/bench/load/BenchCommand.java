@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
     description = "Compare routing policies under open-loop load on simulated pods; prints one table per rate.")
 public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--workload", defaultValue = "multi-lora",
-      description = "multi-lora (15 adapters, 60/30/10 traffic, max-loras 3) or zipf (1,000 adapters, Zipf 1.0).")
+      description = "multi-lora (15 adapters, 60/30/10 traffic, max-loras 3), zipf (1,000 adapters, Zipf 1.0) or "
+          + "prefix (base model, questions about 40 documents of 1,500 tokens; KV cache of 1,024 blocks per pod).")
   String workload;
 
   @Option(names = "--rates", split = ",", defaultValue = "10,20,30", description = "Requests per second, one run each.")
@@ -59,8 +60,9 @@ public final class BenchCommand implements Callable<Integer> {
     Workload w = switch (workload) {
       case "multi-lora" -> Workload.multiLora();
       case "zipf" -> Workload.zipf(1000, 1.0);
+      case "prefix" -> Workload.prefix(SimConfig.DEFAULT_MODEL, 40);
       default -> {
-        System.err.println("llmgw bench: unknown --workload " + workload + " (multi-lora or zipf)");
+        System.err.println("llmgw bench: unknown --workload " + workload + " (multi-lora, zipf or prefix)");
         yield null;
       }
     };
@@ -96,9 +98,13 @@ public final class BenchCommand implements Callable<Integer> {
     SimConfig base = SimConfig.defaults();
     int maxLoras = w.models().size() > 100 ? 4 : 3;
     int cpuLoras = w.models().size() > 100 ? 64 : 15;
-    return new SimConfig(base.model(), maxNumSeqs, 1024, maxLoras, cpuLoras, base.numGpuBlocks(), base.blockSize(),
+    boolean baseOnly = w.models().contains(base.model());
+    List<String> adapters = baseOnly ? List.of() : w.models();
+    // the prefix workload's documents must outgrow one pod's cache for prefix affinity to matter
+    int gpuBlocks = baseOnly ? 1024 : base.numGpuBlocks();
+    return new SimConfig(base.model(), maxNumSeqs, 1024, maxLoras, cpuLoras, gpuBlocks, base.blockSize(),
         base.maxModelLen(), base.prefillOverheadMs(), base.prefillPerTokenMs(), decodeBaseMs, decodePerSeqMs,
-        base.loraLoadMs(), base.loraSwapMs(), base.meanOutputTokens(), 0, seed, w.models());
+        base.loraLoadMs(), base.loraSwapMs(), base.meanOutputTokens(), 0, seed, adapters);
   }
 
   private Row runOne(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
@@ -138,15 +144,16 @@ public final class BenchCommand implements Callable<Integer> {
   private static void print(double rate, Map<PolicySpec, Row> rows) {
     System.out.printf("%n### %.0f requests/s%n%n", rate);
     System.out.println("| policy | done/s | tokens/s | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p90 ms "
-        + "| NTPOT p90 ms | errors | adapter swaps | GPU-slot hits |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        + "| NTPOT p90 ms | errors | adapter swaps | GPU-slot hits | prefix-cache hits |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     rows.forEach((policy, row) -> {
       RunResult r = row.result();
       PoolStats s = row.stats();
-      System.out.printf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %d | %d | %.0f %% |%n", policy,
+      System.out.printf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %d | %d | %.0f %% | %.0f %% |%n", policy,
           r.throughput(), r.tokensPerSecond(), r.ttftMs(50), r.ttftMs(90), r.ttftMs(99), r.tpotMs(90),
           r.normalizedTpotMs(90), r.errors(),
-          s.swaps(), s.adapterUses() == 0 ? 0.0 : 100.0 * s.affinityHits() / s.adapterUses());
+          s.swaps(), s.adapterUses() == 0 ? 0.0 : 100.0 * s.affinityHits() / s.adapterUses(),
+          100 * s.prefixCacheHitRate());
     });
     System.out.println();
   }

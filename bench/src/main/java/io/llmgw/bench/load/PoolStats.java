@@ -6,18 +6,30 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What the simulated pods saw, read in-process: requests started per pod, and per pod and adapter how often a batch
- * used the adapter and how often it already sat in a GPU slot (an affinity hit) rather than being swapped in.
+ * What the simulated pods saw, read in-process: requests started per pod; per pod and adapter how often a batch used
+ * the adapter and how often it already sat in a GPU slot (an affinity hit) rather than being swapped in; prompt tokens
+ * and how many of them the prefix caches held.
  */
-public record PoolStats(Map<String, Long> requestsByPod, Map<String, Map<String, long[]>> adapterUsesByPod) {
+public record PoolStats(Map<String, Long> requestsByPod, Map<String, Map<String, long[]>> adapterUsesByPod,
+    long promptTokens, long cachedPromptTokens) {
   public static PoolStats of(SimPods pods) {
     Map<String, Long> byPod = new TreeMap<>();
     Map<String, Map<String, long[]>> uses = new TreeMap<>();
+    long prompt = 0;
+    long cached = 0;
     for (SimServer pod : pods.pods()) {
       byPod.put(pod.address(), pod.engine().admitted());
       uses.put(pod.address(), pod.engine().adapterActivations());
+      long[] tokens = pod.engine().promptAndCachedTokens();
+      prompt += tokens[0];
+      cached += tokens[1];
     }
-    return new PoolStats(byPod, uses);
+    return new PoolStats(byPod, uses, prompt, cached);
+  }
+
+  /** Share of prompt tokens the pods found in their prefix caches. */
+  public double prefixCacheHitRate() {
+    return promptTokens == 0 ? 0 : (double) cachedPromptTokens / promptTokens;
   }
 
   /** Per adapter over all pods: {uses, hits}. */

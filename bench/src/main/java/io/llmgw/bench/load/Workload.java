@@ -6,14 +6,14 @@ import java.util.Random;
 
 /**
  * What clients ask for: which models (adapters or the base model) with what popularity, and how long prompts and
- * outputs are. Every model has its own system prompt, so requests for one model share a prompt prefix as real use
- * cases do; the user turn varies.
+ * outputs are. Requests share prompt prefixes as real use cases do: each model has {@code prefixesPerModel} system
+ * prompts (one per use case, or many documents asked about), picked uniformly; the user turn varies.
  *
  * @param cumulative cumulative popularity, last entry 1.0
- * @param systemTokens length of each model's shared system prompt
+ * @param systemTokens length of each shared system prompt
  */
-public record Workload(String name, List<String> models, double[] cumulative, int systemTokens, int userTokensMin,
-    int userTokensMax, int outputTokensMin, int outputTokensMax) {
+public record Workload(String name, List<String> models, double[] cumulative, int prefixesPerModel,
+    int systemTokens, int userTokensMin, int userTokensMax, int outputTokensMin, int outputTokensMax) {
 
   private static final String[] WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
       + "omicron pi rho sigma tau upsilon phi chi psi omega").split(" ");
@@ -37,7 +37,7 @@ public record Workload(String name, List<String> models, double[] cumulative, in
       names.add("lora-%02d".formatted(i));
       weights[i] = (i < 5 ? 0.60 : i < 10 ? 0.30 : 0.10) / 5;
     }
-    return new Workload("multi-lora", names, cumulate(weights), 256, 32, 256, 16, 96);
+    return new Workload("multi-lora", names, cumulate(weights), 1, 256, 32, 256, 16, 96);
   }
 
   /** A long tail: {@code n} adapters with Zipf(s) popularity. */
@@ -48,12 +48,21 @@ public record Workload(String name, List<String> models, double[] cumulative, in
       names.add("lora-%04d".formatted(i));
       weights[i] = 1.0 / Math.pow(i + 1, s);
     }
-    return new Workload("zipf-" + n, names, cumulate(weights), 256, 32, 256, 16, 96);
+    return new Workload("zipf-" + n, names, cumulate(weights), 1, 256, 32, 256, 16, 96);
+  }
+
+  /**
+   * Questions about {@code documents} long documents on the base model: prefix-cache affinity decides TTFT once the
+   * documents outgrow one pod's KV cache.
+   */
+  public static Workload prefix(String baseModel, int documents) {
+    return new Workload("prefix-" + documents, List.of(baseModel), new double[] {1.0}, documents, 1500, 16, 64, 16,
+        64);
   }
 
   /** Any models with the given relative weights. */
   public static Workload of(String name, List<String> models, double[] weights, int outputMin, int outputMax) {
-    return new Workload(name, models, cumulate(weights), 128, 16, 128, outputMin, outputMax);
+    return new Workload(name, models, cumulate(weights), 1, 128, 16, 128, outputMin, outputMax);
   }
 
   static double[] cumulate(double[] weights) {
@@ -89,8 +98,10 @@ public record Workload(String name, List<String> models, double[] cumulative, in
   /** One streaming chat request body; tokens are taken as 4 characters, as the simulator counts them. */
   String body(Random random, int model, int outputTokens) {
     String name = models.get(model);
-    StringBuilder system = new StringBuilder("You serve the use case ").append(name).append(". ");
-    Random fixed = new Random(name.hashCode());
+    int prefix = prefixesPerModel == 1 ? 0 : random.nextInt(prefixesPerModel);
+    StringBuilder system = new StringBuilder("You serve the use case ").append(name).append(", document ")
+        .append(prefix).append(". ");
+    Random fixed = new Random(name.hashCode() * 31L + prefix);
     while (system.length() < systemTokens * 4) {
       system.append(WORDS[fixed.nextInt(WORDS.length)]).append(' ');
     }

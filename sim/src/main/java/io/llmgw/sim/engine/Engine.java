@@ -32,6 +32,8 @@ public final class Engine {
   private final Set<String> loading = new HashSet<>();
   private final Map<String, LongAdder[]> adapterCounts = new ConcurrentHashMap<>();
   private final LongAdder admitted = new LongAdder();
+  private final LongAdder promptTokens = new LongAdder();
+  private final LongAdder cachedPromptTokens = new LongAdder();
   private final long startNanos;
   private final long startEpochMillis = System.currentTimeMillis();
   /** running.size(), published for readers on other threads (tests, the quickstart's tables). */
@@ -143,6 +145,8 @@ public final class Engine {
       s.cachedTokens = Math.min(s.request.promptTokens() - 1, cachedBlocks * config.blockSize());
       prefillTokens += s.request.promptTokens() - s.cachedTokens;
       metrics.admitted(s, (now - s.arrivedNanos) / 1e9, s.cachedTokens);
+      promptTokens.add(s.request.promptTokens());
+      cachedPromptTokens.add(s.cachedTokens);
       admittedAny = true;
     }
     runningNow = running.size();
@@ -251,6 +255,11 @@ public final class Engine {
   /** Requests that started running here. Safe from any thread. */
   public long admitted() {
     return admitted.sum();
+  }
+
+  /** Prompt tokens admitted, and of those found in the prefix cache. Safe from any thread. */
+  public long[] promptAndCachedTokens() {
+    return new long[] {promptTokens.sum(), cachedPromptTokens.sum()};
   }
 
   /** Adapter name → {batch uses, of which the adapter already sat in a GPU slot}. Safe from any thread. */
