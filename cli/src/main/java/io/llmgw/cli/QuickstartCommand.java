@@ -67,10 +67,24 @@ final class QuickstartCommand implements Callable<Integer> {
       policyName = EppSettings.PolicyName.parse(policy);
       listenHost = listen.substring(0, listen.lastIndexOf(':'));
       listenPort = Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1));
+      if (requests < 1 || rate <= 0) {
+        throw new IllegalArgumentException("--requests and --rate must be positive");
+      }
     } catch (ConfigException | IllegalArgumentException | StringIndexOutOfBoundsException e) {
       System.err.println("llmgw quickstart: " + e.getMessage());
       return 2;
     }
+    try {
+      return demonstrate(out, file, plan, policyName, listenHost, listenPort);
+    } catch (IllegalStateException | java.io.IOException e) {
+      System.err.println("llmgw quickstart: cannot start: " + e.getMessage()
+          + " (another quickstart running? --listen and --ephemeral-ports choose other ports)");
+      return 1;
+    }
+  }
+
+  private int demonstrate(PrintStream out, Path file, QuickstartPlan plan, EppSettings.PolicyName policyName,
+      String listenHost, int listenPort) throws Exception {
     Path envoy = noEnvoy || ephemeralPorts ? null : EnvoyProcess.onPath();
     out.printf("llmgw quickstart: %d simulated pods (%s) at %s, port %d, adapters %s%n", plan.podIps().size(),
         plan.sim().model(), plan.podIps(), plan.port(), plan.sim().adapters());

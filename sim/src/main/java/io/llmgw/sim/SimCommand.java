@@ -89,7 +89,13 @@ public final class SimCommand implements Callable<Integer> {
       System.err.println("llmgw sim: " + e.getMessage());
       return 2;
     }
-    SimPods running = SimPods.start(config, pods, firstIp, port);
+    SimPods running;
+    try {
+      running = SimPods.start(config, pods, firstIp, port);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      System.err.println("llmgw sim: " + e.getMessage());
+      return e instanceof IllegalArgumentException ? 2 : 1;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {

@@ -84,12 +84,17 @@ public final class BenchCommand implements Callable<Integer> {
         + "%.0f s of Poisson arrivals per run, seed %d%n", w.name(), podCount, sim.maxNumSeqs(), sim.maxLoras(),
         sim.maxCpuLoras(), duration, seed);
     Path dir = Files.createTempDirectory("llmgw-bench");
-    for (double rate : rates) {
-      Map<PolicySpec, Row> rows = new LinkedHashMap<>();
-      for (PolicySpec policy : specs) {
-        rows.put(policy, runOne(sim, w, policy, rate, dir));
+    try {
+      for (double rate : rates) {
+        Map<PolicySpec, Row> rows = new LinkedHashMap<>();
+        for (PolicySpec policy : specs) {
+          rows.put(policy, runOne(sim, w, policy, rate, dir));
+        }
+        print(rate, rows);
       }
-      print(rate, rows);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      System.err.println("llmgw bench: " + e.getMessage());
+      return e instanceof IllegalArgumentException ? 2 : 1;
     }
     return 0;
   }
