@@ -1,6 +1,7 @@
 package io.llmgw.envoy.devproxy;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
@@ -96,7 +97,7 @@ final class Exchange {
       localReply(413, "request body exceeds the proxy's limit of " + proxy.settings().maxBodyBytes() + " bytes");
       return;
     }
-    epp.onNext(ExtProcMessages.requestBody(ByteString.copyFrom(chunk.getBytes()), false));
+    epp.onNext(ExtProcMessages.requestBody(UnsafeByteOperations.unsafeWrap(chunk.getBytes()), false));
   }
 
   private void onEpp(ProcessingResponse r) {
@@ -198,7 +199,7 @@ final class Exchange {
     epp.onNext(ExtProcMessages.responseHeaders(headers, false, target));
     resp.handler(chunk -> {
       if (!finished) {
-        epp.onNext(ExtProcMessages.responseBody(ByteString.copyFrom(chunk.getBytes()), false));
+        epp.onNext(ExtProcMessages.responseBody(UnsafeByteOperations.unsafeWrap(chunk.getBytes()), false));
       }
     });
     resp.endHandler(v -> {

@@ -248,10 +248,6 @@ public final class Engine {
     return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tiers.registered()));
   }
 
-  public boolean isRegistered(String adapter) {
-    return tiers.isRegistered(adapter);
-  }
-
   /** Requests that started running here. Safe from any thread. */
   public long admitted() {
     return admitted.sum();

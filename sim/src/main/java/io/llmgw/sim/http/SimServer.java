@@ -95,6 +95,7 @@ public final class SimServer extends AbstractVerticle {
     try {
       request = OpenAiRequest.parse(chat, readJson(bytes));
     } catch (IllegalArgumentException e) {
+      LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
       error(req.response(), 400, "BadRequestError", e.getMessage());
       return;
     }
@@ -114,10 +115,6 @@ public final class SimServer extends AbstractVerticle {
       return;
     }
     String adapter = request.model().equals(config.model()) ? null : request.model();
-    if (adapter != null && !engine.isRegistered(adapter)) {
-      error(req.response(), 404, "NotFoundError", "The model `" + request.model() + "` does not exist.");
-      return;
-    }
     SimRequest sim = request.toEngine(adapter, config.blockSize(), config.meanOutputTokens(), random);
     String id = OpenAiResponses.id(chat, responses++);
     Responder responder = request.stream() ? new Streaming(req.response(), request, id) : new Whole(req.response(),
@@ -147,12 +144,14 @@ public final class SimServer extends AbstractVerticle {
     try {
       body = readJson(bytes);
     } catch (IllegalArgumentException e) {
+      LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
       text(req.response(), 400, e.getMessage());
       return;
     }
     String name = body == null ? "" : body.path("lora_name").asText("");
     String path = body == null ? "" : body.path("lora_path").asText("");
     if (name.isBlank() || (load && path.isBlank())) {
+      LOG.info("{}: 400 for {}: lora_name{} missing", address(), req.path(), load ? " or lora_path" : "");
       text(req.response(), 400, load ? "'lora_name' and 'lora_path' are required" : "'lora_name' is required");
       return;
     }
