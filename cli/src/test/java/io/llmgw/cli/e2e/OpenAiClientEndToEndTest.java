@@ -3,6 +3,7 @@ package io.llmgw.cli.e2e;
 import static io.llmgw.cli.e2e.Gateways.BASE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.openai.client.OpenAIClient;
 import com.openai.core.http.StreamResponse;
@@ -15,6 +16,15 @@ import com.openai.models.completions.Completion;
 import com.openai.models.completions.CompletionCreateParams;
 import io.llmgw.bench.load.PoolStats;
 import io.llmgw.bench.load.Rig;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -98,5 +108,25 @@ class OpenAiClientEndToEndTest {
   void modelListComesFromTheRoutes() {
     assertThat(client.models().list().data()).extracting(m -> m.id())
         .contains(BASE, "sql-lora", "chat-lora");
+  }
+
+  @Test
+  void aClientThatHangsUpMidStreamFreesThePodAndTheGatewaysCount() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + rig.proxyPort() + "/v1/chat/completions"))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"chat-lora\",\"stream\":true,\"max_tokens\":5000,"
+            + "\"messages\":[{\"role\":\"user\",\"content\":\"talk forever\"}]}")).build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+      assertThat(lines.readLine()).startsWith("data: ");
+      assertThat(rig.pods().pods()).anySatisfy(p -> assertThat(p.engine().runningCount()).isPositive());
+    }
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      assertThat(rig.pods().pods()).allSatisfy(p -> {
+        assertThat(p.engine().runningCount()).as("the pod stopped generating").isZero();
+        assertThat(rig.epp().datastore().inFlight().load(p.address()).total()).as("the EPP released it").isZero();
+      });
+    });
   }
 }
