@@ -75,7 +75,7 @@ final class QuickstartCommand implements Callable<Integer> {
       return 2;
     }
     try {
-      return demonstrate(out, file, plan, policyName, listenHost, listenPort);
+      return stoppable(out, file, plan, policyName, listenHost, listenPort);
     } catch (IllegalStateException | java.io.IOException e) {
       System.err.println("llmgw quickstart: cannot start: " + e.getMessage()
           + " (another quickstart running? --listen and --ephemeral-ports choose other ports)");
@@ -83,8 +83,28 @@ final class QuickstartCommand implements Callable<Integer> {
     }
   }
 
-  private int demonstrate(PrintStream out, Path file, QuickstartPlan plan, EppSettings.PolicyName policyName,
+  private int stoppable(PrintStream out, Path file, QuickstartPlan plan, EppSettings.PolicyName policyName,
       String listenHost, int listenPort) throws Exception {
+    // Ctrl-C: the hook lets this thread close pods, EPP and proxy before the JVM halts
+    CountDownLatch stop = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stop.countDown();
+      try {
+        closed.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "quickstart-stop"));
+    try {
+      return demonstrate(out, file, plan, policyName, listenHost, listenPort, stop);
+    } finally {
+      closed.countDown();
+    }
+  }
+
+  private int demonstrate(PrintStream out, Path file, QuickstartPlan plan, EppSettings.PolicyName policyName,
+      String listenHost, int listenPort, CountDownLatch stop) throws Exception {
     Path envoy = noEnvoy || ephemeralPorts ? null : EnvoyProcess.onPath();
     out.printf("llmgw quickstart: %d simulated pods (%s) at %s, port %d, adapters %s%n", plan.podIps().size(),
         plan.sim().model(), plan.podIps(), plan.port(), plan.sim().adapters());
@@ -112,21 +132,17 @@ final class QuickstartCommand implements Callable<Integer> {
       out.printf("  curl -s http://%s:%d/v1/models   # the routes; pod metrics: curl -s http://%s:%d/metrics%n",
           listenHost, port, plan.podIps().getFirst(), plan.port());
       out.printf("%nEdit %s while this runs: valid changes apply live.%n", file);
-      return serve(out);
+      return serve(out, stop);
     }
   }
 
-  private int serve(PrintStream out) throws InterruptedException {
-    CountDownLatch stop = new CountDownLatch(1);
-    Thread hook = new Thread(stop::countDown, "quickstart-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
+  private int serve(PrintStream out, CountDownLatch stop) throws InterruptedException {
     if (duration == null) {
       out.println("Serving until Ctrl-C.");
       stop.await();
     } else {
       out.printf("Serving for %d s more.%n", duration.toSeconds());
       stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
-      Runtime.getRuntime().removeShutdownHook(hook);
     }
     out.println("llmgw quickstart: stopping.");
     return 0;
