@@ -61,7 +61,9 @@ final class Exchange {
 
   void start() {
     for (Map.Entry<String, String> h : in.headers()) {
-      if (!HOP_BY_HOP.contains(h.getKey().toLowerCase(Locale.ROOT))) {
+      String name = h.getKey().toLowerCase(Locale.ROOT);
+      // a destination only ever comes from the EPP: the client's is shown to the EPP but never routed on
+      if (!HOP_BY_HOP.contains(name) && !name.startsWith(ExtProcMessages.DESTINATION)) {
         upstreamHeaders.add(h.getKey(), h.getValue());
       }
     }

@@ -106,6 +106,21 @@ class DevProxyTest {
   }
 
   @Test
+  void aClientChosenDestinationIsNeverRoutedOn() throws Exception {
+    SCRIPT.destinations = List.of(good);
+    SCRIPT.omitDestination = true;
+    try {
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxy.port()
+          + "/v1/completions")).timeout(Duration.ofSeconds(20)).header("x-gateway-destination-endpoint", good)
+          .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(503);
+      assertThat(UPSTREAM_SAW).isEmpty();
+    } finally {
+      SCRIPT.omitDestination = false;
+    }
+  }
+
+  @Test
   void immediateResponsesReachTheClientUnchanged() throws Exception {
     HttpResponse<String> r = send("{\"model\":\"unknown\"}");
     assertThat(r.statusCode()).isEqualTo(404);

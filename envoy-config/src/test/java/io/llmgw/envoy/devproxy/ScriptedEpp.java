@@ -26,6 +26,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class ScriptedEpp extends ExternalProcessorGrpc.ExternalProcessorImplBase {
   volatile List<String> destinations = List.of();
+  /** Answers as an EPP that forgot to route: no destination header, no metadata. */
+  volatile boolean omitDestination;
   final List<String> served = new CopyOnWriteArrayList<>();
   final List<String> responseStatuses = new CopyOnWriteArrayList<>();
   final List<String> protocolModes = new CopyOnWriteArrayList<>();
@@ -69,6 +71,12 @@ final class ScriptedEpp extends ExternalProcessorGrpc.ExternalProcessorImplBase 
               .setStatus(HttpStatus.newBuilder().setCodeValue(404))
               .setHeaders(HeaderMutation.newBuilder().addSetHeaders(set("content-type", "application/json")))
               .setBody(ByteString.copyFromUtf8("{\"error\":\"no route\"}"))).build());
+          return;
+        }
+        if (omitDestination) {
+          out.onNext(ProcessingResponse.newBuilder().setRequestHeaders(HeadersResponse.getDefaultInstance()).build());
+          out.onNext(ProcessingResponse.newBuilder().setRequestBody(BodyResponse.newBuilder()
+              .setResponse(streamed(ByteString.copyFromUtf8(body.toString()), true))).build());
           return;
         }
         out.onNext(ProcessingResponse.newBuilder()
