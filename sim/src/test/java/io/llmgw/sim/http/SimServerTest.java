@@ -141,6 +141,25 @@ class SimServerTest {
   }
 
   @Test
+  void failureRateInjects500sRepeatablyUnderASeed() throws Exception {
+    SimConfig d = SimConfig.defaults();
+    SimConfig flaky = new SimConfig(d.model(), 8, 8, 1, 1, 4096, 16, 8192, 1, 0.01, 1, 0.01, 1, 1, 4, 0.5, 99,
+        List.of());
+    List<Integer> first = new ArrayList<>();
+    List<Integer> second = new ArrayList<>();
+    for (List<Integer> codes : List.of(first, second)) {
+      try (SimPods p = SimPods.start(flaky, 1, "127.0.0.83", 0)) {
+        for (int i = 0; i < 40; i++) {
+          codes.add(post(p, "/v1/chat/completions", chat(MODEL, 1, false)).statusCode());
+        }
+      }
+    }
+    assertThat(first).containsOnly(200, 500);
+    assertThat(first.stream().filter(c -> c == 500).count()).isBetween(10L, 30L);
+    assertThat(second).as("the same seed fails the same requests").isEqualTo(first);
+  }
+
+  @Test
   void fullWaitingQueueAnswers429AndMetricsMoveWithLoad() throws Exception {
     List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
