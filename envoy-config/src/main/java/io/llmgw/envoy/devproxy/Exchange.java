@@ -1,5 +1,7 @@
 package io.llmgw.envoy.devproxy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
@@ -8,6 +10,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.Status;
+import io.llmgw.api.EppProtocol;
 import io.grpc.stub.StreamObserver;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
@@ -33,6 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Exchange {
   private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
       "transfer-encoding", "te", "trailer", "upgrade", "content-length");
 
@@ -63,7 +67,7 @@ final class Exchange {
     for (Map.Entry<String, String> h : in.headers()) {
       String name = h.getKey().toLowerCase(Locale.ROOT);
       // a destination only ever comes from the EPP: the client's is shown to the EPP but never routed on
-      if (!HOP_BY_HOP.contains(name) && !name.startsWith(ExtProcMessages.DESTINATION)) {
+      if (!HOP_BY_HOP.contains(name) && !EppProtocol.isSpoofable(name)) {
         upstreamHeaders.add(h.getKey(), h.getValue());
       }
     }
@@ -112,7 +116,7 @@ final class Exchange {
         CommonResponse common = r.getRequestHeaders().getResponse();
         ExtProcMessages.apply(common.getHeaderMutation(), upstreamHeaders);
         List<String> fromMetadata = ExtProcMessages.destinations(r.getDynamicMetadata());
-        String header = upstreamHeaders.get(ExtProcMessages.DESTINATION);
+        String header = upstreamHeaders.get(EppProtocol.DESTINATION);
         destinations = fromMetadata != null ? fromMetadata
             : header == null ? List.of() : ExtProcMessages.split(header);
         if (!requestHasBody) {
@@ -163,7 +167,7 @@ final class Exchange {
     String host = target.substring(0, colon).replace("[", "").replace("]", "");
     int port = Integer.parseInt(target.substring(colon + 1));
     MultiMap headers = MultiMap.caseInsensitiveMultiMap().addAll(upstreamHeaders);
-    headers.set(ExtProcMessages.DESTINATION, target);
+    headers.set(EppProtocol.DESTINATION, target);
     headers.set("content-length", Integer.toString(upstreamBody.length()));
     RequestOptions options = new RequestOptions().setHost(host).setPort(port).setMethod(in.method())
         .setURI(in.uri()).setHeaders(headers);
@@ -285,9 +289,11 @@ final class Exchange {
     }
   }
 
+  /** An OpenAI-style error body, as the EPP and the model servers answer. */
   private static String errorJson(int status, String message) {
-    return "{\"error\":{\"message\":\"" + message.replace("\\", "\\\\").replace("\"", "\\\"")
-        + "\",\"type\":\"proxy_error\",\"param\":null,\"code\":" + status + "}}";
+    ObjectNode root = JSON.createObjectNode();
+    root.putObject("error").put("message", message).put("type", "proxy_error").putNull("param").put("code", status);
+    return root.toString();
   }
 
   /** gRPC delivers on its own threads; every message hops onto the exchange's event loop. */

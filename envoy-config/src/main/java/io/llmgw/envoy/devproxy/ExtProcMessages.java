@@ -3,6 +3,7 @@ package io.llmgw.envoy.devproxy;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
+import io.llmgw.api.EppProtocol;
 import io.envoyproxy.envoy.config.core.v3.HeaderMap;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
@@ -22,10 +23,6 @@ import java.util.Map;
 
 /** The ext_proc messages Envoy sends with our filter configuration, and the header mutations it applies. */
 final class ExtProcMessages {
-  static final String LB_NAMESPACE = "envoy.lb";
-  static final String DESTINATION = "x-gateway-destination-endpoint";
-  static final String SERVED = "x-gateway-destination-endpoint-served";
-
   private static final ProtocolConfiguration FULL_DUPLEX = ProtocolConfiguration.newBuilder()
       .setRequestBodyMode(BodySendMode.FULL_DUPLEX_STREAMED)
       .setResponseBodyMode(BodySendMode.FULL_DUPLEX_STREAMED)
@@ -51,8 +48,8 @@ final class ExtProcMessages {
     ProcessingRequest.Builder b = ProcessingRequest.newBuilder()
         .setResponseHeaders(HttpHeaders.newBuilder().setHeaders(headerMap(headers)).setEndOfStream(endOfStream));
     if (served != null) {
-      b.setMetadataContext(Metadata.newBuilder().putFilterMetadata(LB_NAMESPACE, Struct.newBuilder()
-          .putFields(SERVED, Value.newBuilder().setStringValue(served).build()).build()));
+      b.setMetadataContext(Metadata.newBuilder().putFilterMetadata(EppProtocol.LB_NAMESPACE, Struct.newBuilder()
+          .putFields(EppProtocol.DESTINATION_SERVED, Value.newBuilder().setStringValue(served).build()).build()));
     }
     return b.build();
   }
@@ -64,11 +61,11 @@ final class ExtProcMessages {
 
   /** The ordered destination list from {@code envoy.lb} metadata, or null when the EPP set none. */
   static List<String> destinations(Struct dynamicMetadata) {
-    Value ns = dynamicMetadata.getFieldsMap().get(LB_NAMESPACE);
+    Value ns = dynamicMetadata.getFieldsMap().get(EppProtocol.LB_NAMESPACE);
     if (ns == null || !ns.hasStructValue()) {
       return null;
     }
-    Value v = ns.getStructValue().getFieldsMap().get(DESTINATION);
+    Value v = ns.getStructValue().getFieldsMap().get(EppProtocol.DESTINATION);
     return v == null ? null : split(v.getStringValue());
   }
 

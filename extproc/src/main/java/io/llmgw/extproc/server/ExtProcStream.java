@@ -11,6 +11,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.body.BodyProblem;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.ModelExtractor;
@@ -98,7 +99,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     HttpHeaders h = req.getRequestHeaders();
     headers = IncomingRequest.headers(h.getHeaders());
-    requestId = headers.get(Headers.REQUEST_ID);
+    requestId = headers.get(EppProtocol.REQUEST_ID);
     if (requestId == null || requestId.isBlank()) {
       requestId = UUID.randomUUID().toString();
       requestIdGenerated = true;
@@ -171,7 +172,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     ExtractedBody found = (ExtractedBody) scanned;
     long t0 = System.nanoTime();
-    RoutingResult result = deps.router().route(found, body, headers.get(Headers.MODEL_REWRITE), subset);
+    RoutingResult result = deps.router().route(found, body, headers.get(EppProtocol.MODEL_REWRITE), subset);
     deps.metrics().decisionSeconds((System.nanoTime() - t0) / 1e9);
     switch (result) {
       case RoutingResult.Rejected r -> reject(r.reply(), r.route() == null ? null : r.route().modelName());
@@ -185,7 +186,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     String header = deps.headerCarriesFallbacks() ? destination : r.decision().primary().address();
     CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
     HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
-    mutation.addSetHeaders(Frames.setHeader(Headers.DESTINATION, header));
+    mutation.addSetHeaders(Frames.setHeader(EppProtocol.DESTINATION, header));
     if (r.rewritten()) {
       mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
     }
@@ -249,12 +250,12 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     CommonResponse.Builder common = CommonResponse.newBuilder();
     HeaderMutation.Builder m = common.getHeaderMutationBuilder();
     for (String name : spoofed) {
-      if (!name.equals(Headers.DESTINATION)) {
+      if (!name.equals(EppProtocol.DESTINATION)) {
         m.addRemoveHeaders(name);
       }
     }
     if (requestIdGenerated) {
-      m.addSetHeaders(Frames.setHeader(Headers.REQUEST_ID, requestId));
+      m.addSetHeaders(Frames.setHeader(EppProtocol.REQUEST_ID, requestId));
     }
     return common;
   }

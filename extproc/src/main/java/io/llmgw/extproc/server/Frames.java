@@ -15,6 +15,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
 import io.envoyproxy.envoy.type.v3.HttpStatus;
+import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.routing.ErrorReply;
 import java.nio.charset.StandardCharsets;
 
@@ -92,7 +93,7 @@ final class Frames {
   static ProcessingResponse immediate(int status, String jsonBody, String requestId, String details) {
     HeaderMutation.Builder headers = HeaderMutation.newBuilder().addSetHeaders(setHeader("content-type", "application/json"));
     if (requestId != null) {
-      headers.addSetHeaders(setHeader(Headers.REQUEST_ID, requestId));
+      headers.addSetHeaders(setHeader(EppProtocol.REQUEST_ID, requestId));
     }
     return ProcessingResponse.newBuilder()
         .setImmediateResponse(ImmediateResponse.newBuilder()
@@ -106,8 +107,8 @@ final class Frames {
   /** {@code envoy.lb: {x-gateway-destination-endpoint: "<value>"}} */
   static Struct destinationMetadata(String destination) {
     return Struct.newBuilder()
-        .putFields(Headers.LB_NAMESPACE, Value.newBuilder().setStructValue(Struct.newBuilder()
-            .putFields(Headers.DESTINATION, Value.newBuilder().setStringValue(destination).build())).build())
+        .putFields(EppProtocol.LB_NAMESPACE, Value.newBuilder().setStructValue(Struct.newBuilder()
+            .putFields(EppProtocol.DESTINATION, Value.newBuilder().setStringValue(destination).build())).build())
         .build();
   }
 }

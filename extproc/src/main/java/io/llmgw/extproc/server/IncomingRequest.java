@@ -5,6 +5,7 @@ import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.core.v3.HeaderMap;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
+import io.llmgw.api.EppProtocol;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +31,7 @@ final class IncomingRequest {
   static List<String> spoofedRoutingHeaders(Map<String, String> headers) {
     List<String> out = new ArrayList<>(0);
     for (String name : headers.keySet()) {
-      if (Headers.isSpoofable(name)) {
+      if (EppProtocol.isSpoofable(name)) {
         out.add(name);
       }
     }
@@ -39,11 +40,11 @@ final class IncomingRequest {
 
   /** The proxy's subset hint, or null when it sent none. A list value, or one comma-separated string. */
   static Set<String> subsetHint(Metadata metadata) {
-    Struct ns = metadata.getFilterMetadataMap().get(Headers.SUBSET_HINT_NAMESPACE);
+    Struct ns = metadata.getFilterMetadataMap().get(EppProtocol.SUBSET_HINT_NAMESPACE);
     if (ns == null) {
       return null;
     }
-    Value v = ns.getFieldsMap().get(Headers.DESTINATION_SUBSET);
+    Value v = ns.getFieldsMap().get(EppProtocol.DESTINATION_SUBSET);
     if (v == null) {
       return null;
     }
@@ -60,11 +61,11 @@ final class IncomingRequest {
 
   /** The endpoint the proxy actually used (after any fallback), or null. */
   static String servedEndpoint(Metadata metadata) {
-    Struct ns = metadata.getFilterMetadataMap().get(Headers.LB_NAMESPACE);
+    Struct ns = metadata.getFilterMetadataMap().get(EppProtocol.LB_NAMESPACE);
     if (ns == null) {
       return null;
     }
-    Value v = ns.getFieldsMap().get(Headers.DESTINATION_SERVED);
+    Value v = ns.getFieldsMap().get(EppProtocol.DESTINATION_SERVED);
     return v == null || v.getStringValue().isBlank() ? null : v.getStringValue().trim();
   }
 

@@ -18,6 +18,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProtocolConfiguration;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import io.llmgw.api.EppProtocol;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -108,7 +109,7 @@ final class ExtProcCall implements ClientResponseObserver<ProcessingRequest, Pro
     ProcessingRequest.Builder b = ProcessingRequest.newBuilder()
         .setResponseHeaders(HttpHeaders.newBuilder().setHeaders(map).setEndOfStream(endOfStream));
     if (served != null) {
-      b.setMetadataContext(lbMetadata(Headers.LB_NAMESPACE, Headers.DESTINATION_SERVED, Value.newBuilder().setStringValue(served).build()));
+      b.setMetadataContext(lbMetadata(EppProtocol.LB_NAMESPACE, EppProtocol.DESTINATION_SERVED, Value.newBuilder().setStringValue(served).build()));
     }
     return b.build();
   }
@@ -139,7 +140,7 @@ final class ExtProcCall implements ClientResponseObserver<ProcessingRequest, Pro
   }
 
   static String metadataDestination(ProcessingResponse r) {
-    return r.getDynamicMetadata().getFieldsOrThrow(Headers.LB_NAMESPACE).getStructValue()
-        .getFieldsOrThrow(Headers.DESTINATION).getStringValue();
+    return r.getDynamicMetadata().getFieldsOrThrow(EppProtocol.LB_NAMESPACE).getStructValue()
+        .getFieldsOrThrow(EppProtocol.DESTINATION).getStringValue();
   }
 }

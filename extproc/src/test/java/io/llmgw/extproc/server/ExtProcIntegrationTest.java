@@ -13,6 +13,7 @@ import com.google.protobuf.ListValue;
 import com.google.protobuf.Value;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.EppSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -84,7 +85,7 @@ class ExtProcIntegrationTest {
     List<String> endpoints = Arrays.asList(metadataDestination(first).split(","));
     assertThat(endpoints).hasSize(3).doesNotHaveDuplicates()
         .allMatch(e -> h.pods.stream().anyMatch(p -> p.address().equals(e)));
-    assertThat(setHeader(first, Headers.DESTINATION)).as("ORIGINAL_DST takes one address").isEqualTo(endpoints.getFirst());
+    assertThat(setHeader(first, EppProtocol.DESTINATION)).as("ORIGINAL_DST takes one address").isEqualTo(endpoints.getFirst());
     assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo(body);
     assertThat(h.inFlight(endpoints.getFirst())).isEqualTo(1);
 
@@ -103,14 +104,14 @@ class ExtProcIntegrationTest {
     call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false, BodySendMode.BUFFERED, null));
     ProcessingResponse headers = call.next();
     assertThat(headers.hasRequestHeaders()).isTrue();
-    assertThat(setHeader(headers, Headers.DESTINATION)).isNull();
+    assertThat(setHeader(headers, EppProtocol.DESTINATION)).isNull();
 
     call.send(requestBody("{\"model\":\"split\",\"prompt\":\"hi\"}", true));
     ProcessingResponse decision = call.next();
 
     assertThat(decision.hasRequestBody()).isTrue();
     assertThat(decision.getRequestBody().getResponse().getClearRouteCache()).isTrue();
-    assertThat(metadataDestination(decision)).startsWith(setHeader(decision, Headers.DESTINATION) + ",");
+    assertThat(metadataDestination(decision)).startsWith(setHeader(decision, EppProtocol.DESTINATION) + ",");
     assertThat(decision.getRequestBody().getResponse().getBodyMutation().getBody().toStringUtf8())
         .isEqualTo("{\"model\":\"split-v1\",\"prompt\":\"hi\"}");
     call.cancel();
@@ -163,7 +164,7 @@ class ExtProcIntegrationTest {
 
     assertRejected(429, "pool_saturated", chat("shed-me"));
     ExtProcCall critical = h.open();
-    assertThat(setHeader(routeFullDuplex(critical, chat("adapter-a")), Headers.DESTINATION)).isNotNull();
+    assertThat(setHeader(routeFullDuplex(critical, chat("adapter-a")), EppProtocol.DESTINATION)).isNotNull();
     critical.cancel();
   }
 
@@ -175,7 +176,7 @@ class ExtProcIntegrationTest {
       call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false,
           BodySendMode.FULL_DUPLEX_STREAMED, subsetHint(only, "10.1.2.3:8000")));
       call.send(requestBody(chat("adapter-a"), true));
-      assertThat(setHeader(call.next(), Headers.DESTINATION)).isEqualTo(only);
+      assertThat(setHeader(call.next(), EppProtocol.DESTINATION)).isEqualTo(only);
       call.cancel();
     }
   }
@@ -206,22 +207,22 @@ class ExtProcIntegrationTest {
   void spoofedRoutingHeadersAreDroppedAndARequestIdIsAdded() throws Exception {
     ExtProcCall call = h.open();
     call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions",
-        Headers.DESTINATION, "6.6.6.6:80", Headers.DESTINATION_SERVED, "6.6.6.6:80"), false,
+        EppProtocol.DESTINATION, "6.6.6.6:80", EppProtocol.DESTINATION_SERVED, "6.6.6.6:80"), false,
         BodySendMode.FULL_DUPLEX_STREAMED, null));
     call.send(requestBody(chat("adapter-a"), true));
     ProcessingResponse r = call.next();
 
-    assertThat(setHeader(r, Headers.DESTINATION)).doesNotContain("6.6.6.6");
+    assertThat(setHeader(r, EppProtocol.DESTINATION)).doesNotContain("6.6.6.6");
     assertThat(r.getRequestHeaders().getResponse().getHeaderMutation().getRemoveHeadersList())
-        .contains(Headers.DESTINATION_SERVED);
-    assertThat(setHeader(r, Headers.REQUEST_ID)).matches("[0-9a-f-]{36}");
+        .contains(EppProtocol.DESTINATION_SERVED);
+    assertThat(setHeader(r, EppProtocol.REQUEST_ID)).matches("[0-9a-f-]{36}");
     call.cancel();
 
     ExtProcCall withId = h.open();
-    withId.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", Headers.REQUEST_ID, "abc"), false,
+    withId.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.REQUEST_ID, "abc"), false,
         BodySendMode.FULL_DUPLEX_STREAMED, null));
     withId.send(requestBody(chat("adapter-a"), true));
-    assertThat(setHeader(withId.next(), Headers.REQUEST_ID)).isNull();
+    assertThat(setHeader(withId.next(), EppProtocol.REQUEST_ID)).isNull();
     withId.cancel();
   }
 
@@ -247,7 +248,7 @@ class ExtProcIntegrationTest {
       assertThat(streamed.getEndOfStream()).isEqualTo(i == events.length - 1);
     }
     call.end();
-    await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(setHeader(first, Headers.DESTINATION).split(",")[0]) == 0);
+    await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(setHeader(first, EppProtocol.DESTINATION).split(",")[0]) == 0);
     assertThat(h.metricsText()).contains("llmgw_tokens_total{kind=\"completion\",model=\"split\"} 2.0")
         .contains("llmgw_requests_total{code=\"200\",model=\"split\",priority=\"0\",target=\"split-v1\"}");
   }
@@ -255,7 +256,7 @@ class ExtProcIntegrationTest {
   @Test
   void inFlightIsReleasedWhenTheProxyCancelsMidResponse() throws Exception {
     ExtProcCall call = h.open();
-    String primary = setHeader(routeFullDuplex(call, chat("adapter-a")), Headers.DESTINATION).split(",")[0];
+    String primary = setHeader(routeFullDuplex(call, chat("adapter-a")), EppProtocol.DESTINATION).split(",")[0];
     drainRequestBody(call);
     call.send(ExtProcCall.responseHeaders(200, "text/event-stream", null, false));
     call.next();
@@ -298,7 +299,7 @@ class ExtProcIntegrationTest {
       String[] order = new String[5];
       for (int i = 0; i < 5; i++) {
         ExtProcCall call = seed.open();
-        order[i] = setHeader(routeFullDuplex(call, chat("adapter-a")), Headers.DESTINATION).split(",")[0];
+        order[i] = setHeader(routeFullDuplex(call, chat("adapter-a")), EppProtocol.DESTINATION).split(",")[0];
         drainRequestBody(call);
         perPod.merge(order[i], 1, Integer::sum);
       }
@@ -315,7 +316,7 @@ class ExtProcIntegrationTest {
   @Test
   void modelNameRewriteHeaderReplacesTheTargetInTheBody() throws Exception {
     ExtProcCall call = h.open();
-    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", Headers.MODEL_REWRITE, "shed-me"), false,
+    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.MODEL_REWRITE, "shed-me"), false,
         BodySendMode.FULL_DUPLEX_STREAMED, null));
     call.send(requestBody("{\"model\":\"adapter-a\",\"prompt\":\"x\"}", true));
     assertThat(call.next().hasRequestHeaders()).isTrue();
@@ -328,7 +329,7 @@ class ExtProcIntegrationTest {
     try (EppHarness listed = new EppHarness(2, 45, s -> s.withHeaderFallbacks(true))) {
       ExtProcCall call = listed.open();
       ProcessingResponse r = routeFullDuplex(call, chat("adapter-a"));
-      assertThat(setHeader(r, Headers.DESTINATION)).isEqualTo(metadataDestination(r)).contains(",");
+      assertThat(setHeader(r, EppProtocol.DESTINATION)).isEqualTo(metadataDestination(r)).contains(",");
       call.cancel();
     }
   }
@@ -342,7 +343,7 @@ class ExtProcIntegrationTest {
         ExtProcCall call = scorers.open();
         String body = "{\"model\":\"adapter-a\",\"messages\":[{\"role\":\"system\",\"content\":\"" + system
             + "\"},{\"role\":\"user\",\"content\":\"question " + i + "\"}]}";
-        picked.add(setHeader(routeFullDuplex(call, body), Headers.DESTINATION));
+        picked.add(setHeader(routeFullDuplex(call, body), EppProtocol.DESTINATION));
         call.cancel();
       }
       assertThat(picked).as("prefix-cache affinity").containsOnly(picked.getFirst());
@@ -363,7 +364,7 @@ class ExtProcIntegrationTest {
     for (String a : addresses) {
       list.addValues(Value.newBuilder().setStringValue(a));
     }
-    return ExtProcCall.lbMetadata(Headers.SUBSET_HINT_NAMESPACE, Headers.DESTINATION_SUBSET,
+    return ExtProcCall.lbMetadata(EppProtocol.SUBSET_HINT_NAMESPACE, EppProtocol.DESTINATION_SUBSET,
         Value.newBuilder().setListValue(list).build());
   }
 

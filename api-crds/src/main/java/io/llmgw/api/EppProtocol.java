@@ -1,7 +1,10 @@
-package io.llmgw.extproc.server;
+package io.llmgw.api;
 
-/** Header names of the Endpoint Picker Protocol (DESIGN §3.1). */
-public final class Headers {
+/**
+ * Names of the Endpoint Picker Protocol (DESIGN §3.1): headers and metadata keys shared by the EPP and the proxies that
+ * speak to it.
+ */
+public final class EppProtocol {
   public static final String DESTINATION = "x-gateway-destination-endpoint";
   public static final String DESTINATION_SERVED = "x-gateway-destination-endpoint-served";
   public static final String DESTINATION_SUBSET = "x-gateway-destination-endpoint-subset";
@@ -10,7 +13,7 @@ public final class Headers {
   public static final String REQUEST_ID = "x-request-id";
   public static final String MODEL_REWRITE = "x-gateway-model-name-rewrite";
 
-  private Headers() {}
+  private EppProtocol() {}
 
   /** Client-supplied headers that would steer routing; never trusted, always removed. */
   public static boolean isSpoofable(String name) {
