@@ -29,18 +29,17 @@ record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload wor
     if (ips.isEmpty()) {
       throw new IllegalArgumentException("the quickstart config names no ready pod to simulate");
     }
-    SimConfig defaults = SimConfig.defaults();
     Set<String> adapters = new LinkedHashSet<>();
     List<String> models = new ArrayList<>();
     for (LLMRoute r : config.routes()) {
       models.add(r.modelName());
       if (r.adapter().targets().isEmpty()) {
-        if (!r.modelName().equals(defaults.model())) {
+        if (!r.modelName().equals(SimConfig.DEFAULT_MODEL)) {
           adapters.add(r.modelName());
         }
       } else {
         for (AdapterTarget t : r.adapter().targets()) {
-          if (!t.name().equals(defaults.model())) {
+          if (!t.name().equals(SimConfig.DEFAULT_MODEL)) {
             adapters.add(t.name());
           }
         }
@@ -51,9 +50,8 @@ record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload wor
       weights[i] = 1.0 / (i + 1); // first routes busiest: a skew the per-pod table makes visible
     }
     int cpuLoras = Math.max(maxLoras, adapters.size() - 1);
-    SimConfig sim = new SimConfig(defaults.model(), 64, 1024, maxLoras, cpuLoras, defaults.numGpuBlocks(),
-        defaults.blockSize(), defaults.maxModelLen(), defaults.prefillOverheadMs(), defaults.prefillPerTokenMs(), 15,
-        0.5, defaults.loraLoadMs(), defaults.loraSwapMs(), defaults.meanOutputTokens(), 0, 42, List.copyOf(adapters));
+    SimConfig sim = SimConfig.builder().adapters(List.copyOf(adapters)).loras(maxLoras, cpuLoras).decode(15, 0.5)
+        .seed(42).build();
     return new QuickstartPlan(ips, config.pools().getFirst().targetPorts().getFirst(), sim,
         Workload.of("quickstart", models, weights, 16, 96));
   }

@@ -33,7 +33,7 @@ class LauncherIT {
     Files.writeString(config, Files.readString(Path.of("..", "examples", "pool.yaml"))
         .replace("127.0.0.11", "127.0.0.61").replace("127.0.0.12", "127.0.0.62"));
     int grpc = freePort();
-    try (SimPods pods = SimPods.start(SimConfig.defaults().withAdapters(List.of("sql-lora-v1", "sql-lora-v2")),
+    try (SimPods pods = SimPods.start(SimConfig.builder().adapters(List.of("sql-lora-v1", "sql-lora-v2")).build(),
         List.of("127.0.0.61", "127.0.0.62"), 8000)) {
       Process epp = launch(false, "serve", "--config", config.toString(), "--bind", "127.0.0.1", "--grpc-port", "" + grpc,
           "--health-port", "" + freePort(), "--metrics-port", "" + freePort()).process();

@@ -75,9 +75,12 @@ public final class SimCommand implements Callable<Integer> {
   long seed;
 
   public SimConfig config() {
-    return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras == null ? maxLoras : maxCpuLoras,
-        gpuBlocks, 16, maxModelLen, prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs,
-        loraSwapMs, meanOutputTokens, failureRate, seed, adapters);
+    return SimConfig.builder().model(model).adapters(adapters)
+        .loras(maxLoras, maxCpuLoras == null ? maxLoras : maxCpuLoras)
+        .capacity(maxNumSeqs, maxWaiting, gpuBlocks).maxModelLen(maxModelLen)
+        .prefill(prefillOverheadMs, prefillPerTokenMs).decode(decodeBaseMs, decodePerSeqMs)
+        .loraLatency(loraLoadMs, loraSwapMs).meanOutputTokens(meanOutputTokens).failureRate(failureRate).seed(seed)
+        .build();
   }
 
   @Override

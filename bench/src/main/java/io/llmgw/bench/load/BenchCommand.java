@@ -100,16 +100,13 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private SimConfig simConfig(Workload w) {
-    SimConfig base = SimConfig.defaults();
-    int maxLoras = w.models().size() > 100 ? 4 : 3;
-    int cpuLoras = w.models().size() > 100 ? 64 : 15;
-    boolean baseOnly = w.models().contains(base.model());
-    List<String> adapters = baseOnly ? List.of() : w.models();
+    boolean longTail = w.models().size() > 100;
+    boolean baseOnly = w.models().contains(SimConfig.DEFAULT_MODEL);
     // the prefix workload's documents must outgrow one pod's cache for prefix affinity to matter
-    int gpuBlocks = baseOnly ? 1024 : base.numGpuBlocks();
-    return new SimConfig(base.model(), maxNumSeqs, 1024, maxLoras, cpuLoras, gpuBlocks, base.blockSize(),
-        base.maxModelLen(), base.prefillOverheadMs(), base.prefillPerTokenMs(), decodeBaseMs, decodePerSeqMs,
-        base.loraLoadMs(), base.loraSwapMs(), base.meanOutputTokens(), 0, seed, adapters);
+    int gpuBlocks = baseOnly ? 1024 : SimConfig.defaults().numGpuBlocks();
+    return SimConfig.builder().adapters(baseOnly ? List.of() : w.models())
+        .loras(longTail ? 4 : 3, longTail ? 64 : 15).capacity(maxNumSeqs, 1024, gpuBlocks)
+        .decode(decodeBaseMs, decodePerSeqMs).seed(seed).build();
   }
 
   private Row runOne(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {

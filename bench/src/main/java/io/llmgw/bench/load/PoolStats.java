@@ -18,9 +18,9 @@ public record PoolStats(Map<String, Long> requestsByPod, Map<String, Map<String,
     long prompt = 0;
     long cached = 0;
     for (SimServer pod : pods.pods()) {
-      byPod.put(pod.address(), pod.engine().admitted());
-      uses.put(pod.address(), pod.engine().adapterActivations());
-      long[] tokens = pod.engine().promptAndCachedTokens();
+      byPod.put(pod.address(), pod.engine().metrics().admitted());
+      uses.put(pod.address(), pod.engine().metrics().adapterActivations());
+      long[] tokens = pod.engine().metrics().promptAndCachedTokens();
       prompt += tokens[0];
       cached += tokens[1];
     }

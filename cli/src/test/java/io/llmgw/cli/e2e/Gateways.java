@@ -20,7 +20,7 @@ final class Gateways {
   private Gateways() {}
 
   static Rig start(String firstIp, int pods, boolean devProxy) throws Exception {
-    SimConfig sim = SimConfig.defaults().withAdapters(ADAPTERS).withLoras(2, 2);
+    SimConfig sim = SimConfig.builder().adapters(ADAPTERS).loras(2, 2).build();
     SimPods simPods = SimPods.start(sim, pods, firstIp, 8000);
     Path config = Rig.writeConfig(Files.createTempFile("e2e", ".yaml"), simPods,
         List.of(BASE, "sql-lora", "chat-lora"));

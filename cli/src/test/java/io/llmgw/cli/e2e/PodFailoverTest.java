@@ -57,7 +57,7 @@ class PodFailoverTest {
         }
         assertThat(runningOnVictim).as("the pod died with requests running").isPositive();
         assertThat(lost).as("non-streamed requests lost when a pod died").isZero();
-        long admitted = rig.pods().pods().stream().mapToLong(p -> p.engine().admitted()).sum();
+        long admitted = rig.pods().pods().stream().mapToLong(p -> p.engine().metrics().admitted()).sum();
         assertThat(admitted).as("the dead pod's requests ran again on a fallback").isGreaterThan(calls.size());
         assertThat(rig.epp().datastore().inFlight().load(victim.address()).total())
             .as("nothing stays in flight on the dead pod").isZero();

@@ -73,10 +73,6 @@ final class AdapterTiers {
     return from;
   }
 
-  Set<String> gpuResident() {
-    return gpu.keySet();
-  }
-
   Set<String> cpuResident() {
     return cpu.keySet();
   }

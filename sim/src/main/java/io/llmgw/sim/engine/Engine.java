@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -19,8 +17,11 @@ import java.util.function.Consumer;
  * it, and waits for a slot. Confined to the scheduler's thread.
  */
 public final class Engine {
+  /** What {@link #submit} answers: the queued sequence, or why the request was not queued. */
+  public sealed interface Submission permits Sequence, Refusal {}
+
   /** Why a request was not queued. */
-  public enum Refusal { QUEUE_FULL, TOO_LONG, UNKNOWN_MODEL }
+  public enum Refusal implements Submission { QUEUE_FULL, TOO_LONG, UNKNOWN_MODEL }
 
   private final SimConfig config;
   private final Scheduler scheduler;
@@ -30,10 +31,6 @@ public final class Engine {
   private final List<Sequence> waiting = new ArrayList<>();
   private final List<Sequence> running = new ArrayList<>();
   private final Set<String> loading = new HashSet<>();
-  private final Map<String, LongAdder[]> adapterCounts = new ConcurrentHashMap<>();
-  private final LongAdder admitted = new LongAdder();
-  private final LongAdder promptTokens = new LongAdder();
-  private final LongAdder cachedPromptTokens = new LongAdder();
   private final long startNanos;
   private final long startEpochMillis = System.currentTimeMillis();
   /** running.size(), published for readers on other threads (tests, the quickstart's tables). */
@@ -55,7 +52,7 @@ public final class Engine {
   }
 
   /** Queues a request, or says why not. A returned sequence is cancelled with {@link #cancel}. */
-  public Object submit(SimRequest request, SequenceListener listener) {
+  public Submission submit(SimRequest request, SequenceListener listener) {
     if (request.adapter() != null && !tiers.isRegistered(request.adapter())) {
       return Refusal.UNKNOWN_MODEL;
     }
@@ -66,7 +63,7 @@ public final class Engine {
       return Refusal.QUEUE_FULL;
     }
     long id = nextId++;
-    Sequence s = new Sequence(id, request, listener, new SplittableRandom(config.seed() * 1_000_003L + id),
+    Sequence s = new Sequence(request, listener, new SplittableRandom(config.seed() * 1_000_003L + id),
         scheduler.nanoTime());
     s.blocks = Math.min(config.numGpuBlocks(), config.blocksFor(request.promptTokens() + request.maxTokens()));
     waiting.add(s);
@@ -129,7 +126,6 @@ public final class Engine {
       it.remove();
       running.add(s);
       usedBlocks += s.blocks;
-      admitted.increment();
       if (adapter != null) {
         AdapterTiers.Level from = tiers.activate(adapter, batchAdapters);
         batchAdapters.add(adapter);
@@ -139,14 +135,11 @@ public final class Engine {
           case DISK -> config.loraLoadMs() + config.loraSwapMs();
         };
         metrics.activated(adapter, from);
-        count(adapter, from);
       }
       int cachedBlocks = prefixCache.matchAndInsert(s.request.prefixBlocks());
       s.cachedTokens = Math.min(s.request.promptTokens() - 1, cachedBlocks * config.blockSize());
       prefillTokens += s.request.promptTokens() - s.cachedTokens;
       metrics.admitted(s, (now - s.arrivedNanos) / 1e9, s.cachedTokens);
-      promptTokens.add(s.request.promptTokens());
-      cachedPromptTokens.add(s.cachedTokens);
       admittedAny = true;
     }
     runningNow = running.size();
@@ -202,14 +195,6 @@ public final class Engine {
     return out;
   }
 
-  private void count(String adapter, AdapterTiers.Level from) {
-    LongAdder[] c = adapterCounts.computeIfAbsent(adapter, a -> new LongAdder[] {new LongAdder(), new LongAdder()});
-    c[0].increment();
-    if (from == AdapterTiers.Level.GPU) {
-      c[1].increment();
-    }
-  }
-
   public SimConfig config() {
     return config;
   }
@@ -246,23 +231,6 @@ public final class Engine {
   /** Registered adapters and their paths, in registration order. */
   public Map<String, String> adapters() {
     return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tiers.registered()));
-  }
-
-  /** Requests that started running here. Safe from any thread. */
-  public long admitted() {
-    return admitted.sum();
-  }
-
-  /** Prompt tokens admitted, and of those found in the prefix cache. Safe from any thread. */
-  public long[] promptAndCachedTokens() {
-    return new long[] {promptTokens.sum(), cachedPromptTokens.sum()};
-  }
-
-  /** Adapter name → {batch uses, of which the adapter already sat in a GPU slot}. Safe from any thread. */
-  public Map<String, long[]> adapterActivations() {
-    Map<String, long[]> out = new java.util.TreeMap<>();
-    adapterCounts.forEach((a, c) -> out.put(a, new long[] {c[0].sum(), c[1].sum()}));
-    return out;
   }
 
   double nowEpochSeconds() {

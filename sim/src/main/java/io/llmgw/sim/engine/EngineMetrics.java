@@ -4,6 +4,8 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The vLLM metrics one simulated server exports (names as vLLM's {@code /metrics}), in its own registry. */
@@ -56,6 +58,32 @@ public final class EngineMetrics {
 
   public PrometheusRegistry registry() {
     return registry;
+  }
+
+  /** Requests that started running (each observed its queue time once). Safe from any thread. */
+  public long admitted() {
+    long n = 0;
+    for (var p : queue.collect().getDataPoints()) {
+      n += p.getCount();
+    }
+    return n;
+  }
+
+  /** Prompt tokens admitted, and of those found in the prefix cache. Safe from any thread. */
+  public long[] promptAndCachedTokens() {
+    return new long[] {(long) prefixQueries.labelValues(model).get(), (long) prefixHits.labelValues(model).get()};
+  }
+
+  /** Adapter name → {batch uses, of which the adapter already sat in a GPU slot}. Safe from any thread. */
+  public Map<String, long[]> adapterActivations() {
+    Map<String, long[]> out = new TreeMap<>();
+    for (var p : activations.collect().getDataPoints()) {
+      long n = (long) p.getValue();
+      boolean hit = "gpu".equals(p.getLabels().get("from"));
+      out.merge(p.getLabels().get("adapter_name"), new long[] {n, hit ? n : 0},
+          (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+    }
+    return out;
   }
 
   void admitted(Sequence s, double queueSeconds, int cachedTokens) {

@@ -3,8 +3,7 @@ package io.llmgw.sim.engine;
 import java.util.SplittableRandom;
 
 /** A request inside the engine: its progress and timings. Engine-thread only. */
-public final class Sequence {
-  final long id;
+public final class Sequence implements Engine.Submission {
   final SimRequest request;
   final SequenceListener listener;
   final SplittableRandom words;
@@ -15,16 +14,11 @@ public final class Sequence {
   int cachedTokens;
   boolean cancelled;
 
-  Sequence(long id, SimRequest request, SequenceListener listener, SplittableRandom words, long arrivedNanos) {
-    this.id = id;
+  Sequence(SimRequest request, SequenceListener listener, SplittableRandom words, long arrivedNanos) {
     this.request = request;
     this.listener = listener;
     this.words = words;
     this.arrivedNanos = arrivedNanos;
-  }
-
-  public long id() {
-    return id;
   }
 
   String adapter() {

@@ -58,32 +58,128 @@ public record SimConfig(
 
   /** vLLM's own defaults where it has one (max-loras 1, block size 16), a small fast pool otherwise. */
   public static SimConfig defaults() {
-    return new SimConfig(DEFAULT_MODEL, 64, 1024, 1, 1, 4096, 16, 8192, 10, 0.1, 10, 0.3, 200, 20, 64, 0, 0,
-        List.of());
+    return builder().build();
   }
 
-  public SimConfig withAdapters(List<String> names) {
-    return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
-        prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs, meanOutputTokens,
-        failureRate, seed, names);
+  public static Builder builder() {
+    return new Builder();
   }
 
-  public SimConfig withLoras(int loras, int cpuLoras) {
-    return new SimConfig(model, maxNumSeqs, maxWaiting, loras, cpuLoras, numGpuBlocks, blockSize, maxModelLen,
-        prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs, meanOutputTokens,
-        failureRate, seed, adapters);
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.model = model;
+    b.maxNumSeqs = maxNumSeqs;
+    b.maxWaiting = maxWaiting;
+    b.maxLoras = maxLoras;
+    b.maxCpuLoras = maxCpuLoras;
+    b.numGpuBlocks = numGpuBlocks;
+    b.blockSize = blockSize;
+    b.maxModelLen = maxModelLen;
+    b.prefillOverheadMs = prefillOverheadMs;
+    b.prefillPerTokenMs = prefillPerTokenMs;
+    b.decodeBaseMs = decodeBaseMs;
+    b.decodePerSeqMs = decodePerSeqMs;
+    b.loraLoadMs = loraLoadMs;
+    b.loraSwapMs = loraSwapMs;
+    b.meanOutputTokens = meanOutputTokens;
+    b.failureRate = failureRate;
+    b.seed = seed;
+    b.adapters = adapters;
+    return b;
   }
 
-  public SimConfig withCapacity(int seqs, int waiting, int gpuBlocks) {
-    return new SimConfig(model, seqs, waiting, maxLoras, maxCpuLoras, gpuBlocks, blockSize, maxModelLen,
-        prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs, meanOutputTokens,
-        failureRate, seed, adapters);
-  }
+  /** Named settings instead of eighteen positional ones; {@link #build()} validates. */
+  public static final class Builder {
+    private String model = DEFAULT_MODEL;
+    private int maxNumSeqs = 64;
+    private int maxWaiting = 1024;
+    private int maxLoras = 1;
+    private int maxCpuLoras = 1;
+    private int numGpuBlocks = 4096;
+    private int blockSize = 16;
+    private int maxModelLen = 8192;
+    private double prefillOverheadMs = 10;
+    private double prefillPerTokenMs = 0.1;
+    private double decodeBaseMs = 10;
+    private double decodePerSeqMs = 0.3;
+    private double loraLoadMs = 200;
+    private double loraSwapMs = 20;
+    private int meanOutputTokens = 64;
+    private double failureRate;
+    private long seed;
+    private List<String> adapters = List.of();
 
-  public SimConfig withSeed(long s) {
-    return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
-        prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs, meanOutputTokens,
-        failureRate, s, adapters);
+    private Builder() {}
+
+    public Builder model(String name) {
+      model = name;
+      return this;
+    }
+
+    public Builder adapters(List<String> names) {
+      adapters = names;
+      return this;
+    }
+
+    /** Adapters per batch, and in host memory. */
+    public Builder loras(int perBatch, int inHostMemory) {
+      maxLoras = perBatch;
+      maxCpuLoras = inHostMemory;
+      return this;
+    }
+
+    /** Running slots, waiting places, KV-cache blocks. */
+    public Builder capacity(int seqs, int waitingPlaces, int gpuBlocks) {
+      maxNumSeqs = seqs;
+      maxWaiting = waitingPlaces;
+      numGpuBlocks = gpuBlocks;
+      return this;
+    }
+
+    public Builder maxModelLen(int tokens) {
+      maxModelLen = tokens;
+      return this;
+    }
+
+    public Builder prefill(double overheadMs, double perTokenMs) {
+      prefillOverheadMs = overheadMs;
+      prefillPerTokenMs = perTokenMs;
+      return this;
+    }
+
+    public Builder decode(double baseMs, double perSeqMs) {
+      decodeBaseMs = baseMs;
+      decodePerSeqMs = perSeqMs;
+      return this;
+    }
+
+    /** Reading an adapter from disk, and moving one from host memory to a GPU slot. */
+    public Builder loraLatency(double loadMs, double swapMs) {
+      loraLoadMs = loadMs;
+      loraSwapMs = swapMs;
+      return this;
+    }
+
+    public Builder meanOutputTokens(int tokens) {
+      meanOutputTokens = tokens;
+      return this;
+    }
+
+    public Builder failureRate(double share) {
+      failureRate = share;
+      return this;
+    }
+
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    public SimConfig build() {
+      return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
+          prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs,
+          meanOutputTokens, failureRate, seed, adapters);
+    }
   }
 
   public int blocksFor(int tokens) {

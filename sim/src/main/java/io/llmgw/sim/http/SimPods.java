@@ -31,7 +31,7 @@ public final class SimPods implements AutoCloseable {
     List<SimServer> pods = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < ips.size(); i++) {
-      SimServer pod = new SimServer(config.withSeed(config.seed() + i), ips.get(i), port);
+      SimServer pod = new SimServer(config.toBuilder().seed(config.seed() + i).build(), ips.get(i), port);
       pods.add(pod);
       deployed.add(vertx.deployVerticle(pod));
     }

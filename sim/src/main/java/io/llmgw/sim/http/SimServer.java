@@ -31,6 +31,7 @@ public final class SimServer extends AbstractVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SimServer.class);
   static final int MAX_BODY_BYTES = 16 << 20;
   static final String RETURN_ERROR = "x-return-error";
+  private static final PrometheusTextFormatWriter TEXT_FORMAT = PrometheusTextFormatWriter.create();
 
   private final SimConfig config;
   private final String host;
@@ -119,8 +120,7 @@ public final class SimServer extends AbstractVerticle {
     String id = OpenAiResponses.id(chat, responses++);
     Responder responder = request.stream() ? new Streaming(req.response(), request, id) : new Whole(req.response(),
         request, id);
-    Object submitted = engine.submit(sim, responder);
-    switch (submitted) {
+    switch (engine.submit(sim, responder)) {
       case Sequence s -> {
         responder.sequence = s;
         responder.begin();
@@ -135,7 +135,6 @@ public final class SimServer extends AbstractVerticle {
               + "` does not exist.");
         }
       }
-      default -> throw new IllegalStateException("unexpected submit result " + submitted);
     }
   }
 
@@ -178,7 +177,7 @@ public final class SimServer extends AbstractVerticle {
   private void metrics(HttpServerResponse response) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
     try {
-      PrometheusTextFormatWriter.create().write(out, engine.metrics().registry().scrape());
+      TEXT_FORMAT.write(out, engine.metrics().registry().scrape());
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

@@ -10,8 +10,12 @@ class EngineTest {
   private final ManualScheduler clock = new ManualScheduler();
 
   /** prefill 10 ms + 0.1 ms/token, decode 10 ms + 0.3 ms per running sequence, swaps 20 ms, disk 200 ms. */
+  private static SimConfig.Builder builder() {
+    return SimConfig.builder().adapters(List.of("a", "b", "c")).loras(1, 2);
+  }
+
   private static SimConfig config() {
-    return SimConfig.defaults().withAdapters(List.of("a", "b", "c")).withLoras(1, 2);
+    return builder().build();
   }
 
   private static SimRequest base(int promptTokens, int maxTokens) {
@@ -89,7 +93,7 @@ class EngineTest {
     assertThat(onGpu.firstTokenMs() - t0).isCloseTo(step, within(0.01));
     assertThat(fromDisk.firstTokenMs() - t1).as("'a' was evicted from host memory when 'c' registered")
         .isCloseTo(step + 200 + 20, within(0.01));
-    assertThat(engine.adapterActivations().get("b")).containsExactly(2, 1);
+    assertThat(engine.metrics().adapterActivations().get("b")).containsExactly(2, 1);
   }
 
   @Test
@@ -108,7 +112,7 @@ class EngineTest {
 
   @Test
   void fullWaitingQueueRefusesAndTooLongPromptIsRefused() {
-    SimConfig small = config().withCapacity(1, 2, 4096);
+    SimConfig small = builder().capacity(1, 2, 4096).build();
     Engine engine = new Engine(small, clock);
     submit(engine, base(10, 100)); // admitted at once
     submit(engine, base(10, 100));
@@ -121,7 +125,7 @@ class EngineTest {
 
   @Test
   void kvBudgetHoldsBackSequencesUntilBlocksAreFreedAndUsageReportsIt() {
-    SimConfig tight = config().withCapacity(64, 100, 20); // 20 blocks of 16 tokens
+    SimConfig tight = builder().capacity(64, 100, 20).build(); // 20 blocks of 16 tokens
     Engine engine = new Engine(tight, clock);
     submit(engine, base(160, 80)); // 15 blocks
     Recorder second = submit(engine, base(100, 28)); // 8 blocks: does not fit beside the first
@@ -136,7 +140,7 @@ class EngineTest {
 
   @Test
   void cancelledSequencesLeaveTheQueueAndTheBatch() {
-    Engine engine = new Engine(config().withCapacity(1, 10, 4096), clock);
+    Engine engine = new Engine(builder().capacity(1, 10, 4096).build(), clock);
     Recorder runningRec = new Recorder(clock);
     Sequence running = (Sequence) engine.submit(base(10, 1000), runningRec);
     Sequence waiting = (Sequence) engine.submit(base(10, 1000), new Recorder(clock));

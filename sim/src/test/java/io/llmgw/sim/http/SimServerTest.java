@@ -32,12 +32,11 @@ class SimServerTest {
 
   @BeforeAll
   static void start() throws Exception {
-    pods = SimPods.start(SimConfig.defaults().withAdapters(List.of("sql-lora", "chat-lora")).withLoras(2, 4), 1,
+    pods = SimPods.start(SimConfig.builder().adapters(List.of("sql-lora", "chat-lora")).loras(2, 4).build(), 1,
         "127.0.0.81", 0);
     // one running slot, one waiting place, slow steps: easy to fill
-    SimConfig small = SimConfig.defaults().withCapacity(1, 1, 4096);
-    tiny = SimPods.start(new SimConfig(small.model(), 1, 1, 1, 1, 4096, 16, 8192, 10, 0.1, 50, 0.3, 200, 20, 64, 0,
-        7, List.of("a")), 1, "127.0.0.82", 0);
+    tiny = SimPods.start(SimConfig.builder().adapters(List.of("a")).capacity(1, 1, 4096).decode(50, 0.3).seed(7)
+        .build(), 1, "127.0.0.82", 0);
   }
 
   @AfterAll
@@ -142,9 +141,8 @@ class SimServerTest {
 
   @Test
   void failureRateInjects500sRepeatablyUnderASeed() throws Exception {
-    SimConfig d = SimConfig.defaults();
-    SimConfig flaky = new SimConfig(d.model(), 8, 8, 1, 1, 4096, 16, 8192, 1, 0.01, 1, 0.01, 1, 1, 4, 0.5, 99,
-        List.of());
+    SimConfig flaky = SimConfig.builder().capacity(8, 8, 4096).prefill(1, 0.01).decode(1, 0.01).failureRate(0.5)
+        .seed(99).build();
     List<Integer> first = new ArrayList<>();
     List<Integer> second = new ArrayList<>();
     for (List<Integer> codes : List.of(first, second)) {
