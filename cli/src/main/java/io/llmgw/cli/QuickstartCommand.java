@@ -127,8 +127,8 @@ final class QuickstartCommand implements Callable<Integer> {
           .run(bar::update);
       QuickstartReport.print(out, result, PoolStats.of(rig.pods()));
       out.printf("%nTry it yourself:%n  curl -s http://%s:%d/v1/chat/completions -H 'content-type: application/json' "
-          + "\\%n    -d '{\"model\":\"sql-lora\",\"max_tokens\":20,\"messages\":[{\"role\":\"user\",\"content\":"
-          + "\"Hello\"}]}'%n", listenHost, port);
+          + "\\%n    -d '{\"model\":\"%s\",\"max_tokens\":20,\"messages\":[{\"role\":\"user\",\"content\":"
+          + "\"Hello\"}]}'%n", listenHost, port, plan.exampleModel());
       out.printf("  curl -s http://%s:%d/v1/models   # the routes; pod metrics: curl -s http://%s:%d/metrics%n",
           listenHost, port, plan.podIps().getFirst(), plan.port());
       out.printf("%nEdit %s while this runs: valid changes apply live.%n", file);

@@ -16,6 +16,12 @@ import java.util.Set;
  * adapter the routes name, and a demonstration workload over the routes' model names (earlier routes more popular).
  */
 record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload workload) {
+  /** The model the "try it yourself" example asks for: the first adapter route, else the first route. */
+  String exampleModel() {
+    return workload.models().stream().filter(m -> !m.equals(sim.model())).findFirst()
+        .orElse(workload.models().getFirst());
+  }
+
   static QuickstartPlan from(GatewayConfig config, int maxLoras) {
     if (config.pools().size() != 1 || config.pools().getFirst().targetPorts().size() != 1) {
       throw new IllegalArgumentException("the quickstart config needs exactly one pool with one target port");

@@ -200,7 +200,6 @@ public final class OpenLoopRun {
           result.completionTokens += tokens;
           result.ttft.recordValue(Math.max(1, (firstTokenNanos - sentNanos) / 1000));
           long e2eMicros = Math.max(1, (System.nanoTime() - sentNanos) / 1000);
-          result.e2e.recordValue(e2eMicros);
           result.ntpot.recordValue(Math.max(1, e2eMicros / tokens));
           if (tokens > 1) {
             result.tpot.recordValue(Math.max(1, (lastTokenNanos - firstTokenNanos) / 1000 / (tokens - 1)));

@@ -5,13 +5,12 @@ import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one open-loop run measured on the client side: time to first token, time per output token and end-to-end
- * latency (microseconds), and how every request ended.
+ * What one open-loop run measured on the client side: time to first token, time per output token and normalised
+ * time per output token (microseconds), and how every request ended.
  */
 public final class RunResult {
   final Histogram ttft = new Histogram(600_000_000L, 3);
   final Histogram tpot = new Histogram(600_000_000L, 3);
-  final Histogram e2e = new Histogram(600_000_000L, 3);
   /** GIE's normalised time per output token: end-to-end latency divided by output tokens. */
   final Histogram ntpot = new Histogram(600_000_000L, 3);
   final Map<String, Integer> outcomes = new TreeMap<>();
@@ -66,7 +65,4 @@ public final class RunResult {
     return ntpot.getTotalCount() == 0 ? Double.NaN : ntpot.getValueAtPercentile(q) / 1000.0;
   }
 
-  public double e2eMs(double q) {
-    return e2e.getTotalCount() == 0 ? Double.NaN : e2e.getValueAtPercentile(q) / 1000.0;
-  }
 }
