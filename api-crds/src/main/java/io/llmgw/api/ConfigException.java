@@ -5,6 +5,7 @@ public final class ConfigException extends Exception {
   private final String source;
   private final int document;
   private final String field;
+  private final String problem;
 
   public ConfigException(String source, int document, String field, String problem) {
     super(source + (document > 0 ? ": document " + document : "") + (field.isEmpty() ? "" : ", field " + field) + ": "
@@ -12,6 +13,12 @@ public final class ConfigException extends Exception {
     this.source = source;
     this.document = document;
     this.field = field;
+    this.problem = problem;
+  }
+
+  /** The field and what is wrong with it, without the source: what a status condition on the object itself says. */
+  public String fieldProblem() {
+    return field.isEmpty() ? problem : field + ": " + problem;
   }
 
   public String source() {

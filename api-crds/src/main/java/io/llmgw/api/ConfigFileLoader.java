@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.llmgw.api.crd.CrdNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,12 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Loads file mode: one multi-document YAML with the same kinds a cluster holds (InferencePool, LLMRoute, Pod). Either the
+ * Loads file mode: one multi-document YAML with the same kinds a cluster holds (InferencePool, LLMRoute,
+ * InferenceObjective, Pod). Either the
  * whole file is accepted or a {@link ConfigException} names the first problem, so a bad edit never half-applies.
  */
 public final class ConfigFileLoader {
-  public static final String POOL_API = "inference.networking.k8s.io/v1";
-  public static final String ROUTE_API = "inference.x-k8s.io/v1alpha1";
+  public static final String POOL_API = CrdNames.POOL_GROUP + "/" + CrdNames.POOL_VERSION;
+  public static final String ROUTE_API = CrdNames.ROUTE_GROUP + "/" + CrdNames.ROUTE_VERSION;
+  public static final String OBJECTIVE_API = CrdNames.OBJECTIVE_GROUP + "/" + CrdNames.OBJECTIVE_VERSION;
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -36,6 +39,7 @@ public final class ConfigFileLoader {
   public static GatewayConfig parse(String source, String yaml) throws ConfigException {
     List<Located<InferencePool>> pools = new ArrayList<>();
     List<Located<LLMRoute>> routes = new ArrayList<>();
+    List<Located<InferenceObjective>> objectives = new ArrayList<>();
     List<Located<PodInfo>> pods = new ArrayList<>();
     int doc = 0;
     try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
@@ -68,18 +72,23 @@ public final class ConfigFileLoader {
             expectApi(r, api, ROUTE_API);
             routes.add(new Located<>(Documents.route(r, node), doc));
           }
+          case "InferenceObjective" -> {
+            expectApi(r, api, OBJECTIVE_API);
+            objectives.add(new Located<>(Documents.inferenceObjective(r, node), doc));
+          }
           case "Pod" -> {
             expectApi(r, api, "v1");
             pods.add(new Located<>(Documents.pod(r, node), doc));
           }
-          default -> throw r.error("kind", "unknown kind '" + kind + "' (expected InferencePool, LLMRoute or Pod)");
+          default -> throw r.error("kind", "unknown kind '" + kind
+              + "' (expected InferencePool, LLMRoute, InferenceObjective or Pod)");
         }
       }
     } catch (IOException e) {
       throw new ConfigException(source, doc, "", "not valid YAML: " + firstLine(e.getMessage()));
     }
-    CrossChecks.check(source, pools, routes, pods);
-    return new GatewayConfig(values(pools), values(routes), values(pods));
+    CrossChecks.check(source, pools, routes, objectives, pods);
+    return new GatewayConfig(values(pools), values(routes), values(objectives), values(pods));
   }
 
   private static <T> List<T> values(List<Located<T>> located) {

@@ -7,17 +7,28 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Checks that span documents: unique names per kind, routes that name existing pools, one route per model name. */
+/**
+ * Checks that span documents: unique names per kind, routes and objectives that name existing pools, one route per model
+ * name.
+ */
 final class CrossChecks {
   private CrossChecks() {}
 
   static void check(String source, List<Located<InferencePool>> pools, List<Located<LLMRoute>> routes,
-      List<Located<PodInfo>> pods) throws ConfigException {
+      List<Located<InferenceObjective>> objectives, List<Located<PodInfo>> pods) throws ConfigException {
     unique(source, "InferencePool", pools, p -> p.namespace() + "/" + p.name());
     unique(source, "Pod", pods, p -> p.namespace() + "/" + p.name());
     unique(source, "LLMRoute", routes, r -> r.namespace() + "/" + r.name());
+    unique(source, "InferenceObjective", objectives, o -> o.namespace() + "/" + o.name());
     Set<String> poolKeys = pools.stream().map(p -> p.value().namespace() + "/" + p.value().name())
         .collect(Collectors.toSet());
+    for (Located<InferenceObjective> located : objectives) {
+      InferenceObjective o = located.value();
+      if (!poolKeys.contains(o.namespace() + "/" + o.poolName())) {
+        throw new ConfigException(source, located.document(), "spec.poolRef.name",
+            "no InferencePool '" + o.poolName() + "' in namespace " + o.namespace());
+      }
+    }
     Map<String, String> modelOwner = new HashMap<>();
     for (Located<LLMRoute> located : routes) {
       LLMRoute route = located.value();

@@ -48,7 +48,7 @@ final class Documents {
     String name = r.name(meta, "name", "metadata.name");
     String ns = namespace(r, meta);
     JsonNode spec = r.object(doc, "spec", "spec");
-    r.onlyFields(spec, "spec", Set.of("parentRefs", "backendRefs", "adapter", "metrics"));
+    r.onlyFields(spec, "spec", Set.of("parentRefs", "backendRefs", "adapter"));
     List<String> pools = new ArrayList<>();
     List<JsonNode> refs = r.list(spec, "backendRefs", "spec.backendRefs", true);
     if (refs.isEmpty()) {
@@ -83,6 +83,17 @@ final class Documents {
       targets.add(new AdapterTarget(tName, weight, source));
     }
     return new LLMRoute(ns, name, pools, new RouteAdapter(model, priority, objectives, targets));
+  }
+
+  static InferenceObjective inferenceObjective(NodeReader r, JsonNode doc) throws ConfigException {
+    JsonNode meta = r.object(doc, "metadata", "metadata");
+    String name = r.name(meta, "name", "metadata.name");
+    String ns = namespace(r, meta);
+    JsonNode spec = r.object(doc, "spec", "spec");
+    r.onlyFields(spec, "spec", Set.of("priority", "poolRef"));
+    int priority = r.integer(spec, "priority", "spec.priority", -MAX_PRIORITY, MAX_PRIORITY, 0);
+    JsonNode poolRef = r.object(spec, "poolRef", "spec.poolRef");
+    return new InferenceObjective(ns, name, priority, r.name(poolRef, "name", "spec.poolRef.name"));
   }
 
   private static Objective objective(NodeReader r, JsonNode o, String path) throws ConfigException {

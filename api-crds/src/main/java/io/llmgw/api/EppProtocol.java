@@ -12,6 +12,7 @@ public final class EppProtocol {
   public static final String SUBSET_HINT_NAMESPACE = "envoy.lb.subset_hint";
   public static final String REQUEST_ID = "x-request-id";
   public static final String MODEL_REWRITE = "x-gateway-model-name-rewrite";
+  public static final String OBJECTIVE = "x-gateway-inference-objective";
 
   private EppProtocol() {}
 

@@ -3,7 +3,12 @@ package io.llmgw.extproc;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.api.ConfigException;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.llmgw.extproc.control.ConfigSource;
 import io.llmgw.extproc.control.FileConfigSource;
+import io.llmgw.extproc.control.SourceSettings;
+import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.routing.RequestRouter;
@@ -28,8 +33,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running Endpoint Picker: ext_proc, health and metrics servers over a datastore fed by file mode and scraping.
- * The configuration is loaded before any port is opened, so a bad file stops start-up without side effects.
+ * One running Endpoint Picker: ext_proc, health and metrics servers over a datastore fed by a file or a cluster, and
+ * scraping. A file is loaded before any port is opened, so a bad file stops start-up without side effects; in a
+ * cluster the ports open at once and readiness waits for the informers' first lists.
  */
 public final class Epp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Epp.class);
@@ -38,7 +44,9 @@ public final class Epp implements AutoCloseable {
   private final MetricsScraper scraper;
   private final Datastore datastore;
   private final EppMetrics metrics;
-  private final FileConfigSource config;
+  private final ConfigSource config;
+  /** The Kubernetes client this EPP made itself (cluster mode without one given), closed with it. */
+  private final KubernetesClient ownClient;
   private final StreamDeps streamDeps;
   private Server grpc;
   private HealthServer health;
@@ -46,7 +54,7 @@ public final class Epp implements AutoCloseable {
   /** Readiness needs both: routes and pods loaded, and the ext_proc server listening. */
   private volatile boolean serving;
 
-  private Epp(EppSettings s, Clock clock) {
+  private Epp(EppSettings s, Clock clock, KubernetesClient givenClient) {
     scheduler = Executors.newScheduledThreadPool(1, r -> {
       Thread t = new Thread(r, "epp-scheduler");
       t.setDaemon(true);
@@ -75,13 +83,29 @@ public final class Epp implements AutoCloseable {
     PrefixHasher hasher = s.policy() == EppSettings.PolicyName.SCORERS ? new PrefixHasher() : null;
     RequestRouter router = new RequestRouter(datastore, picker, saturation, hasher, ThreadLocalRandom::current);
     streamDeps = new StreamDeps(router, datastore, metrics, s.maxBodyBytes(), s.headerCarriesFallbacks());
-    config = new FileConfigSource(s.configFile(), datastore::apply, e -> metrics.configRejected());
+    switch (s.source()) {
+      case SourceSettings.File f -> {
+        ownClient = null;
+        config = new FileConfigSource(f, scheduler, datastore::apply, e -> metrics.configRejected());
+      }
+      case SourceSettings.Cluster c -> {
+        ownClient = givenClient == null ? new KubernetesClientBuilder().build() : null;
+        config = new ClusterConfigSource(givenClient == null ? ownClient : givenClient, c, datastore, clock);
+      }
+    }
   }
 
+  /** File mode, or cluster mode with a client configured from the environment (in-cluster or kubeconfig). */
   public static Epp start(EppSettings settings, Clock clock) throws IOException, ConfigException {
-    Epp epp = new Epp(settings, clock);
+    return start(settings, clock, null);
+  }
+
+  /** @param client the Kubernetes client for cluster mode (not closed by the EPP); null to make one */
+  public static Epp start(EppSettings settings, Clock clock, KubernetesClient client)
+      throws IOException, ConfigException {
+    Epp epp = new Epp(settings, clock, client);
     try {
-      epp.config.loadInitial();
+      epp.config.start();
       epp.startServing(settings);
       return epp;
     } catch (IOException | ConfigException | RuntimeException e) {
@@ -92,7 +116,6 @@ public final class Epp implements AutoCloseable {
 
   private void startServing(EppSettings s) throws IOException {
     scraper.start();
-    config.watch(scheduler, s.configPollInterval());
     health = new HealthServer(new InetSocketAddress(s.bindHost(), s.healthPort()));
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.grpcPort()))
         .addService(new ExtProcService(streamDeps))
@@ -123,7 +146,7 @@ public final class Epp implements AutoCloseable {
     return datastore;
   }
 
-  public FileConfigSource configSource() {
+  public ConfigSource configSource() {
     return config;
   }
 
@@ -155,6 +178,9 @@ public final class Epp implements AutoCloseable {
     }
     scraper.close();
     scheduler.shutdownNow();
+    if (ownClient != null) {
+      ownClient.close();
+    }
     if (metricsServer != null) {
       metricsServer.close();
     }

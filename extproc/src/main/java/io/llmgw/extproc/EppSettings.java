@@ -1,5 +1,6 @@
 package io.llmgw.extproc;
 
+import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.picker.EndpointPicker;
 import io.llmgw.picker.Policies;
 import io.llmgw.scraper.ScrapeSettings;
@@ -13,7 +14,7 @@ import java.time.Duration;
  * @param grpcPort ext_proc (0 picks a free port)
  */
 public record EppSettings(
-    Path configFile,
+    SourceSettings source,
     String bindHost,
     int grpcPort,
     int healthPort,
@@ -22,7 +23,6 @@ public record EppSettings(
     int adapterPendingThreshold,
     int maxBodyBytes,
     Duration staleAfter,
-    Duration configPollInterval,
     boolean headerCarriesFallbacks,
     ScrapeSettings scrape) {
 
@@ -50,37 +50,42 @@ public record EppSettings(
     }
   }
 
+  /** File mode on the documented ports. */
   public static EppSettings defaults(Path configFile) {
-    return new EppSettings(configFile, "0.0.0.0", 9002, 9003, 9090, PolicyName.SEED,
-        Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, 8 << 20, EndpointPicker.DEFAULT_STALE_AFTER, Duration.ofSeconds(1),
-        false, ScrapeSettings.defaults());
+    return defaults(new SourceSettings.File(configFile, Duration.ofSeconds(1)));
+  }
+
+  public static EppSettings defaults(SourceSettings source) {
+    return new EppSettings(source, "0.0.0.0", 9002, 9003, 9090, PolicyName.SEED,
+        Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, 8 << 20, EndpointPicker.DEFAULT_STALE_AFTER, false,
+        ScrapeSettings.defaults());
   }
 
   /** Loopback on the default ports: a local run others can reach at the documented ports. */
   public EppSettings onLoopback() {
-    return new EppSettings(configFile, "127.0.0.1", grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, configPollInterval, headerCarriesFallbacks, scrape);
+    return new EppSettings(source, "127.0.0.1", grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
+        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape);
   }
 
   /** Loopback and free ports: what tests and local runs want. */
   public EppSettings onLoopbackEphemeralPorts() {
-    return new EppSettings(configFile, "127.0.0.1", 0, 0, 0, policy, adapterPendingThreshold, maxBodyBytes, staleAfter,
-        configPollInterval, headerCarriesFallbacks, scrape);
+    return new EppSettings(source, "127.0.0.1", 0, 0, 0, policy, adapterPendingThreshold, maxBodyBytes, staleAfter,
+        headerCarriesFallbacks, scrape);
   }
 
   public EppSettings withPolicy(PolicyName p, int threshold) {
-    return new EppSettings(configFile, bindHost, grpcPort, healthPort, metricsPort, p, threshold, maxBodyBytes,
-        staleAfter, configPollInterval, headerCarriesFallbacks, scrape);
+    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, p, threshold, maxBodyBytes,
+        staleAfter, headerCarriesFallbacks, scrape);
   }
 
   public EppSettings withMaxBodyBytes(int bytes) {
-    return new EppSettings(configFile, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        bytes, staleAfter, configPollInterval, headerCarriesFallbacks, scrape);
+    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
+        bytes, staleAfter, headerCarriesFallbacks, scrape);
   }
 
   public EppSettings withHeaderFallbacks(boolean on) {
-    return new EppSettings(configFile, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, configPollInterval, on, scrape);
+    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
+        maxBodyBytes, staleAfter, on, scrape);
   }
 
   private static void require(boolean ok, String message) {

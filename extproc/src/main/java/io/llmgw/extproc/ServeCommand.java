@@ -2,22 +2,58 @@ package io.llmgw.extproc;
 
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.Durations;
+import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.picker.Policies;
 import io.llmgw.scraper.ScrapeSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-    description = "Run the Endpoint Picker over the pools, routes and pods of a YAML file (file mode).")
+    description = "Run the Endpoint Picker over the pools, routes and pods of a YAML file (file mode) or of a "
+        + "Kubernetes namespace (--kubernetes).")
 public final class ServeCommand implements Callable<Integer> {
-  @Option(names = "--config", required = true,
-      description = "Multi-document YAML with InferencePool, LLMRoute and Pod objects; watched for edits.")
-  Path config;
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Source source;
+
+  static final class Source {
+    @Option(names = "--config",
+        description = "File mode: multi-document YAML with InferencePool, LLMRoute, InferenceObjective and Pod "
+            + "objects; watched for edits.")
+    Path config;
+
+    @Option(names = "--kubernetes",
+        description = "Cluster mode: watch the namespace's objects through the Kubernetes API (in-cluster service "
+            + "account, or the current kubeconfig context).")
+    boolean kubernetes;
+  }
+
+  @Option(names = "--namespace", description = "Cluster mode: namespace to watch (default: the pod's own).")
+  String namespace;
+
+  @Option(names = "--pool-selector", split = ",", paramLabel = "KEY=VALUE",
+      description = "Cluster mode: serve only InferencePools with these labels, so EPP deployments can split a "
+          + "namespace (default: every pool).")
+  Map<String, String> poolSelector = new LinkedHashMap<>();
+
+  @Option(names = "--lease-name", defaultValue = "llmgw-epp",
+      description = "Cluster mode: Lease the replicas elect their status writer with (default: ${DEFAULT-VALUE}).")
+  String leaseName;
+
+  @Option(names = "--identity", defaultValue = "${env:HOSTNAME:-llmgw-epp}",
+      description = "Cluster mode: this replica's name in the Lease (default: $HOSTNAME, the pod name).")
+  String identity;
+
+  @Option(names = "--no-leader-election", description = "Cluster mode: a single replica writes status without a Lease.")
+  boolean noLeaderElection;
 
   @Option(names = "--bind", defaultValue = "0.0.0.0", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String bind;
@@ -62,8 +98,8 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     EppSettings settings;
     try {
-      settings = new EppSettings(config, bind, grpcPort, healthPort, metricsPort, policy, threshold, maxBodyBytes,
-          staleAfter, Duration.ofSeconds(1), headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval));
+      settings = new EppSettings(sourceSettings(), bind, grpcPort, healthPort, metricsPort, policy, threshold, maxBodyBytes,
+          staleAfter, headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval));
     } catch (IllegalArgumentException e) {
       System.err.println("llmgw: " + e.getMessage());
       return 2;
@@ -78,6 +114,14 @@ public final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(epp::close, "epp-shutdown"));
     epp.awaitTermination();
     return 0;
+  }
+
+  private SourceSettings sourceSettings() {
+    if (!source.kubernetes) {
+      return new SourceSettings.File(source.config, Duration.ofSeconds(1));
+    }
+    return SourceSettings.Cluster.defaults(namespace, identity + "-" + UUID.randomUUID().toString().substring(0, 8))
+        .withPoolLabels(poolSelector).withLeaderElection(!noLeaderElection).withLeaseName(leaseName);
   }
 
   static final class PolicyConverter implements CommandLine.ITypeConverter<EppSettings.PolicyName> {

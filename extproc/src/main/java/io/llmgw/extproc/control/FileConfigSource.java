@@ -21,34 +21,42 @@ import org.slf4j.LoggerFactory;
  * applied as a whole, one that does not is logged with file, document and field, and the last good one stays.
  * Polling content (not file events) works the same for editors' atomic renames and for mounted ConfigMaps.
  */
-public final class FileConfigSource implements AutoCloseable {
+public final class FileConfigSource implements ConfigSource {
   private static final Logger LOG = LoggerFactory.getLogger(FileConfigSource.class);
 
   private final Path file;
+  private final Duration pollInterval;
+  private final ScheduledExecutorService scheduler;
   private final Consumer<GatewayConfig> apply;
   private final Consumer<ConfigException> rejected;
   private byte[] lastContent;
   private String lastProblem;
   private ScheduledFuture<?> poller;
 
-  public FileConfigSource(Path file, Consumer<GatewayConfig> apply, Consumer<ConfigException> rejected) {
-    this.file = file;
+  public FileConfigSource(SourceSettings.File settings, ScheduledExecutorService scheduler,
+      Consumer<GatewayConfig> apply, Consumer<ConfigException> rejected) {
+    this.file = settings.path();
+    this.pollInterval = settings.pollInterval();
+    this.scheduler = scheduler;
     this.apply = apply;
     this.rejected = rejected;
   }
 
-  /** Loads and applies the file once; the EPP does not start on a bad file. */
-  public void loadInitial() throws ConfigException {
+  /** Loads and applies the file, then polls it; the EPP does not start on a bad file. */
+  @Override
+  public void start() throws ConfigException {
+    loadInitial();
+    poller = scheduler.scheduleWithFixedDelay(this::poll, pollInterval.toMillis(), pollInterval.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private void loadInitial() throws ConfigException {
     byte[] content = read();
     GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, StandardCharsets.UTF_8));
     lastContent = content;
     apply.accept(config);
     LOG.info("loaded {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
         config.pods().size());
-  }
-
-  public void watch(ScheduledExecutorService scheduler, Duration every) {
-    poller = scheduler.scheduleWithFixedDelay(this::poll, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** Checks the file once; public so tests can drive it without waiting for the schedule. */

@@ -5,6 +5,7 @@ import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.RouteView;
+import io.llmgw.extproc.state.Topology;
 import io.llmgw.picker.EndpointPicker;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickOutcome;
@@ -36,8 +37,11 @@ public final class RequestRouter {
     this.random = random;
   }
 
-  public RoutingResult route(ExtractedBody found, RequestBody body, String modelRewrite, Set<String> subset) {
-    RouteView view = datastore.topology().routesByModel().get(found.model());
+  /** @param objective the {@code x-gateway-inference-objective} header, or null */
+  public RoutingResult route(ExtractedBody found, RequestBody body, String modelRewrite, String objective,
+      Set<String> subset) {
+    Topology topology = datastore.topology();
+    RouteView view = topology.routesByModel().get(found.model());
     if (view == null) {
       return new RoutingResult.Rejected(ErrorReply.modelNotFound(found.model()), null);
     }
@@ -46,7 +50,8 @@ public final class RequestRouter {
         ? modelRewrite
         : TargetChooser.choose(route, random.get());
     List<EndpointState> states = datastore.states(view.pools());
-    if (route.adapter().sheddable() && saturation.saturated(states)) {
+    int priority = topology.priority(view, objective);
+    if (priority < 0 && saturation.saturated(states)) {
       return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
     }
     long[] blocks = NO_BLOCKS;
@@ -54,7 +59,7 @@ public final class RequestRouter {
       byte[] prompt = body.promptPrefix(found, prefixHasher.maxBytes());
       blocks = prefixHasher.blocks(target, prompt, prompt.length);
     }
-    PickOutcome outcome = picker.pick(new PickRequest(target, route.adapter().priority(), blocks, subset), states);
+    PickOutcome outcome = picker.pick(new PickRequest(target, priority, blocks, subset), states);
     return switch (outcome) {
       case PickOutcome.Picked p -> {
         var lease = datastore.inFlight().acquire(p.decision().primary().address(), target);

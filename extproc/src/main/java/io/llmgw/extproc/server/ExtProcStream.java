@@ -172,7 +172,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     ExtractedBody found = (ExtractedBody) scanned;
     long t0 = System.nanoTime();
-    RoutingResult result = deps.router().route(found, body, headers.get(EppProtocol.MODEL_REWRITE), subset);
+    RoutingResult result = deps.router().route(found, body, headers.get(EppProtocol.MODEL_REWRITE),
+        headers.get(EppProtocol.OBJECTIVE), subset);
     deps.metrics().decisionSeconds((System.nanoTime() - t0) / 1e9);
     switch (result) {
       case RoutingResult.Rejected r -> reject(r.reply(), r.route() == null ? null : r.route().modelName());

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.state;
 
 import io.llmgw.api.GatewayConfig;
+import io.llmgw.api.InferenceObjective;
 import io.llmgw.api.InferencePool;
 import io.llmgw.api.LLMRoute;
 import io.llmgw.api.PodInfo;
@@ -19,8 +20,8 @@ import java.util.Set;
  *
  * @param addresses every endpoint address of every pool, i.e. what is live now
  */
-public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolView> poolsByKey, List<ScrapeTarget> targets,
-    Set<String> addresses) {
+public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolView> poolsByKey,
+    Map<String, InferenceObjective> objectivesByKey, List<ScrapeTarget> targets, Set<String> addresses) {
 
   public static Topology of(GatewayConfig config) {
     Map<String, PoolView> pools = new LinkedHashMap<>();
@@ -44,7 +45,26 @@ public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolVie
     for (LLMRoute r : config.routes()) {
       routes.put(r.modelName(), new RouteView(r, poolsOf(r, pools)));
     }
-    return new Topology(Map.copyOf(routes), pools, List.copyOf(targets.values()), Set.copyOf(targets.keySet()));
+    Map<String, InferenceObjective> objectives = new HashMap<>();
+    for (InferenceObjective o : config.objectives()) {
+      objectives.put(o.namespace() + "/" + o.name(), o);
+    }
+    return new Topology(Map.copyOf(routes), pools, Map.copyOf(objectives), List.copyOf(targets.values()),
+        Set.copyOf(targets.keySet()));
+  }
+
+  /**
+   * The priority of one request: that of the InferenceObjective it names, when one by that name exists in the route's
+   * namespace for one of the route's pools; otherwise the route's own.
+   */
+  public int priority(RouteView view, String objectiveName) {
+    if (objectiveName != null && !objectiveName.isBlank()) {
+      InferenceObjective o = objectivesByKey.get(view.route().namespace() + "/" + objectiveName);
+      if (o != null && view.route().poolNames().contains(o.poolName())) {
+        return o.priority();
+      }
+    }
+    return view.route().adapter().priority();
   }
 
   public static Topology empty() {

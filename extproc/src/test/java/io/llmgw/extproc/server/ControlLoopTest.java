@@ -10,6 +10,7 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.observe.HealthServer;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -54,7 +55,7 @@ class ControlLoopTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> route("late-model").hasRequestHeaders());
 
     Files.writeString(h.configFile, h.yaml(EppHarness.ROUTES).replace("priority: 5", "priority: five"));
-    h.epp.configSource().poll();
+    ((FileConfigSource) h.epp.configSource()).poll();
 
     assertThat(h.metricsText()).contains("llmgw_config_rejected_total 1.0");
     assertThat(route("late-model").hasRequestHeaders()).as("last good configuration still routes").isTrue();
@@ -69,7 +70,7 @@ class ControlLoopTest {
     String yaml = h.yaml(EppHarness.ROUTES);
     String withoutPod1 = yaml.substring(0, yaml.lastIndexOf("---"));
     Files.writeString(h.configFile, withoutPod1);
-    h.epp.configSource().poll();
+    ((FileConfigSource) h.epp.configSource()).poll();
 
     for (int i = 0; i < 10; i++) {
       assertThat(ExtProcCall.metadataDestination(route("adapter-a"))).doesNotContain(leaving);

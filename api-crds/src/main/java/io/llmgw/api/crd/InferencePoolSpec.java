@@ -1,0 +1,33 @@
+package io.llmgw.api.crd;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import java.util.List;
+import java.util.Map;
+
+/** {@code spec} of an InferencePool, as upstream v1 defines it. */
+public record InferencePoolSpec(
+    @Required @JsonPropertyDescription("Pods of the pool; only matchLabels, as upstream.")
+    Selector selector,
+    @Required @Size(min = 1, max = 8)
+    List<Port> targetPorts,
+    @JsonPropertyDescription("The Endpoint Picker serving this pool (a Service and port).")
+    EndpointPickerRef endpointPickerRef) {
+
+  public record Selector(@Required Map<String, String> matchLabels) {}
+
+  public record Port(@Required @Min(1) @Max(65535) Integer number) {}
+
+  public record EndpointPickerRef(
+      String group,
+      String kind,
+      @Required @Pattern(CrdNames.NAME_PATTERN) String name,
+      Port port,
+      FailureMode failureMode) {}
+
+  public enum FailureMode { FailOpen, FailClose }
+}

@@ -1,0 +1,192 @@
+package io.llmgw.extproc.control.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.llmgw.api.ClusterObjects;
+import io.llmgw.api.ConfigException;
+import io.llmgw.api.GatewayConfig;
+import io.llmgw.api.InferenceObjective;
+import io.llmgw.api.InferencePool;
+import io.llmgw.api.LLMRoute;
+import io.llmgw.api.PodInfo;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster's objects as the informers last delivered them, updated one event at a time, and the rules that turn
+ * them into one {@link GatewayConfig}: invalid objects are left out (and named), the oldest route wins a model name.
+ * Thread-safe; informers write from their own threads while the control loop reads snapshots.
+ */
+final class ClusterStore {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterStore.class);
+  static final String REASON_INVALID = "Invalid";
+  static final String REASON_MODEL_CONFLICT = "ModelConflict";
+
+  private final KubernetesSerialization serialization = new KubernetesSerialization();
+  private final Map<String, Seen<InferencePool>> pools = new ConcurrentHashMap<>();
+  private final Map<String, Seen<LLMRoute>> routes = new ConcurrentHashMap<>();
+  private final Map<String, Seen<InferenceObjective>> objectives = new ConcurrentHashMap<>();
+  private final Map<String, PodInfo> pods = new ConcurrentHashMap<>();
+  private final boolean poolsSelectedByLabel;
+
+  /** @param poolsSelectedByLabel only some pools of the namespace are this EPP's; routes to others are not its business */
+  ClusterStore(boolean poolsSelectedByLabel) {
+    this.poolsSelectedByLabel = poolsSelectedByLabel;
+  }
+
+  void putPool(GenericKubernetesResource r) {
+    pools.put(key(r), parse(r, ClusterObjects::pool));
+  }
+
+  void putRoute(GenericKubernetesResource r) {
+    routes.put(key(r), parse(r, ClusterObjects::route));
+  }
+
+  void putObjective(GenericKubernetesResource r) {
+    objectives.put(key(r), parse(r, ClusterObjects::objective));
+  }
+
+  void removePool(GenericKubernetesResource r) {
+    pools.remove(key(r));
+  }
+
+  void removeRoute(GenericKubernetesResource r) {
+    routes.remove(key(r));
+  }
+
+  void removeObjective(GenericKubernetesResource r) {
+    objectives.remove(key(r));
+  }
+
+  void putPod(Pod pod) {
+    pods.put(Kinds.key(pod.getMetadata().getNamespace(), pod.getMetadata().getName()), podInfo(pod));
+  }
+
+  void removePod(Pod pod) {
+    pods.remove(Kinds.key(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
+  }
+
+  /** The route as last seen, for writing its status; null once deleted. */
+  GenericKubernetesResource route(String namespace, String name) {
+    Seen<LLMRoute> s = routes.get(Kinds.key(namespace, name));
+    return s == null ? null : s.raw();
+  }
+
+  /** Everything valid, with each model name given to its oldest route. */
+  GatewayConfig config() {
+    List<LLMRoute> accepted = new ArrayList<>();
+    for (Seen<LLMRoute> s : routesByAge()) {
+      accepted.add(s.value());
+    }
+    Map<String, LLMRoute> byModel = new HashMap<>();
+    accepted.removeIf(r -> byModel.putIfAbsent(r.modelName(), r) != null);
+    return new GatewayConfig(valid(pools), accepted, valid(objectives), List.copyOf(pods.values()));
+  }
+
+  /** A verdict for every route seen, valid or not. */
+  List<RouteVerdict> verdicts() {
+    Map<String, Seen<LLMRoute>> modelOwner = new HashMap<>();
+    for (Seen<LLMRoute> s : routesByAge()) {
+      modelOwner.putIfAbsent(s.value().modelName(), s);
+    }
+    List<RouteVerdict> out = new ArrayList<>(routes.size());
+    for (Seen<LLMRoute> s : routes.values()) {
+      var meta = s.raw().getMetadata();
+      if (!s.valid()) {
+        out.add(new RouteVerdict(meta.getNamespace(), meta.getName(), s.generation(), REASON_INVALID,
+            s.problem().fieldProblem(), List.of(), List.of()));
+        continue;
+      }
+      LLMRoute route = s.value();
+      Seen<LLMRoute> owner = modelOwner.get(route.modelName());
+      if (owner != s) {
+        out.add(new RouteVerdict(meta.getNamespace(), meta.getName(), s.generation(), REASON_MODEL_CONFLICT,
+            "model '" + route.modelName() + "' is already served by LLMRoute '" + owner.value().name() + "'",
+            route.poolNames(), List.of()));
+        continue;
+      }
+      List<String> unresolved = new ArrayList<>();
+      for (String pool : route.poolNames()) {
+        Seen<InferencePool> p = pools.get(Kinds.key(route.namespace(), pool));
+        if (p == null || !p.valid()) {
+          unresolved.add(pool);
+        }
+      }
+      out.add(new RouteVerdict(meta.getNamespace(), meta.getName(), s.generation(), null, null, route.poolNames(),
+          unresolved));
+    }
+    return out;
+  }
+
+  /**
+   * Whether this EPP answers for the route's status: always, unless pools are selected by label, in which case only
+   * for routes naming one of its pools (another EPP deployment owns the rest).
+   */
+  boolean ownsStatusOf(RouteVerdict v) {
+    Seen<LLMRoute> s = routes.get(Kinds.key(v.namespace(), v.name()));
+    if (!poolsSelectedByLabel || s == null || !s.valid()) {
+      return true;
+    }
+    return s.value().poolNames().stream().anyMatch(p -> pools.containsKey(Kinds.key(v.namespace(), p)));
+  }
+
+  private List<Seen<LLMRoute>> routesByAge() {
+    return routes.values().stream().filter(Seen::valid)
+        .sorted(Comparator.comparing((Seen<LLMRoute> s) -> s.creationTimestamp())
+            .thenComparing(s -> s.value().namespace() + "/" + s.value().name()))
+        .toList();
+  }
+
+  private static <T> List<T> valid(Map<String, Seen<T>> seen) {
+    return seen.values().stream().filter(Seen::valid).map(Seen::value).toList();
+  }
+
+  private interface Parser<T> {
+    T parse(JsonNode object) throws ConfigException;
+  }
+
+  private <T> Seen<T> parse(GenericKubernetesResource r, Parser<T> parser) {
+    try {
+      return new Seen<>(r, parser.parse(serialization.convertValue(r, JsonNode.class)), null);
+    } catch (ConfigException e) {
+      LOG.warn("ignoring invalid object: {}", e.getMessage());
+      return new Seen<>(r, null, e);
+    }
+  }
+
+  private static String key(GenericKubernetesResource r) {
+    return Kinds.key(r.getMetadata().getNamespace(), r.getMetadata().getName());
+  }
+
+  /** A pod being deleted stops taking new requests at once, before its Ready condition changes. */
+  static PodInfo podInfo(Pod pod) {
+    var meta = pod.getMetadata();
+    var status = pod.getStatus();
+    boolean ready = false;
+    String ip = null;
+    String phase = null;
+    if (status != null) {
+      ip = status.getPodIP();
+      phase = status.getPhase();
+      if (status.getConditions() != null) {
+        for (PodCondition c : status.getConditions()) {
+          if ("Ready".equals(c.getType())) {
+            ready = "True".equals(c.getStatus());
+          }
+        }
+      }
+    }
+    boolean terminating = meta.getDeletionTimestamp() != null;
+    Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
+    return new PodInfo(meta.getNamespace(), meta.getName(), labels, ip, phase, ready && !terminating);
+  }
+}

@@ -1,0 +1,25 @@
+package io.llmgw.extproc.control.cluster;
+
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.llmgw.api.crd.CrdNames;
+
+/** How the informers and the status writer address our kinds as generic resources. */
+public final class Kinds {
+  public static final ResourceDefinitionContext POOL = context(CrdNames.POOL_GROUP, CrdNames.POOL_VERSION, "InferencePool",
+      "inferencepools");
+  public static final ResourceDefinitionContext ROUTE = context(CrdNames.ROUTE_GROUP, CrdNames.ROUTE_VERSION, "LLMRoute",
+      "llmroutes");
+  public static final ResourceDefinitionContext OBJECTIVE = context(CrdNames.OBJECTIVE_GROUP, CrdNames.OBJECTIVE_VERSION,
+      "InferenceObjective", "inferenceobjectives");
+
+  private Kinds() {}
+
+  private static ResourceDefinitionContext context(String group, String version, String kind, String plural) {
+    return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind)
+        .withPlural(plural).withNamespaced(true).build();
+  }
+
+  static String key(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+}

@@ -1,0 +1,94 @@
+package io.llmgw.extproc.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.llmgw.extproc.control.cluster.Kinds;
+import io.llmgw.scraper.FakeModelServer;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cluster mode against fabric8's mock API server in CRUD mode: what kubectl does to pools, routes, objectives and pods
+ * reaches the picker through real informers, and requests are routed through real ext_proc frames to real HTTP pods.
+ */
+@EnableKubernetesMockClient(crud = true)
+class ClusterModeTest {
+  static KubernetesClient client;
+  static KubernetesMockServer server;
+  static List<FakeModelServer> pods;
+
+  @BeforeAll
+  static void startPods() throws Exception {
+    FakeModelServer first = new FakeModelServer("127.0.0.161", 0);
+    pods = List.of(first, new FakeModelServer("127.0.0.162", first.port()),
+        new FakeModelServer("127.0.0.163", first.port()));
+  }
+
+  @AfterAll
+  static void stopPods() {
+    pods.forEach(FakeModelServer::close);
+  }
+
+  @BeforeEach
+  void calmPods() {
+    pods.forEach(p -> p.setVllm(0, 0, 0.1, 4, List.of(), List.of()));
+  }
+
+  static String ip(int i) {
+    return "127.0.0." + (161 + i);
+  }
+
+  static int port() {
+    return pods.getFirst().port();
+  }
+
+  @Test
+  void podsPoolsRoutesAndObjectivesReachThePickerAsKubectlChangesThem() throws Exception {
+    FakeCluster k = new FakeCluster(client, "crud");
+    k.pool("pool", "vllm", port());
+    k.route("chat", "pool", "chat-lora", 0);
+    k.pod("p0", "vllm", ip(0), true);
+    k.pod("p1", "vllm", ip(1), true);
+    k.pod("p2", "vllm", ip(2), false);
+    try (ClusterEpp e = new ClusterEpp(client, "crud", "solo", false)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> e.epp.datastore().loaded());
+      await().atMost(Duration.ofSeconds(10)).until(() -> e.route("chat-lora").startsWith("127.0.0.16"));
+      assertThat(e.epp.datastore().topology().addresses())
+          .as("an unready pod is not an endpoint").containsExactlyInAnyOrder(ip(0) + ":" + port(), ip(1) + ":" + port());
+
+      k.pod("p2", "vllm", ip(2), true);
+      k.deletePod("p0");
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.epp.datastore().topology().addresses()
+          .equals(java.util.Set.of(ip(1) + ":" + port(), ip(2) + ":" + port())));
+
+      k.route("chat", "pool", "chat-lora-v2", 0);
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.route("chat-lora").equals("HTTP 404"));
+      assertThat(e.route("chat-lora-v2")).startsWith("127.0.0.16");
+
+      k.route("batch", "pool", "batch-lora", -1);
+      await().atMost(Duration.ofSeconds(5)).until(() -> !e.route("batch-lora").startsWith("HTTP 404"));
+      pods.forEach(p -> p.setVllm(10, 4, 0.5, 4, List.of(), List.of()));
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.route("batch-lora").equals("HTTP 429"));
+      k.objective("urgent", "pool", 50);
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.epp.datastore().topology().objectivesByKey()
+          .containsKey("crud/urgent"));
+      assertThat(e.routeWithObjective("batch-lora", "urgent"))
+          .as("the objective's priority lifts a sheddable route out of shedding").startsWith("127.0.0.16");
+      k.delete(Kinds.OBJECTIVE, "urgent");
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.routeWithObjective("batch-lora", "urgent").equals("HTTP 429"));
+
+      k.delete(Kinds.POOL, "pool");
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.route("chat-lora-v2").equals("HTTP 503"));
+      k.delete(Kinds.ROUTE, "chat");
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.route("chat-lora-v2").equals("HTTP 404"));
+    }
+  }
+}

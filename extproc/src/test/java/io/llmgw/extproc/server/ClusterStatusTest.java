@@ -1,0 +1,131 @@
+package io.llmgw.extproc.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.llmgw.extproc.control.cluster.Kinds;
+import io.llmgw.scraper.FakeModelServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** LLMRoute status conditions, written by the leading replica only and only when they change; replica failover. */
+@EnableKubernetesMockClient(crud = true)
+class ClusterStatusTest {
+  static KubernetesClient client;
+  static KubernetesMockServer server;
+  static FakeModelServer pod;
+
+  @BeforeAll
+  static void startPod() throws Exception {
+    pod = new FakeModelServer("127.0.0.165", 0);
+    pod.setVllm(0, 0, 0.1, 4, List.of(), List.of());
+  }
+
+  @AfterAll
+  static void stopPod() {
+    pod.close();
+  }
+
+  static String summary(Map<String, Condition> conditions, String type) {
+    Condition c = conditions.get(type);
+    return c == null ? "-" : c.getStatus() + "/" + c.getReason();
+  }
+
+  @Test
+  void conditionsSayWhyARouteIsOrIsNotServedAndAreRewrittenOnlyWhenTheyChange() throws Exception {
+    FakeCluster k = new FakeCluster(client, "status");
+    k.pool("pool", "vllm", pod.port());
+    k.route("good", "pool", "good-lora", 0);
+    k.route("lost", "missing-pool", "lost-lora", 0);
+    k.route("empty", "idle-pool", "empty-lora", 0);
+    k.pool("idle-pool", "nobody", 8000);
+    k.apply(Kinds.ROUTE, """
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: broken}
+        spec: {backendRefs: [{name: pool}], adapter: {name: x, targets: [{name: x-v1, weight: 0}]}}
+        """);
+    k.pod("p0", "vllm", "127.0.0.165", true);
+    try (ClusterEpp e = new ClusterEpp(client, "status", "solo", true)) {
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        assertThat(summary(k.conditions("good"), "Accepted")).isEqualTo("True/Accepted");
+        assertThat(summary(k.conditions("good"), "ResolvedRefs")).isEqualTo("True/ResolvedRefs");
+        assertThat(summary(k.conditions("good"), "Ready")).isEqualTo("True/EndpointsReady");
+        assertThat(summary(k.conditions("lost"), "ResolvedRefs")).isEqualTo("False/PoolNotFound");
+        assertThat(summary(k.conditions("lost"), "Ready")).isEqualTo("False/NoReadyEndpoints");
+        assertThat(summary(k.conditions("empty"), "ResolvedRefs")).isEqualTo("True/ResolvedRefs");
+        assertThat(summary(k.conditions("empty"), "Ready")).isEqualTo("False/NoReadyEndpoints");
+        assertThat(summary(k.conditions("broken"), "Accepted")).isEqualTo("False/Invalid");
+      });
+      assertThat(k.conditions("broken").get("Accepted").getMessage())
+          .isEqualTo("spec.adapter.targets[0].weight: 0 is outside 1..1000000");
+      assertThat(k.conditions("lost").get("ResolvedRefs").getMessage()).contains("missing-pool");
+      assertThat(k.conditions("good").get("Ready").getMessage()).isEqualTo("1 of 1 endpoints ready");
+      assertThat(k.conditions("good").get("Accepted").getObservedGeneration()).isNotNull();
+
+      String version = k.resourceVersion("good");
+      long writes = e.source().statusWrites();
+      long passes = e.source().statusPasses();
+      await().atMost(Duration.ofSeconds(10)).until(() -> e.source().statusPasses() >= passes + 3);
+      assertThat(e.source().statusWrites()).as("checks that find nothing new write nothing").isEqualTo(writes);
+      assertThat(k.resourceVersion("good")).isEqualTo(version);
+
+      k.route("twin", "pool", "good-lora", 0);
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        assertThat(summary(k.conditions("twin"), "Accepted")).isEqualTo("False/ModelConflict");
+        assertThat(k.conditions("twin").get("Accepted").getMessage()).contains("LLMRoute 'good'");
+      });
+      assertThat(summary(k.conditions("good"), "Accepted")).as("the older route keeps its model").isEqualTo(
+          "True/Accepted");
+      String transition = k.conditions("good").get("Ready").getLastTransitionTime();
+
+      k.deletePod("p0");
+      await().atMost(Duration.ofSeconds(10)).until(() -> summary(k.conditions("good"), "Ready")
+          .equals("False/NoReadyEndpoints"));
+      assertThat(k.conditions("good").get("Accepted").getLastTransitionTime())
+          .as("an unchanged condition keeps its transition time").isNotNull();
+      assertThat(transition).isNotNull();
+    }
+  }
+
+  @Test
+  void replicasServeTogetherAndTheSurvivorTakesOverStatusWhenTheLeaderDies() throws Exception {
+    FakeCluster k = new FakeCluster(client, "ha");
+    k.pool("pool", "vllm", pod.port());
+    k.route("chat", "pool", "chat-lora", 0);
+    k.pod("p0", "vllm", "127.0.0.165", true);
+    ClusterEpp a = new ClusterEpp(client, "ha", "replica-a", true);
+    ClusterEpp b = new ClusterEpp(client, "ha", "replica-b", true);
+    try {
+      await().atMost(Duration.ofSeconds(10)).until(() -> a.source().leading() ^ b.source().leading());
+      for (ClusterEpp replica : List.of(a, b)) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> replica.route("chat-lora").startsWith("127.0.0.165"));
+      }
+      ClusterEpp leader = a.source().leading() ? a : b;
+      ClusterEpp follower = leader == a ? b : a;
+      await().atMost(Duration.ofSeconds(10)).until(() -> summary(k.conditions("chat"), "Ready")
+          .equals("True/EndpointsReady"));
+      assertThat(follower.source().statusWrites()).as("only the leader writes status").isZero();
+
+      leader.close();
+      await().atMost(Duration.ofSeconds(10)).until(() -> follower.source().leading());
+      assertThat(follower.route("chat-lora")).as("routing never depended on leadership").startsWith("127.0.0.165");
+      k.route("late", "pool", "late-lora", 0);
+      await().atMost(Duration.ofSeconds(10)).until(() -> summary(k.conditions("late"), "Accepted")
+          .equals("True/Accepted"));
+      assertThat(follower.source().statusWrites()).isPositive();
+      assertThat(follower.route("late-lora")).startsWith("127.0.0.165");
+    } finally {
+      a.close();
+      b.close();
+    }
+  }
+}
