@@ -91,4 +91,39 @@ class ClusterModeTest {
       await().atMost(Duration.ofSeconds(5)).until(() -> e.route("chat-lora-v2").equals("HTTP 404"));
     }
   }
+
+  @Test
+  void aMissingCrdIsLoggedAndRetriedNeverFatalAndAnOptionalOneDoesNotHoldReadiness() throws Exception {
+    FakeCluster k = new FakeCluster(client, "nocrd");
+    k.pool("pool", "vllm", port());
+    k.route("chat", "pool", "chat-lora", 0);
+    k.pod("p0", "vllm", ip(0), true);
+    String notFound = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404}";
+    server.expect().get()
+        .withPath("/apis/inference.networking.x-k8s.io/v1alpha2/namespaces/nocrd/inferenceobjectives?resourceVersion=0")
+        .andReturn(404, notFound).always();
+    server.expect().get().withPath("/apis/inference.x-k8s.io/v1alpha1/namespaces/nocrd/llmroutes?resourceVersion=0")
+        .andReturn(404, notFound).times(2);
+    var logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        io.llmgw.extproc.control.cluster.ClusterConfigSource.class);
+    var logs = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    logs.start();
+    logger.addAppender(logs);
+    try (ClusterEpp e = new ClusterEpp(client, "nocrd", "solo", false)) {
+      await().atMost(Duration.ofSeconds(5)).until(() -> messages(logs).contains("the LLMRoute CRD is not installed"));
+      assertThat(e.epp.datastore().loaded()).as("not ready while routes cannot be listed").isFalse();
+      await().atMost(Duration.ofSeconds(20)).until(() -> e.epp.datastore().loaded());
+      assertThat(e.route("chat-lora")).startsWith(ip(0));
+      String log = messages(logs);
+      assertThat(log).contains("the InferenceObjective CRD is not installed");
+      assertThat(log.split("the LLMRoute CRD is not installed", -1)).as("one line per problem, not per retry")
+          .hasSize(2);
+    } finally {
+      logger.detachAppender(logs);
+    }
+  }
+
+  private static String messages(ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> a) {
+    return String.join("\n", a.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList());
+  }
 }

@@ -156,7 +156,11 @@ public final class ClusterConfigSource implements ConfigSource {
   }
 
   /** A missing CRD or forbidden list is logged once per distinct problem, then retried by the informer with backoff. */
-  private void reportOnce(String kind, Throwable error) {
+  private void reportOnce(String kind, Throwable thrown) {
+    Throwable error = thrown;
+    while (!(error instanceof KubernetesClientException) && error.getCause() != null) {
+      error = error.getCause();
+    }
     String problem = error instanceof KubernetesClientException k && k.getCode() == 404
         ? "the " + kind + " CRD is not installed (kubectl apply -f deploy/crds)"
         : error instanceof KubernetesClientException k && k.getCode() == 403
