@@ -19,7 +19,7 @@ final class Documents {
     String name = r.name(meta, "name", "metadata.name");
     String ns = namespace(r, meta);
     JsonNode spec = r.object(doc, "spec", "spec");
-    r.onlyFields(spec, "spec", Set.of("selector", "targetPorts", "endpointPickerRef", "extensionRef"));
+    r.onlyFields(spec, "spec", Set.of("selector", "targetPorts", "appProtocol", "endpointPickerRef", "extensionRef"));
     JsonNode selector = r.object(spec, "selector", "spec.selector");
     Map<String, String> labels = r.stringMap(selector, "matchLabels", "spec.selector.matchLabels");
     if (labels.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.llmgw.api.crd;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -15,8 +16,16 @@ public record InferencePoolSpec(
     Selector selector,
     @Required @Size(min = 1, max = 8)
     List<Port> targetPorts,
-    @JsonPropertyDescription("The Endpoint Picker serving this pool (a Service and port).")
+    @JsonPropertyDescription("Protocol of the target ports: http (HTTP/1.1, the default) or kubernetes.io/h2c.")
+    AppProtocol appProtocol,
+    @JsonPropertyDescription("The Endpoint Picker serving this pool (a Service and port); gateways attach it as "
+        + "ext_proc. Optional here (file mode has no gateway); upstream's CRD requires it.")
     EndpointPickerRef endpointPickerRef) {
+
+  public enum AppProtocol {
+    @JsonProperty("http") HTTP,
+    @JsonProperty("kubernetes.io/h2c") H2C
+  }
 
   public record Selector(@Required Map<String, String> matchLabels) {}
 

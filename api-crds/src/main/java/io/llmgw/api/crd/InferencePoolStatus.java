@@ -5,5 +5,5 @@ import java.util.List;
 
 /** {@code status} of an InferencePool, as upstream v1: one entry per parent Gateway, written by that Gateway's controller. */
 public record InferencePoolStatus(List<Parent> parents) {
-  public record Parent(ObjectRef parentRef, List<Condition> conditions) {}
+  public record Parent(ObjectRef parentRef, String controllerName, List<Condition> conditions) {}
 }

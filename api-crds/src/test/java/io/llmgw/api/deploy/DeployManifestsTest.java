@@ -1,0 +1,221 @@
+package io.llmgw.api.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.llmgw.api.ClusterObjects;
+import io.llmgw.api.ConfigException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Everything in {@code deploy/} and {@code examples/} is checked as a cluster would check it: every object parses into
+ * its Kubernetes type without unknown fields, our kinds validate against the generated CRD schemas and pass the EPP's
+ * own checks, every kustomization names exactly its directory's files, and the RBAC role allows what the EPP does.
+ */
+class DeployManifestsTest {
+  static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  static final Path DEPLOY = ROOT.resolve("deploy");
+  static final KubernetesSerialization K8S = new KubernetesSerialization();
+  static CrdSchemas schemas;
+
+  @BeforeAll
+  static void loadSchemas() throws IOException {
+    schemas = new CrdSchemas(DEPLOY.resolve("crds"));
+  }
+
+  static List<Path> yamlFiles(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList();
+    }
+  }
+
+  static List<JsonNode> documents(Path file) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = CrdSchemas.YAML.readerFor(JsonNode.class).readValues(file.toFile())) {
+      while (it.hasNextValue()) {
+        JsonNode n = it.nextValue();
+        if (n != null && n.isObject() && !n.isEmpty()) {
+          out.add(n);
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void theGeneratedCrdsDeclareOurThreeKinds() {
+    for (String kind : List.of("inference.x-k8s.io/v1alpha1 LLMRoute", "inference.networking.k8s.io/v1 InferencePool",
+        "inference.networking.x-k8s.io/v1alpha2 InferenceObjective")) {
+      String[] parts = kind.split(" ");
+      assertThat(schemas.knows(CrdSchemas.YAML.createObjectNode().put("apiVersion", parts[0]).put("kind", parts[1])))
+          .as(kind).isTrue();
+    }
+  }
+
+  @Test
+  void everyManifestParsesIntoItsKubernetesTypeWithoutUnknownFields() throws IOException {
+    int objects = 0;
+    for (Path file : yamlFiles(DEPLOY)) {
+      for (JsonNode doc : documents(file)) {
+        String where = ROOT.relativize(file) + " " + doc.path("kind").asText();
+        if (doc.path("kind").asText().equals("Kustomization") || doc.path("kind").asText().equals("CustomResourceDefinition")) {
+          continue;
+        }
+        HasMetadata object = K8S.unmarshal(doc.toString(), HasMetadata.class);
+        assertThat(object.getMetadata().getName()).as(where).isNotBlank();
+        if (!(object instanceof GenericKubernetesResource)) {
+          assertThat(UnknownFields.in(object)).as(where + ": fields its type does not have").isEmpty();
+        }
+        objects++;
+      }
+    }
+    assertThat(objects).isGreaterThan(15);
+  }
+
+  @Test
+  void ourObjectsInDeployAndExamplesValidateAgainstTheCrdsAndPassTheEppsChecks() throws Exception {
+    int checked = 0;
+    List<Path> files = new ArrayList<>(yamlFiles(DEPLOY));
+    files.addAll(yamlFiles(ROOT.resolve("examples")));
+    for (Path file : files) {
+      for (JsonNode doc : documents(file)) {
+        if (!schemas.knows(doc)) {
+          continue;
+        }
+        String where = ROOT.relativize(file) + " " + doc.path("kind").asText() + " " + doc.at("/metadata/name").asText();
+        assertThat(schemas.validate(doc)).as(where).isEmpty();
+        parseAsTheEppDoes(doc);
+        checked++;
+      }
+    }
+    assertThat(checked).isGreaterThanOrEqualTo(15);
+  }
+
+  private static void parseAsTheEppDoes(JsonNode doc) throws ConfigException {
+    switch (doc.path("kind").asText()) {
+      case "LLMRoute" -> ClusterObjects.route(doc);
+      case "InferencePool" -> ClusterObjects.pool(doc);
+      default -> ClusterObjects.objective(doc);
+    }
+  }
+
+  static final String ROUTE = """
+      apiVersion: inference.x-k8s.io/v1alpha1
+      kind: LLMRoute
+      metadata: {name: r}
+      spec:
+        backendRefs: [{name: pool}]
+        adapter:
+          name: sql-lora
+          priority: 5
+          objectives: [{type: OutputTokenLatency, latency: {value: 2s, quantile: {numerator: 99}}}]
+          targets: [{name: v1, weight: 90}, {name: v2, weight: 10}]
+      """;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"weight: 90|weight: 0", "weight: 10|weight: 1000001", "priority: 5|priority: 2000000",
+      "value: 2s|value: 2 seconds", "backendRefs: [{name: pool}]|backendRefs: []", "priority: 5|priorty: 5",
+      "type: OutputTokenLatency|type: Throughput", "name: pool|name: Pool_1", "numerator: 99|numerator: 0"})
+  void theSchemaRejectsWhatTheEppWouldRejectToo(String edit) throws IOException {
+    String[] parts = edit.split("\\|");
+    JsonNode bad = CrdSchemas.YAML.readTree(ROUTE.replace(parts[0], parts[1]));
+    assertThat(schemas.validate(CrdSchemas.YAML.readTree(ROUTE))).isEmpty();
+    assertThat(schemas.validate(bad)).as(edit).isNotEmpty();
+    boolean eppRejects;
+    try {
+      ClusterObjects.route(bad);
+      eppRejects = false;
+    } catch (ConfigException e) {
+      eppRejects = true;
+    }
+    assertThat(eppRejects).as("file mode and the informers reject " + edit + " as well").isTrue();
+  }
+
+  @Test
+  void everyKustomizationListsExactlyTheManifestsBesideIt() throws IOException {
+    for (Path k : yamlFiles(DEPLOY).stream().filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
+        .toList()) {
+      Set<String> listed = new TreeSet<>();
+      documents(k).getFirst().path("resources").forEach(r -> listed.add(r.asText()));
+      Set<String> present = new TreeSet<>();
+      try (Stream<Path> files = Files.list(k.getParent())) {
+        files.map(p -> p.getFileName().toString())
+            .filter(n -> (n.endsWith(".yaml") || n.endsWith(".yml")) && !n.equals("kustomization.yaml"))
+            .forEach(present::add);
+      }
+      assertThat(listed).as(ROOT.relativize(k).toString()).isEqualTo(present);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring"})
+  void kubectlRendersEachKustomization(String dir) throws Exception {
+    assumeTrue(onPath("kubectl"), "kubectl is not installed");
+    Process p = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString()).redirectErrorStream(true)
+        .start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("kind:");
+  }
+
+  @Test
+  void theRoleAllowsWhatTheEppDoesAndNothingClusterWide() throws IOException {
+    Role role = K8S.unmarshal(Files.readString(DEPLOY.resolve("epp/rbac.yaml")).split("\n---\n")[0], Role.class);
+    List<String> grants = new ArrayList<>();
+    for (PolicyRule r : role.getRules()) {
+      for (String group : r.getApiGroups()) {
+        for (String resource : r.getResources()) {
+          grants.add(group + "/" + resource + " " + String.join(",", new TreeSet<>(r.getVerbs())));
+        }
+      }
+    }
+    assertThat(grants).containsExactlyInAnyOrder(
+        "/pods get,list,watch",
+        "inference.networking.k8s.io/inferencepools get,list,watch",
+        "inference.networking.x-k8s.io/inferenceobjectives get,list,watch",
+        "inference.x-k8s.io/llmroutes get,list,watch",
+        "inference.x-k8s.io/llmroutes/status get,patch,update",
+        "coordination.k8s.io/leases create,get,update");
+  }
+
+  @Test
+  void theEppDeploymentProbesTheGrpcHealthPortAndRunsClusterMode() throws IOException {
+    Deployment d = K8S.unmarshal(Files.readString(DEPLOY.resolve("epp/deployment.yaml")), Deployment.class);
+    var c = d.getSpec().getTemplate().getSpec().getContainers().getFirst();
+    assertThat(c.getArgs()).containsExactly("serve", "--kubernetes");
+    assertThat(c.getReadinessProbe().getGrpc().getPort()).isEqualTo(9003);
+    assertThat(c.getReadinessProbe().getGrpc().getService()).isEqualTo("readiness");
+    assertThat(c.getLivenessProbe().getGrpc().getService()).isEqualTo("liveness");
+    assertThat(d.getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry("prometheus.io/port", "9090");
+  }
+
+  private static boolean onPath(String command) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (Files.isExecutable(Path.of(dir, command))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
