@@ -13,11 +13,16 @@ public final class EppProtocol {
   public static final String REQUEST_ID = "x-request-id";
   public static final String MODEL_REWRITE = "x-gateway-model-name-rewrite";
   public static final String OBJECTIVE = "x-gateway-inference-objective";
+  /**
+   * Set by the EPP on every routed request: the LLMRoute ({@code namespace/name}) that matched. Envoy configured over
+   * our xDS routes on it, so each use case gets its own Envoy route, cluster and statistics.
+   */
+  public static final String ROUTE = "x-llmgw-route";
 
   private EppProtocol() {}
 
   /** Client-supplied headers that would steer routing; never trusted, always removed. */
   public static boolean isSpoofable(String name) {
-    return name.startsWith(DESTINATION);
+    return name.startsWith(DESTINATION) || name.equals(ROUTE);
   }
 }

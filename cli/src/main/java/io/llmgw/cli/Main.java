@@ -2,7 +2,6 @@ package io.llmgw.cli;
 
 import io.llmgw.bench.load.BenchCommand;
 import io.llmgw.envoy.devproxy.ProxyCommand;
-import io.llmgw.extproc.ServeCommand;
 import io.llmgw.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -3,6 +3,15 @@ package io.llmgw.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.sim.engine.SimConfig;
@@ -33,10 +42,11 @@ class LauncherIT {
     Files.writeString(config, Files.readString(Path.of("..", "examples", "pool.yaml"))
         .replace("127.0.0.11", "127.0.0.61").replace("127.0.0.12", "127.0.0.62"));
     int grpc = freePort();
+    int xds = freePort();
     try (SimPods pods = SimPods.start(SimConfig.builder().adapters(List.of("sql-lora-v1", "sql-lora-v2")).build(),
         List.of("127.0.0.61", "127.0.0.62"), 8000)) {
       Process epp = launch(false, "serve", "--config", config.toString(), "--bind", "127.0.0.1", "--grpc-port", "" + grpc,
-          "--health-port", "" + freePort(), "--metrics-port", "" + freePort()).process();
+          "--health-port", "" + freePort(), "--metrics-port", "" + freePort(), "--xds-port", "" + xds).process();
       try (DevProxy proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
           .withEpp("127.0.0.1", grpc))) {
         String chat = "{\"model\":\"sql-lora\",\"max_tokens\":3,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
@@ -46,11 +56,34 @@ class LauncherIT {
         HttpResponse<String> unknown = post(proxy.port(), chat.replace("sql-lora", "gpt-nope"));
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(unknown.body()).contains("gpt-nope");
+        assertThat(servedClusters(xds)).as("--xds-port serves Envoy the pool's cluster")
+            .contains("epp", "model_servers", "pool/default/llama-pool");
       } finally {
         epp.destroy();
         assertThat(epp.waitFor(20, TimeUnit.SECONDS)).as("EPP stops on SIGTERM").isTrue();
         Files.deleteIfExists(config);
       }
+    }
+  }
+
+  /** Asks the xDS server for clusters over one ADS stream, as Envoy's first request does. */
+  static List<String> servedClusters(int port) throws Exception {
+    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    try {
+      var stream = ClientCalls.blockingBidiStreamingCall(channel,
+          AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod(), CallOptions.DEFAULT);
+      stream.write(DiscoveryRequest.newBuilder().setNode(Node.newBuilder().setId("it"))
+          .setTypeUrl("type.googleapis.com/envoy.config.cluster.v3.Cluster").build());
+      DiscoveryResponse r = stream.read(10, TimeUnit.SECONDS);
+      assertThat(r).as("a CDS response within 10 s").isNotNull();
+      List<String> names = new ArrayList<>();
+      for (var any : r.getResourcesList()) {
+        names.add(any.unpack(Cluster.class).getName());
+      }
+      stream.cancel("done", null);
+      return names;
+    } finally {
+      channel.shutdownNow();
     }
   }
 

@@ -188,6 +188,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
     HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
     mutation.addSetHeaders(Frames.setHeader(EppProtocol.DESTINATION, header));
+    mutation.addSetHeaders(Frames.setHeader(EppProtocol.ROUTE, r.route().namespace() + "/" + r.route().name()));
     if (r.rewritten()) {
       mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
     }
@@ -251,7 +252,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     CommonResponse.Builder common = CommonResponse.newBuilder();
     HeaderMutation.Builder m = common.getHeaderMutationBuilder();
     for (String name : spoofed) {
-      if (!name.equals(EppProtocol.DESTINATION)) {
+      if (!name.equals(EppProtocol.DESTINATION) && !name.equals(EppProtocol.ROUTE)) {
         m.addRemoveHeaders(name);
       }
     }

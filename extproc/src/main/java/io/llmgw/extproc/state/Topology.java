@@ -19,17 +19,20 @@ import java.util.Set;
  * An immutable view of the configuration, indexed for the request path: model name → route with its pools.
  *
  * @param addresses every endpoint address of every pool, i.e. what is live now
+ * @param config what this view was built from, for those who serve it onwards (the xDS server)
  */
 public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolView> poolsByKey,
-    Map<String, InferenceObjective> objectivesByKey, List<ScrapeTarget> targets, Set<String> addresses) {
+    Map<String, InferenceObjective> objectivesByKey, List<ScrapeTarget> targets, Set<String> addresses,
+    GatewayConfig config) {
 
   public static Topology of(GatewayConfig config) {
     Map<String, PoolView> pools = new LinkedHashMap<>();
     Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
+    Map<String, List<PodInfo>> byLabel = routablePodsByLabel(config.pods());
     for (InferencePool pool : config.pools()) {
       List<Endpoint> endpoints = new ArrayList<>();
-      for (PodInfo pod : config.pods()) {
-        if (!pod.routable() || !pool.selects(pod)) {
+      for (PodInfo pod : candidates(pool, byLabel)) {
+        if (!pool.selects(pod)) {
           continue;
         }
         for (int port : pool.targetPorts()) {
@@ -50,7 +53,7 @@ public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolVie
       objectives.put(o.namespace() + "/" + o.name(), o);
     }
     return new Topology(Map.copyOf(routes), pools, Map.copyOf(objectives), List.copyOf(targets.values()),
-        Set.copyOf(targets.keySet()));
+        Set.copyOf(targets.keySet()), config);
   }
 
   /**
@@ -65,6 +68,35 @@ public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolVie
       }
     }
     return view.route().adapter().priority();
+  }
+
+  /**
+   * Routable pods by {@code namespace/key=value} of each label: a pool then only looks at the pods carrying its rarest
+   * selector label, so a namespace with many pools and pods rebuilds in time proportional to pods, not pools × pods.
+   */
+  private static Map<String, List<PodInfo>> routablePodsByLabel(List<PodInfo> pods) {
+    Map<String, List<PodInfo>> out = new HashMap<>();
+    for (PodInfo pod : pods) {
+      if (!pod.routable()) {
+        continue;
+      }
+      for (var label : pod.labels().entrySet()) {
+        out.computeIfAbsent(pod.namespace() + "/" + label.getKey() + "=" + label.getValue(), k -> new ArrayList<>())
+            .add(pod);
+      }
+    }
+    return out;
+  }
+
+  private static List<PodInfo> candidates(InferencePool pool, Map<String, List<PodInfo>> byLabel) {
+    List<PodInfo> best = null;
+    for (var e : pool.selector().entrySet()) {
+      List<PodInfo> pods = byLabel.getOrDefault(pool.namespace() + "/" + e.getKey() + "=" + e.getValue(), List.of());
+      if (best == null || pods.size() < best.size()) {
+        best = pods;
+      }
+    }
+    return best == null ? List.of() : best;
   }
 
   public static Topology empty() {

@@ -68,7 +68,7 @@ class ClusterStatusTest {
       assertThat(k.conditions("broken").get("Accepted").getMessage())
           .isEqualTo("spec.adapter.targets[0].weight: 0 is outside 1..1000000");
       assertThat(k.conditions("lost").get("ResolvedRefs").getMessage()).contains("missing-pool");
-      assertThat(k.conditions("good").get("Ready").getMessage()).isEqualTo("1 of 1 endpoints ready");
+      assertThat(k.conditions("empty").get("Ready").getMessage()).isEqualTo("its pools select no ready pod");
       assertThat(k.conditions("good").get("Accepted").getObservedGeneration()).isNotNull();
 
       String version = k.resourceVersion("good");

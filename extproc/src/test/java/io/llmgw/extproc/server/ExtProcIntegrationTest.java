@@ -207,12 +207,14 @@ class ExtProcIntegrationTest {
   void spoofedRoutingHeadersAreDroppedAndARequestIdIsAdded() throws Exception {
     ExtProcCall call = h.open();
     call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions",
-        EppProtocol.DESTINATION, "6.6.6.6:80", EppProtocol.DESTINATION_SERVED, "6.6.6.6:80"), false,
-        BodySendMode.FULL_DUPLEX_STREAMED, null));
+        EppProtocol.DESTINATION, "6.6.6.6:80", EppProtocol.DESTINATION_SERVED, "6.6.6.6:80",
+        EppProtocol.ROUTE, "default/batch"), false, BodySendMode.FULL_DUPLEX_STREAMED, null));
     call.send(requestBody(chat("adapter-a"), true));
     ProcessingResponse r = call.next();
 
     assertThat(setHeader(r, EppProtocol.DESTINATION)).doesNotContain("6.6.6.6");
+    assertThat(setHeader(r, EppProtocol.ROUTE)).as("the matched route, not the client's claim")
+        .isEqualTo("default/route-a");
     assertThat(r.getRequestHeaders().getResponse().getHeaderMutation().getRemoveHeadersList())
         .contains(EppProtocol.DESTINATION_SERVED);
     assertThat(setHeader(r, EppProtocol.REQUEST_ID)).matches("[0-9a-f-]{36}");

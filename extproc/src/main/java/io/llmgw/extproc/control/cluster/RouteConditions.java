@@ -38,10 +38,11 @@ final class RouteConditions {
       out.add(condition(RESOLVED_REFS, "False", "PoolNotFound",
           "no valid InferencePool " + String.join(", ", v.unresolved()) + " in namespace " + v.namespace(), gen));
     }
-    String counts = endpoints.healthy() + " of " + endpoints.total() + " endpoints ready";
+    // No counts in the message: they would rewrite every route's status on every pod start and stop.
     out.add(endpoints.healthy() > 0
-        ? condition(READY, "True", "EndpointsReady", counts, gen)
-        : condition(READY, "False", "NoReadyEndpoints", counts, gen));
+        ? condition(READY, "True", "EndpointsReady", "an endpoint of its pools answers and can be picked", gen)
+        : condition(READY, "False", "NoReadyEndpoints", endpoints.total() == 0
+            ? "its pools select no ready pod" : "no endpoint of its pools answers its metrics scrape", gen));
     return out;
   }
 

@@ -1,7 +1,11 @@
-package io.llmgw.extproc;
+package io.llmgw.cli;
 
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.Durations;
+import io.llmgw.envoy.xds.XdsServer;
+import io.llmgw.envoy.xds.XdsSettings;
+import io.llmgw.extproc.Epp;
+import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.picker.Policies;
 import io.llmgw.scraper.ScrapeSettings;
@@ -94,6 +98,19 @@ public final class ServeCommand implements Callable<Integer> {
           + "needs one address there). The envoy.lb metadata always carries the ordered list.")
   boolean headerFallbacks;
 
+  @Option(names = "--xds-port", defaultValue = "0",
+      description = "Also serve a plain Envoy its whole configuration over xDS (ADS) on this port, following every "
+          + "change of pools and routes; start Envoy with envoy-config/envoy-xds.yaml (default: off).")
+  int xdsPort;
+
+  @Option(names = "--xds-listener-port", defaultValue = "8080",
+      description = "xDS: the port Envoy's listener takes client traffic on (default: ${DEFAULT-VALUE}).")
+  int xdsListenerPort;
+
+  @Option(names = "--xds-epp-host", defaultValue = "127.0.0.1",
+      description = "xDS: how Envoy reaches this EPP, e.g. its Service's DNS name (default: ${DEFAULT-VALUE}).")
+  String xdsEppHost;
+
   @Override
   public Integer call() throws Exception {
     EppSettings settings;
@@ -111,9 +128,24 @@ public final class ServeCommand implements Callable<Integer> {
       System.err.println("llmgw: cannot start: " + e.getMessage());
       return 2;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(epp::close, "epp-shutdown"));
+    XdsServer xds = xdsPort > 0 ? startXds(epp) : null;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      epp.close();
+      if (xds != null) {
+        xds.close();
+      }
+    }, "epp-shutdown"));
     epp.awaitTermination();
     return 0;
+  }
+
+  /** The xDS server follows the EPP's configuration: whatever the datastore applies is served to Envoy. */
+  private XdsServer startXds(Epp epp) throws java.io.IOException {
+    XdsServer xds = XdsServer.start(bind, xdsPort, new XdsSettings("0.0.0.0", xdsListenerPort, xdsEppHost,
+        epp.grpcPort(), epp.healthPort()));
+    epp.datastore().onChange(t -> xds.update(t.config()));
+    xds.update(epp.datastore().topology().config());
+    return xds;
   }
 
   private SourceSettings sourceSettings() {

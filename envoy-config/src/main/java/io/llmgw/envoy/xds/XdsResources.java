@@ -1,0 +1,173 @@
+package io.llmgw.envoy.xds;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.Duration;
+import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
+import io.envoyproxy.envoy.config.core.v3.ApiVersion;
+import io.envoyproxy.envoy.config.core.v3.ConfigSource;
+import io.envoyproxy.envoy.config.core.v3.GrpcService;
+import io.envoyproxy.envoy.config.core.v3.HealthCheck;
+import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.envoyproxy.envoy.config.listener.v3.Filter;
+import io.envoyproxy.envoy.config.listener.v3.FilterChain;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
+import io.envoyproxy.envoy.config.route.v3.RetryPolicy;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteAction;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.config.route.v3.RouteMatch;
+import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.MetadataOptions;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.HeaderSendMode;
+import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
+import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import io.llmgw.api.EppProtocol;
+import io.llmgw.api.GatewayConfig;
+import io.llmgw.api.InferencePool;
+import io.llmgw.api.LLMRoute;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The Envoy configuration for a gateway configuration, as xDS resources: the same listener, ext_proc filter and
+ * clusters as {@code envoy.yaml}, plus one original-destination cluster per InferencePool and one Envoy route per
+ * LLMRoute (matched on the {@code x-llmgw-route} header the EPP sets), so Envoy's statistics break down by pool and use
+ * case. The listener names its routes through RDS, so route and pool changes never drain the listener.
+ *
+ * @param clusters the EPP cluster, the default cluster, then one per pool
+ */
+public record XdsResources(List<Listener> listeners, List<RouteConfiguration> routes, List<Cluster> clusters) {
+
+  public static XdsResources of(GatewayConfig config, XdsSettings s) {
+    List<Cluster> clusters = new ArrayList<>();
+    clusters.add(eppCluster(s));
+    clusters.add(originalDestination(XdsNames.DEFAULT_CLUSTER));
+    List<InferencePool> pools = config.pools().stream()
+        .sorted(Comparator.comparing((InferencePool p) -> p.namespace()).thenComparing(InferencePool::name)).toList();
+    for (InferencePool p : pools) {
+      clusters.add(originalDestination(XdsNames.poolCluster(p.namespace(), p.name())));
+    }
+    return new XdsResources(List.of(listener(s)), List.of(routeConfiguration(config)), List.copyOf(clusters));
+  }
+
+  private static RouteConfiguration routeConfiguration(GatewayConfig config) {
+    VirtualHost.Builder host = VirtualHost.newBuilder().setName("all").addDomains("*");
+    List<LLMRoute> routes = config.routes().stream()
+        .sorted(Comparator.comparing((LLMRoute r) -> r.namespace()).thenComparing(LLMRoute::name)).toList();
+    for (LLMRoute r : routes) {
+      String cluster = config.pools().stream()
+          .filter(p -> p.namespace().equals(r.namespace()) && p.name().equals(r.poolNames().getFirst()))
+          .findFirst().map(p -> XdsNames.poolCluster(p.namespace(), p.name())).orElse(XdsNames.DEFAULT_CLUSTER);
+      host.addRoutes(Route.newBuilder().setName(XdsNames.routeName(r.namespace(), r.name()))
+          .setMatch(RouteMatch.newBuilder().setPrefix("/").addHeaders(HeaderMatcher.newBuilder()
+              .setName(EppProtocol.ROUTE)
+              .setStringMatch(StringMatcher.newBuilder().setExact(r.namespace() + "/" + r.name()))))
+          .setRoute(forward(cluster)));
+    }
+    host.addRoutes(Route.newBuilder().setName("default").setMatch(RouteMatch.newBuilder().setPrefix("/"))
+        .setRoute(forward(XdsNames.DEFAULT_CLUSTER)));
+    return RouteConfiguration.newBuilder().setName(XdsNames.ROUTE_CONFIG).addVirtualHosts(host).build();
+  }
+
+  /** No route timeout (streams may run for minutes); a refused or reset connection, or a 503, tries the next pod. */
+  private static RouteAction forward(String cluster) {
+    return RouteAction.newBuilder().setCluster(cluster).setTimeout(seconds(0))
+        .setRetryPolicy(RetryPolicy.newBuilder().setRetryOn("connect-failure,reset,retriable-status-codes")
+            .addRetriableStatusCodes(503).setNumRetries(UInt32Value.of(2)))
+        .build();
+  }
+
+  private static Listener listener(XdsSettings s) {
+    ExternalProcessor extProc = ExternalProcessor.newBuilder()
+        .setGrpcService(GrpcService.newBuilder()
+            .setEnvoyGrpc(GrpcService.EnvoyGrpc.newBuilder().setClusterName(XdsNames.EPP_CLUSTER))
+            .setTimeout(seconds(10)))
+        .setFailureModeAllow(false)
+        .setProcessingMode(ProcessingMode.newBuilder()
+            .setRequestHeaderMode(HeaderSendMode.SEND).setResponseHeaderMode(HeaderSendMode.SEND)
+            .setRequestBodyMode(BodySendMode.FULL_DUPLEX_STREAMED)
+            .setResponseBodyMode(BodySendMode.FULL_DUPLEX_STREAMED)
+            .setRequestTrailerMode(HeaderSendMode.SEND).setResponseTrailerMode(HeaderSendMode.SEND))
+        .setMetadataOptions(MetadataOptions.newBuilder()
+            .setForwardingNamespaces(MetadataOptions.MetadataNamespaces.newBuilder()
+                .addUntyped(EppProtocol.SUBSET_HINT_NAMESPACE).addUntyped(EppProtocol.LB_NAMESPACE))
+            .setReceivingNamespaces(MetadataOptions.MetadataNamespaces.newBuilder()
+                .addUntyped(EppProtocol.LB_NAMESPACE)))
+        .build();
+    HttpConnectionManager hcm = HttpConnectionManager.newBuilder()
+        .setStatPrefix(XdsNames.LISTENER)
+        .setCodecType(HttpConnectionManager.CodecType.AUTO)
+        .setStreamIdleTimeout(seconds(300))
+        .setRds(Rds.newBuilder().setRouteConfigName(XdsNames.ROUTE_CONFIG).setConfigSource(ConfigSource.newBuilder()
+            .setAds(AggregatedConfigSource.getDefaultInstance()).setResourceApiVersion(ApiVersion.V3)))
+        .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.ext_proc").setTypedConfig(Any.pack(extProc)))
+        .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.router")
+            .setTypedConfig(Any.pack(Router.getDefaultInstance())))
+        .build();
+    return Listener.newBuilder().setName(XdsNames.LISTENER)
+        .setAddress(address(s.listenAddress(), s.listenPort()))
+        .addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
+            .setName("envoy.filters.network.http_connection_manager").setTypedConfig(Any.pack(hcm))))
+        .build();
+  }
+
+  private static Cluster originalDestination(String name) {
+    return Cluster.newBuilder().setName(name)
+        .setType(Cluster.DiscoveryType.ORIGINAL_DST)
+        .setLbPolicy(Cluster.LbPolicy.CLUSTER_PROVIDED)
+        .setConnectTimeout(seconds(2))
+        .setOriginalDstLbConfig(Cluster.OriginalDstLbConfig.newBuilder().setUseHttpHeader(true)
+            .setHttpHeaderName(EppProtocol.DESTINATION))
+        .setCircuitBreakers(CircuitBreakers.newBuilder().addThresholds(CircuitBreakers.Thresholds.newBuilder()
+            .setMaxConnections(UInt32Value.of(40_000)).setMaxPendingRequests(UInt32Value.of(40_000))
+            .setMaxRequests(UInt32Value.of(40_000)).setMaxRetries(UInt32Value.of(1024))))
+        .build();
+  }
+
+  /** The EPP over HTTP/2, health-checked on its gRPC readiness service so a replica that is not ready gets no streams. */
+  private static Cluster eppCluster(XdsSettings s) {
+    HttpProtocolOptions h2 = HttpProtocolOptions.newBuilder()
+        .setExplicitHttpConfig(HttpProtocolOptions.ExplicitHttpConfig.newBuilder()
+            .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()))
+        .build();
+    return Cluster.newBuilder().setName(XdsNames.EPP_CLUSTER)
+        .setType(Cluster.DiscoveryType.STRICT_DNS)
+        .setLbPolicy(Cluster.LbPolicy.LEAST_REQUEST)
+        .setConnectTimeout(seconds(2))
+        .putTypedExtensionProtocolOptions("envoy.extensions.upstreams.http.v3.HttpProtocolOptions", Any.pack(h2))
+        .addHealthChecks(HealthCheck.newBuilder().setTimeout(seconds(1)).setInterval(seconds(2))
+            .setUnhealthyThreshold(UInt32Value.of(2)).setHealthyThreshold(UInt32Value.of(1))
+            .setGrpcHealthCheck(HealthCheck.GrpcHealthCheck.newBuilder().setServiceName("readiness")))
+        .setLoadAssignment(ClusterLoadAssignment.newBuilder().setClusterName(XdsNames.EPP_CLUSTER)
+            .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(LbEndpoint.newBuilder()
+                .setEndpoint(Endpoint.newBuilder().setAddress(address(s.eppHost(), s.eppPort()))
+                    .setHealthCheckConfig(Endpoint.HealthCheckConfig.newBuilder().setPortValue(s.eppHealthPort()))))))
+        .build();
+  }
+
+  private static Address address(String host, int port) {
+    return Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress(host).setPortValue(port)).build();
+  }
+
+  private static Duration seconds(long s) {
+    return Duration.newBuilder().setSeconds(s).build();
+  }
+}

@@ -1,0 +1,55 @@
+package io.llmgw.envoy.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.ApiConfigSource;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.llmgw.api.GatewayConfig;
+import io.llmgw.envoy.EnvoyBootstrap;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** envoy-xds.yaml parses as Envoy would, and what xDS serves is what the static envoy.yaml says, field for field. */
+class EnvoyXdsBootstrapTest {
+  @Test
+  void theXdsBootstrapPointsAdsAtAnHttp2ClusterOnTheDefaultXdsPort() throws Exception {
+    Bootstrap b = EnvoyBootstrap.parse(Files.readString(Path.of("envoy-xds.yaml")));
+    var ads = b.getDynamicResources().getAdsConfig();
+    assertThat(ads.getApiType()).isEqualTo(ApiConfigSource.ApiType.GRPC);
+    String cluster = ads.getGrpcServices(0).getEnvoyGrpc().getClusterName();
+    assertThat(b.getDynamicResources().getLdsConfig().hasAds()).isTrue();
+    assertThat(b.getDynamicResources().getCdsConfig().hasAds()).isTrue();
+    Cluster xds = b.getStaticResources().getClustersList().stream().filter(c -> c.getName().equals(cluster))
+        .findFirst().orElseThrow();
+    assertThat(xds.getTypedExtensionProtocolOptionsMap()).containsKey("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
+    assertThat(xds.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress().getSocketAddress()
+        .getPortValue()).isEqualTo(18000);
+    assertThat(b.getNode().getId()).isNotBlank();
+  }
+
+  @Test
+  void servedResourcesMatchTheStaticBootstrapSoBothPathsBehaveAlike() throws Exception {
+    Bootstrap fixed = EnvoyBootstrap.parse(Files.readString(Path.of("envoy.yaml")));
+    XdsResources served = XdsResources.of(GatewayConfig.empty(),
+        new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002, 9003));
+    for (String name : new String[] {"epp", "model_servers"}) {
+      Cluster expected = fixed.getStaticResources().getClustersList().stream().filter(c -> c.getName().equals(name))
+          .findFirst().orElseThrow();
+      Cluster actual = served.clusters().stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
+      assertThat(actual).as(name).isEqualTo(expected);
+    }
+    HttpConnectionManager fixedHcm = fixed.getStaticResources().getListeners(0).getFilterChains(0).getFilters(0)
+        .getTypedConfig().unpack(HttpConnectionManager.class);
+    HttpConnectionManager servedHcm = served.listeners().getFirst().getFilterChains(0).getFilters(0).getTypedConfig()
+        .unpack(HttpConnectionManager.class);
+    assertThat(servedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class))
+        .isEqualTo(fixedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class));
+    assertThat(served.routes().getFirst().getVirtualHosts(0).getRoutesList().getLast().getRoute())
+        .isEqualTo(fixedHcm.getRouteConfig().getVirtualHosts(0).getRoutes(0).getRoute());
+    assertThat(served.listeners().getFirst().getAddress()).isEqualTo(fixed.getStaticResources().getListeners(0).getAddress());
+  }
+}
