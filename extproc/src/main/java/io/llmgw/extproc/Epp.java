@@ -90,7 +90,10 @@ public final class Epp implements AutoCloseable {
       }
       case SourceSettings.Cluster c -> {
         ownClient = givenClient == null ? new KubernetesClientBuilder().build() : null;
-        config = new ClusterConfigSource(givenClient == null ? ownClient : givenClient, c, datastore, clock);
+        ClusterConfigSource cluster = new ClusterConfigSource(givenClient == null ? ownClient : givenClient, c,
+            datastore, clock);
+        metrics.watchCluster(cluster);
+        config = cluster;
       }
     }
   }
@@ -126,8 +129,9 @@ public final class Epp implements AutoCloseable {
         .buildAndStart();
     serving = true;
     health.setReady(datastore.loaded());
-    LOG.info("EPP ready: ext_proc on {}:{}, health on {}, metrics on {}, policy {}", s.bindHost(), grpc.getPort(),
-        health.port(), metricsServer.getPort(), s.policy());
+    LOG.info("EPP {}: ext_proc on {}:{}, health on {}, metrics on {}, policy {}",
+        datastore.loaded() ? "ready" : "listening (ready once the cluster's objects are listed)", s.bindHost(),
+        grpc.getPort(), health.port(), metricsServer.getPort(), s.policy());
   }
 
   public int grpcPort() {

@@ -156,7 +156,13 @@ class DeployManifestsTest {
     for (Path k : yamlFiles(DEPLOY).stream().filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
         .toList()) {
       Set<String> listed = new TreeSet<>();
-      documents(k).getFirst().path("resources").forEach(r -> listed.add(r.asText()));
+      for (JsonNode r : documents(k).getFirst().path("resources")) {
+        Path target = k.getParent().resolve(r.asText()).normalize();
+        assertThat(target).as(ROOT.relativize(k) + " names " + r.asText()).exists();
+        if (!Files.isDirectory(target)) {
+          listed.add(r.asText());
+        }
+      }
       Set<String> present = new TreeSet<>();
       try (Stream<Path> files = Files.list(k.getParent())) {
         files.map(p -> p.getFileName().toString())
@@ -168,7 +174,7 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring"})
+  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy"})
   void kubectlRendersEachKustomization(String dir) throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl is not installed");
     Process p = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString()).redirectErrorStream(true)

@@ -6,6 +6,8 @@ import com.openai.client.OpenAIClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import io.llmgw.bench.load.Rig;
+import io.llmgw.envoy.xds.XdsServer;
+import io.llmgw.envoy.xds.XdsSettings;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +17,9 @@ import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.utility.MountableFile;
 
 /**
- * The production data plane: a real Envoy (container, host network) with {@code envoy-config/envoy.yaml}, ports
- * rewritten to this test's EPP, in front of simulated pods. Runs where Docker is present; skipped elsewhere.
+ * The production data plane: a real Envoy (container, host network) in front of simulated pods, configured either by
+ * {@code envoy-config/envoy.yaml} (ports rewritten to this test's EPP) or only over xDS from the EPP's xDS server with
+ * {@code envoy-config/envoy-xds.yaml}. Runs where Docker is present; skipped elsewhere.
  */
 @Testcontainers(disabledWithoutDocker = true)
 class RealEnvoyTest {
@@ -48,6 +51,43 @@ class RealEnvoyTest {
           assertThat(c.usage().orElseThrow().completionTokens()).isEqualTo(4);
         } finally {
           client.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void envoyConfiguredOnlyOverXdsRoutesThroughThePoolsClusterOfTheMatchedRoute() throws Exception {
+    try (Rig rig = Gateways.start("127.0.0.145", 2, false)) {
+      int listener = freePort();
+      int admin = freePort();
+      try (XdsServer xds = XdsServer.start("127.0.0.1", 0, new XdsSettings("127.0.0.1", listener, "127.0.0.1",
+          rig.epp().grpcPort(), rig.epp().healthPort()))) {
+        xds.update(rig.epp().datastore().topology().config());
+        String bootstrap = Files.readString(Path.of("..", "envoy-config", "envoy-xds.yaml"))
+            .replace("port_value: 19000", "port_value: " + admin)
+            .replace("port_value: 18000", "port_value: " + xds.port());
+        Path file = Files.createTempFile("envoy-xds", ".yaml");
+        Files.writeString(file, bootstrap);
+        try (GenericContainer<?> envoy = new GenericContainer<>(IMAGE)
+            .withNetworkMode("host")
+            .withCopyFileToContainer(MountableFile.forHostPath(file), "/etc/envoy/envoy.yaml")
+            .withCommand("envoy", "-c", "/etc/envoy/envoy.yaml", "--log-level", "warn")) {
+          envoy.start();
+          OpenAIClient client = Gateways.client(listener);
+          try {
+            ChatCompletion c = org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .ignoreExceptions().until(() -> client.chat().completions().create(ChatCompletionCreateParams
+                    .builder().model("sql-lora").addUserMessage("hi").maxCompletionTokens(4).build()), r -> true);
+            assertThat(c.model()).isEqualTo("sql-lora");
+          } finally {
+            client.close();
+          }
+          var stats = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+              java.net.URI.create("http://127.0.0.1:" + admin + "/stats?filter=pool/")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+          assertThat(stats).as("the request went through its pool's cluster, chosen by x-llmgw-route")
+              .containsPattern("cluster\\.pool/default/[a-z-]+\\.upstream_rq_total: [1-9]");
         }
       }
     }

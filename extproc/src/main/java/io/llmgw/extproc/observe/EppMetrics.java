@@ -7,7 +7,9 @@ import io.llmgw.extproc.state.Topology;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.scraper.ScrapeListener;
+import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -87,6 +89,19 @@ public final class EppMetrics implements ScrapeListener {
     for (PoolView p : t.poolsByKey().values()) {
       visitor.visit(p.key(), datastore.states(List.of(p)));
     }
+  }
+
+  /** Cluster mode: whether this replica leads (writes status), how many statuses it wrote, whether it has synced. */
+  public void watchCluster(ClusterConfigSource source) {
+    GaugeWithCallback.builder().name("llmgw_leader")
+        .help("1 while this replica holds the Lease and writes LLMRoute status (every replica routes)")
+        .callback(cb -> cb.call(source.leading() ? 1 : 0)).register(registry);
+    CounterWithCallback.builder().name("llmgw_route_status_writes")
+        .help("LLMRoute status updates this replica wrote, each a change of conditions")
+        .callback(cb -> cb.call(source.statusWrites())).register(registry);
+    GaugeWithCallback.builder().name("llmgw_cluster_synced")
+        .help("1 once the namespace's pools, routes and pods have been listed")
+        .callback(cb -> cb.call(source.synced() ? 1 : 0)).register(registry);
   }
 
   public PrometheusRegistry registry() {

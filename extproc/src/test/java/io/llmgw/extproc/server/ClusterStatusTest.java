@@ -34,6 +34,12 @@ class ClusterStatusTest {
     pod.close();
   }
 
+  static String metrics(ClusterEpp e) throws Exception {
+    return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create("http://127.0.0.1:" + e.epp.metricsPort() + "/metrics")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+  }
+
   static String summary(Map<String, Condition> conditions, String type) {
     Condition c = conditions.get(type);
     return c == null ? "-" : c.getStatus() + "/" + c.getReason();
@@ -97,6 +103,34 @@ class ClusterStatusTest {
   }
 
   @Test
+  void aLeaderThatDiesWithoutReleasingTheLeaseIsReplacedOnceTheLeaseExpires() throws Exception {
+    FakeCluster k = new FakeCluster(client, "crash");
+    k.pool("pool", "vllm", pod.port());
+    k.route("chat", "pool", "chat-lora", 0);
+    k.pod("p0", "vllm", "127.0.0.165", true);
+    KubernetesClient doomedClient = server.createClient();
+    ClusterEpp doomed = new ClusterEpp(doomedClient, "crash", "doomed", true);
+    await().atMost(Duration.ofSeconds(10)).until(() -> doomed.source().leading());
+    ClusterEpp survivor = new ClusterEpp(client, "crash", "survivor", true);
+    try {
+      await().atMost(Duration.ofSeconds(10)).until(() -> survivor.route("chat-lora").startsWith("127.0.0.165"));
+      assertThat(survivor.source().leading()).isFalse();
+      doomedClient.close(); // the API server no longer hears from it: no renewal, no release
+      long lostAt = System.nanoTime();
+      await().atMost(Duration.ofSeconds(15)).until(() -> survivor.source().leading());
+      assertThat(Duration.ofNanos(System.nanoTime() - lostAt)).as("taken over only after the 1.5 s lease ran out")
+          .isGreaterThanOrEqualTo(Duration.ofMillis(1000));
+      k.route("after", "pool", "after-lora", 0);
+      await().atMost(Duration.ofSeconds(10)).until(() -> summary(k.conditions("after"), "Accepted")
+          .equals("True/Accepted"));
+      assertThat(survivor.route("after-lora")).startsWith("127.0.0.165");
+    } finally {
+      survivor.close();
+      doomed.close();
+    }
+  }
+
+  @Test
   void replicasServeTogetherAndTheSurvivorTakesOverStatusWhenTheLeaderDies() throws Exception {
     FakeCluster k = new FakeCluster(client, "ha");
     k.pool("pool", "vllm", pod.port());
@@ -114,6 +148,9 @@ class ClusterStatusTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> summary(k.conditions("chat"), "Ready")
           .equals("True/EndpointsReady"));
       assertThat(follower.source().statusWrites()).as("only the leader writes status").isZero();
+      assertThat(metrics(leader)).contains("llmgw_leader 1.0", "llmgw_cluster_synced 1.0")
+          .containsPattern("llmgw_route_status_writes_total [1-9]");
+      assertThat(metrics(follower)).contains("llmgw_leader 0.0", "llmgw_route_status_writes_total 0.0");
 
       leader.close();
       await().atMost(Duration.ofSeconds(10)).until(() -> follower.source().leading());

@@ -55,6 +55,7 @@ public final class ClusterConfigSource implements ConfigSource {
   private final AtomicLong statusPasses = new AtomicLong();
   private final AtomicLong statusWrites = new AtomicLong();
   private volatile boolean synced;
+  private volatile boolean closed;
 
   public ClusterConfigSource(KubernetesClient client, SourceSettings.Cluster settings, Datastore datastore,
       Clock clock) {
@@ -74,8 +75,8 @@ public final class ClusterConfigSource implements ConfigSource {
 
   @Override
   public void start() {
-    LOG.info("watching namespace {} for InferencePools{}, LLMRoutes, InferenceObjectives and Pods", namespace,
-        settings.poolLabels().isEmpty() ? "" : " labelled " + settings.poolLabels());
+    LOG.info("watching namespace {} at {} for InferencePools{}, LLMRoutes, InferenceObjectives and Pods", namespace,
+        client.getMasterUrl(), settings.poolLabels().isEmpty() ? "" : " labelled " + settings.poolLabels());
     var pools = client.genericKubernetesResources(Kinds.POOL).inNamespace(namespace);
     SharedIndexInformer<GenericKubernetesResource> poolInformer = settings.poolLabels().isEmpty()
         ? pools.runnableInformer(0)
@@ -100,7 +101,12 @@ public final class ClusterConfigSource implements ConfigSource {
 
   /** Whether this replica currently writes status; every replica routes either way. */
   public boolean leading() {
-    return election == null || election.isLeader();
+    return !closed && (election == null || election.isLeader());
+  }
+
+  /** The namespace's pools, routes and pods have been listed once. */
+  public boolean synced() {
+    return synced;
   }
 
   /** Status checks this replica completed as leader. */
@@ -157,6 +163,9 @@ public final class ClusterConfigSource implements ConfigSource {
 
   /** A missing CRD or forbidden list is logged once per distinct problem, then retried by the informer with backoff. */
   private void reportOnce(String kind, Throwable thrown) {
+    if (closed) {
+      return;
+    }
     Throwable error = thrown;
     while (!(error instanceof KubernetesClientException) && error.getCause() != null) {
       error = error.getCause();
@@ -165,7 +174,7 @@ public final class ClusterConfigSource implements ConfigSource {
         ? "the " + kind + " CRD is not installed (kubectl apply -f deploy/crds)"
         : error instanceof KubernetesClientException k && k.getCode() == 403
             ? "not allowed to list/watch " + kind + " objects (check the EPP's RBAC)"
-            : String.valueOf(error.getMessage());
+            : "cannot reach the Kubernetes API at " + client.getMasterUrl() + ": " + rootMessage(thrown);
     if (reportedProblems.add(kind + ":" + problem)) {
       if ("InferenceObjective".equals(kind)) {
         LOG.warn("{}; requests' x-gateway-inference-objective headers are ignored until it is; retrying", problem);
@@ -173,6 +182,16 @@ public final class ClusterConfigSource implements ConfigSource {
         LOG.error("cannot watch {} in namespace {}: {}; retrying, not ready until then", kind, namespace, problem);
       }
     }
+  }
+
+  private static String rootMessage(Throwable t) {
+    String message = t.toString();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c.getMessage() != null) {
+        message = c.getClass().getSimpleName() + ": " + c.getMessage();
+      }
+    }
+    return message;
   }
 
   private void rebuildSoon() {
@@ -231,6 +250,7 @@ public final class ClusterConfigSource implements ConfigSource {
 
   @Override
   public void close() {
+    closed = true;
     if (election != null) {
       election.close();
     }

@@ -1,0 +1,68 @@
+package io.llmgw.extproc.control.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.llmgw.api.LLMRoute;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ClusterStoreTest {
+  static final KubernetesSerialization K8S = new KubernetesSerialization();
+
+  static GenericKubernetesResource route(String name, String model, String created) {
+    return K8S.unmarshal("""
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: %s, namespace: ns, creationTimestamp: "%s", generation: 2}
+        spec: {backendRefs: [{name: pool}], adapter: {name: %s}}
+        """.formatted(name, created, model), GenericKubernetesResource.class);
+  }
+
+  static Pod pod(boolean ready, boolean terminating) {
+    PodBuilder b = new PodBuilder().withNewMetadata().withName("p").withNamespace("ns").withLabels(Map.of("app", "x"))
+        .endMetadata().withNewStatus().withPodIP("10.0.0.1").withPhase("Running").addNewCondition().withType("Ready")
+        .withStatus(ready ? "True" : "False").endCondition().endStatus();
+    if (terminating) {
+      b.editMetadata().withDeletionTimestamp("2026-11-22T10:00:00Z").endMetadata();
+    }
+    return b.build();
+  }
+
+  @Test
+  void theOlderOfTwoRoutesForOneModelKeepsItAndTheNewerIsToldWhy() {
+    ClusterStore store = new ClusterStore(false);
+    store.putRoute(route("newer", "chat", "2026-11-22T10:00:00Z"));
+    store.putRoute(route("older", "chat", "2026-11-21T10:00:00Z"));
+    assertThat(store.config().routes()).extracting(LLMRoute::name).containsExactly("older");
+    RouteVerdict newer = store.verdicts().stream().filter(v -> v.name().equals("newer")).findFirst().orElseThrow();
+    assertThat(newer.rejectReason()).isEqualTo("ModelConflict");
+    assertThat(newer.problem()).contains("'older'");
+    assertThat(newer.generation()).isEqualTo(2);
+
+    store.removeRoute(route("older", "chat", "2026-11-21T10:00:00Z"));
+    assertThat(store.config().routes()).extracting(LLMRoute::name).containsExactly("newer");
+  }
+
+  @Test
+  void anInvalidRouteIsLeftOutAndItsFieldNamed() {
+    ClusterStore store = new ClusterStore(false);
+    GenericKubernetesResource bad = route("bad", "chat", "2026-11-22T10:00:00Z");
+    ((Map<String, Object>) ((Map<String, Object>) bad.getAdditionalProperties().get("spec")).get("adapter"))
+        .put("priority", 5_000_000);
+    store.putRoute(bad);
+    assertThat(store.config().routes()).isEmpty();
+    assertThat(store.verdicts().getFirst().problem()).isEqualTo("spec.adapter.priority: 5000000 is outside "
+        + "-1000000..1000000");
+  }
+
+  @Test
+  void aTerminatingOrUnreadyPodIsNotRoutable() {
+    assertThat(ClusterStore.podInfo(pod(true, false)).routable()).isTrue();
+    assertThat(ClusterStore.podInfo(pod(false, false)).routable()).isFalse();
+    assertThat(ClusterStore.podInfo(pod(true, true)).routable()).as("deletion requested").isFalse();
+  }
+}
