@@ -7,7 +7,12 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.llmgw.extproc.Epp;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.control.SourceSettings;
+import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.llmgw.extproc.control.cluster.Kinds;
+import java.time.Clock;
 import io.llmgw.scraper.FakeModelServer;
 import java.time.Duration;
 import java.util.List;
@@ -99,6 +104,30 @@ class ClusterStatusTest {
       assertThat(k.conditions("good").get("Accepted").getLastTransitionTime())
           .as("an unchanged condition keeps its transition time").isNotNull();
       assertThat(transition).isNotNull();
+    }
+  }
+
+  @Test
+  void anEppServingLabelledPoolsLeavesOtherPoolsAndTheirRoutesToTheirOwnEpp() throws Exception {
+    FakeCluster k = new FakeCluster(client, "split");
+    k.apply(Kinds.POOL, String.join("\n", "apiVersion: inference.networking.k8s.io/v1", "kind: InferencePool",
+        "metadata: {name: ours, labels: {team: a}}",
+        "spec: {selector: {matchLabels: {app: vllm}}, targetPorts: [{number: " + pod.port() + "}]}"));
+    k.pool("theirs", "vllm", pod.port());
+    k.route("mine", "ours", "mine-lora", 0);
+    k.route("other", "theirs", "other-lora", 0);
+    k.pod("p0", "vllm", "127.0.0.165", true);
+    var cluster = SourceSettings.Cluster.defaults("split", "team-a").withLeaderElection(false)
+        .withPoolLabels(Map.of("team", "a"))
+        .withLeaseTimings(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200), Duration.ofMillis(200));
+    try (Epp epp = Epp.start(EppSettings.defaults(cluster).onLoopbackEphemeralPorts(), Clock.systemUTC(), client)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> summary(k.conditions("mine"), "Ready")
+          .equals("True/EndpointsReady"));
+      assertThat(epp.datastore().topology().poolsByKey()).containsOnlyKeys("split/ours");
+      ClusterConfigSource source = (ClusterConfigSource) epp.configSource();
+      long passes = source.statusPasses();
+      await().atMost(Duration.ofSeconds(10)).until(() -> source.statusPasses() >= passes + 2);
+      assertThat(k.conditions("other")).as("another EPP's route: no PoolNotFound from this one").isEmpty();
     }
   }
 
