@@ -34,24 +34,10 @@ class RealEnvoyTest {
           .replace("port_value: 19000", "port_value: " + freePort())
           .replace("port_value: 9002", "port_value: " + rig.epp().grpcPort())
           .replace("port_value: 9003", "port_value: " + rig.epp().healthPort());
-      Path file = Files.createTempFile("envoy", ".yaml");
-      Files.writeString(file, bootstrap);
-      try (GenericContainer<?> envoy = new GenericContainer<>(IMAGE)
-          .withNetworkMode("host")
-          .withCopyFileToContainer(MountableFile.forHostPath(file), "/etc/envoy/envoy.yaml")
-          .withCommand("envoy", "-c", "/etc/envoy/envoy.yaml", "--log-level", "warn")) {
-        // host networking exposes no ports to wait on: the first successful call below is the readiness check
-        envoy.start();
-        OpenAIClient client = Gateways.client(listener);
-        try {
-          ChatCompletion c = org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
-              .ignoreExceptions().until(() -> client.chat().completions().create(ChatCompletionCreateParams
-                  .builder().model("sql-lora").addUserMessage("hi").maxCompletionTokens(4).build()), r -> true);
-          assertThat(c.model()).isEqualTo("sql-lora");
-          assertThat(c.usage().orElseThrow().completionTokens()).isEqualTo(4);
-        } finally {
-          client.close();
-        }
+      try (GenericContainer<?> envoy = startEnvoy(bootstrap)) {
+        ChatCompletion c = askThrough(listener);
+        assertThat(c.model()).isEqualTo("sql-lora");
+        assertThat(c.usage().orElseThrow().completionTokens()).isEqualTo(4);
       }
     }
   }
@@ -67,22 +53,8 @@ class RealEnvoyTest {
         String bootstrap = Files.readString(Path.of("..", "envoy-config", "envoy-xds.yaml"))
             .replace("port_value: 19000", "port_value: " + admin)
             .replace("port_value: 18000", "port_value: " + xds.port());
-        Path file = Files.createTempFile("envoy-xds", ".yaml");
-        Files.writeString(file, bootstrap);
-        try (GenericContainer<?> envoy = new GenericContainer<>(IMAGE)
-            .withNetworkMode("host")
-            .withCopyFileToContainer(MountableFile.forHostPath(file), "/etc/envoy/envoy.yaml")
-            .withCommand("envoy", "-c", "/etc/envoy/envoy.yaml", "--log-level", "warn")) {
-          envoy.start();
-          OpenAIClient client = Gateways.client(listener);
-          try {
-            ChatCompletion c = org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
-                .ignoreExceptions().until(() -> client.chat().completions().create(ChatCompletionCreateParams
-                    .builder().model("sql-lora").addUserMessage("hi").maxCompletionTokens(4).build()), r -> true);
-            assertThat(c.model()).isEqualTo("sql-lora");
-          } finally {
-            client.close();
-          }
+        try (GenericContainer<?> envoy = startEnvoy(bootstrap)) {
+          assertThat(askThrough(listener).model()).isEqualTo("sql-lora");
           var stats = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
               java.net.URI.create("http://127.0.0.1:" + admin + "/stats?filter=pool/")).build(),
               java.net.http.HttpResponse.BodyHandlers.ofString()).body();
@@ -90,6 +62,30 @@ class RealEnvoyTest {
               .containsPattern("cluster\\.pool/default/[a-z-]+\\.upstream_rq_total: [1-9]");
         }
       }
+    }
+  }
+
+  /** Envoy with this bootstrap, on the host network (so it reaches the loopback EPP and pods). */
+  static GenericContainer<?> startEnvoy(String bootstrap) throws Exception {
+    Path file = Files.createTempFile("envoy", ".yaml");
+    Files.writeString(file, bootstrap);
+    GenericContainer<?> envoy = new GenericContainer<>(IMAGE)
+        .withNetworkMode("host")
+        .withCopyFileToContainer(MountableFile.forHostPath(file), "/etc/envoy/envoy.yaml")
+        .withCommand("envoy", "-c", "/etc/envoy/envoy.yaml", "--log-level", "warn");
+    envoy.start();
+    return envoy;
+  }
+
+  /** One chat completion through Envoy; host networking exposes no ports to wait on, so the first success is readiness. */
+  static ChatCompletion askThrough(int listener) {
+    OpenAIClient client = Gateways.client(listener);
+    try {
+      return org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).ignoreExceptions()
+          .until(() -> client.chat().completions().create(ChatCompletionCreateParams.builder().model("sql-lora")
+              .addUserMessage("hi").maxCompletionTokens(4).build()), r -> true);
+    } finally {
+      client.close();
     }
   }
 
