@@ -12,6 +12,7 @@ import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
+import io.llmgw.api.FileModeYaml;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.sim.engine.SimConfig;
@@ -58,6 +59,9 @@ class LauncherIT {
         assertThat(unknown.body()).contains("gpt-nope");
         assertThat(servedClusters(xds)).as("--xds-port serves Envoy the pool's cluster")
             .contains("epp", "model_servers", "pool/default/llama-pool");
+        Files.writeString(config, Files.readString(config) + FileModeYaml.SEPARATOR
+            + FileModeYaml.pool("mistral-pool", "vllm-mistral", 8000));
+        await().atMost(Duration.ofSeconds(20)).until(() -> servedClusters(xds).contains("pool/default/mistral-pool"));
       } finally {
         epp.destroy();
         assertThat(epp.waitFor(20, TimeUnit.SECONDS)).as("EPP stops on SIGTERM").isTrue();
