@@ -105,7 +105,7 @@ class ClusterModeTest {
     server.expect().get().withPath("/apis/inference.x-k8s.io/v1alpha1/namespaces/nocrd/llmroutes?resourceVersion=0")
         .andReturn(404, notFound).times(2);
     var logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
-        io.llmgw.extproc.control.cluster.ClusterConfigSource.class);
+        "io.llmgw.extproc.control.cluster");
     var logs = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
     logs.start();
     logger.addAppender(logs);

@@ -1,9 +1,7 @@
 package io.llmgw.extproc.control.cluster;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -16,16 +14,14 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +45,7 @@ public final class ClusterConfigSource implements ConfigSource {
   private final AtomicBoolean rebuildQueued = new AtomicBoolean();
   private final AtomicBoolean statusQueued = new AtomicBoolean();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
-  private final Set<String> reportedProblems = ConcurrentHashMap.newKeySet();
+  private final WatchProblems problems;
   private final RouteStatusWriter statusWriter;
   private final LeaderElection election;
   private final AtomicLong statusPasses = new AtomicLong();
@@ -65,6 +61,7 @@ public final class ClusterConfigSource implements ConfigSource {
     this.namespace = settings.namespace() != null ? settings.namespace()
         : client.getNamespace() != null ? client.getNamespace() : "default";
     this.store = new ClusterStore(!settings.poolLabels().isEmpty());
+    this.problems = new WatchProblems(namespace, String.valueOf(client.getMasterUrl()));
     this.loop = Executors.newSingleThreadScheduledExecutor(daemon("cluster-control-loop"));
     this.status = Executors.newSingleThreadScheduledExecutor(daemon("route-status-writer"));
     this.statusWriter = new RouteStatusWriter(client, store, this::endpoints, clock);
@@ -119,11 +116,6 @@ public final class ClusterConfigSource implements ConfigSource {
     return statusWrites.get();
   }
 
-  /** The namespace being watched (the client's own when none was given). */
-  public String namespace() {
-    return namespace;
-  }
-
   private SharedIndexInformer<GenericKubernetesResource> generic(ResourceDefinitionContext kind) {
     return client.genericKubernetesResources(kind).inNamespace(namespace).runnableInformer(0);
   }
@@ -150,48 +142,13 @@ public final class ClusterConfigSource implements ConfigSource {
       }
     });
     informer.exceptionHandler((started, error) -> {
-      reportOnce(kind, error);
+      if (!closed) {
+        problems.report(kind, error);
+      }
       return true;
     });
     informers.add(informer);
-    return informer.start().toCompletableFuture().thenRun(() -> {
-      if (reportedProblems.removeIf(p -> p.startsWith(kind + ":"))) {
-        LOG.info("{} objects are readable again", kind);
-      }
-    });
-  }
-
-  /** A missing CRD or forbidden list is logged once per distinct problem, then retried by the informer with backoff. */
-  private void reportOnce(String kind, Throwable thrown) {
-    if (closed) {
-      return;
-    }
-    Throwable error = thrown;
-    while (!(error instanceof KubernetesClientException) && error.getCause() != null) {
-      error = error.getCause();
-    }
-    String problem = error instanceof KubernetesClientException k && k.getCode() == 404
-        ? "the " + kind + " CRD is not installed (kubectl apply -f deploy/crds)"
-        : error instanceof KubernetesClientException k && k.getCode() == 403
-            ? "not allowed to list/watch " + kind + " objects (check the EPP's RBAC)"
-            : "cannot reach the Kubernetes API at " + client.getMasterUrl() + ": " + rootMessage(thrown);
-    if (reportedProblems.add(kind + ":" + problem)) {
-      if ("InferenceObjective".equals(kind)) {
-        LOG.warn("{}; requests' x-gateway-inference-objective headers are ignored until it is; retrying", problem);
-      } else {
-        LOG.error("cannot watch {} in namespace {}: {}; retrying, not ready until then", kind, namespace, problem);
-      }
-    }
-  }
-
-  private static String rootMessage(Throwable t) {
-    String message = t.toString();
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c.getMessage() != null) {
-        message = c.getClass().getSimpleName() + ": " + c.getMessage();
-      }
-    }
-    return message;
+    return informer.start().toCompletableFuture().thenRun(() -> problems.cleared(kind));
   }
 
   private void rebuildSoon() {
