@@ -115,8 +115,8 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     EppSettings settings;
     try {
-      settings = new EppSettings(sourceSettings(), bind, grpcPort, healthPort, metricsPort, policy, threshold, maxBodyBytes,
-          staleAfter, headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval));
+      settings = new EppSettings(sourceSettings(), bind, grpcPort, healthPort, metricsPort, policy, threshold,
+          maxBodyBytes, staleAfter, headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval));
     } catch (IllegalArgumentException e) {
       System.err.println("llmgw: " + e.getMessage());
       return 2;
@@ -128,7 +128,14 @@ public final class ServeCommand implements Callable<Integer> {
       System.err.println("llmgw: cannot start: " + e.getMessage());
       return 2;
     }
-    XdsServer xds = xdsPort > 0 ? startXds(epp) : null;
+    XdsServer xds;
+    try {
+      xds = xdsPort > 0 ? startXds(epp) : null;
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      System.err.println("llmgw: cannot serve xDS on port " + xdsPort + ": " + e.getMessage());
+      epp.close();
+      return 2;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       epp.close();
       if (xds != null) {

@@ -40,11 +40,13 @@ final class RouteStatusWriter {
   /** Returns how many routes were written. */
   int writeChanged() {
     int written = 0;
-    for (RouteVerdict v : store.verdicts()) {
+    List<RouteVerdict> verdicts = store.verdicts();
+    for (RouteVerdict v : verdicts) {
       if (store.ownsStatusOf(v) && write(v)) {
         written++;
       }
     }
+    writtenOver.keySet().retainAll(verdicts.stream().map(v -> Kinds.key(v.namespace(), v.name())).toList());
     return written;
   }
 
