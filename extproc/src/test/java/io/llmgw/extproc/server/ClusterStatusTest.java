@@ -32,6 +32,7 @@ class ClusterStatusTest {
   static void startPod() throws Exception {
     pod = new FakeModelServer("127.0.0.165", 0);
     pod.setVllm(0, 0, 0.1, 4, List.of(), List.of());
+    pod.setModels("base-model", List.of("good-lora", "chat-lora", "late-lora", "after-lora", "mine-lora"));
   }
 
   @AfterAll
@@ -57,6 +58,7 @@ class ClusterStatusTest {
     k.route("good", "pool", "good-lora", 0);
     k.route("lost", "missing-pool", "lost-lora", 0);
     k.route("empty", "idle-pool", "empty-lora", 0);
+    k.route("ghost", "pool", "ghost-lora", 0);
     k.pool("idle-pool", "nobody", 8000);
     k.apply(Kinds.ROUTE, """
         apiVersion: inference.x-k8s.io/v1alpha1
@@ -75,6 +77,7 @@ class ClusterStatusTest {
         assertThat(summary(k.conditions("empty"), "ResolvedRefs")).isEqualTo("True/ResolvedRefs");
         assertThat(summary(k.conditions("empty"), "Ready")).isEqualTo("False/NoReadyEndpoints");
         assertThat(summary(k.conditions("broken"), "Accepted")).isEqualTo("False/Invalid");
+        assertThat(summary(k.conditions("ghost"), "Ready")).isEqualTo("False/ModelNotServed");
       });
       assertThat(k.conditions("broken").get("Accepted").getMessage())
           .isEqualTo("spec.adapter.targets[0].weight: 0 is outside 1..1000000");

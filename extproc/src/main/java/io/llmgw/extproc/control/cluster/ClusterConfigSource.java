@@ -10,9 +10,12 @@ import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.picker.Endpoint;
+import io.llmgw.scraper.ScrapeState;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -189,6 +192,8 @@ public final class ClusterConfigSource implements ConfigSource {
   private RouteConditions.Endpoints endpoints(RouteVerdict v) {
     int total = 0;
     int healthy = 0;
+    boolean modelsKnown = false;
+    Set<String> unserved = new LinkedHashSet<>(v.models());
     Map<String, PoolView> pools = datastore.topology().poolsByKey();
     for (String pool : v.pools()) {
       PoolView view = pools.get(Kinds.key(v.namespace(), pool));
@@ -197,12 +202,15 @@ public final class ClusterConfigSource implements ConfigSource {
       }
       for (Endpoint e : view.endpoints()) {
         total++;
-        if (datastore.scrapeState(e.address()).healthy()) {
+        ScrapeState s = datastore.scrapeState(e.address());
+        if (s.healthy()) {
           healthy++;
+          modelsKnown |= !s.metrics().baseModels().isEmpty();
+          unserved.removeIf(s.metrics()::serves);
         }
       }
     }
-    return new RouteConditions.Endpoints(total, healthy);
+    return new RouteConditions.Endpoints(total, healthy, modelsKnown, List.copyOf(unserved));
   }
 
   @Override

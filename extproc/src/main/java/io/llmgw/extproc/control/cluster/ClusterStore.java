@@ -103,7 +103,7 @@ final class ClusterStore {
       var meta = s.raw().getMetadata();
       if (!s.valid()) {
         out.add(new RouteVerdict(meta.getNamespace(), meta.getName(), s.generation(), REASON_INVALID,
-            s.problem().fieldProblem(), List.of(), List.of()));
+            s.problem().fieldProblem(), List.of(), List.of(), List.of()));
         continue;
       }
       LLMRoute route = s.value();
@@ -111,7 +111,7 @@ final class ClusterStore {
       if (owner != s) {
         out.add(new RouteVerdict(meta.getNamespace(), meta.getName(), s.generation(), REASON_MODEL_CONFLICT,
             "model '" + route.modelName() + "' is already served by LLMRoute '" + owner.value().name() + "'",
-            route.poolNames(), List.of()));
+            route.poolNames(), List.of(), servedModels(route)));
         continue;
       }
       List<String> unresolved = new ArrayList<>();
@@ -122,7 +122,7 @@ final class ClusterStore {
         }
       }
       out.add(new RouteVerdict(meta.getNamespace(), meta.getName(), s.generation(), null, null, route.poolNames(),
-          unresolved));
+          unresolved, servedModels(route)));
     }
     return out;
   }
@@ -137,6 +137,12 @@ final class ClusterStore {
       return true;
     }
     return s.value().poolNames().stream().anyMatch(p -> pools.containsKey(Kinds.key(v.namespace(), p)));
+  }
+
+  private static List<String> servedModels(LLMRoute route) {
+    return route.adapter().targets().isEmpty()
+        ? List.of(route.modelName())
+        : route.adapter().targets().stream().map(t -> t.name()).toList();
   }
 
   private List<Seen<LLMRoute>> routesByAge() {

@@ -19,8 +19,15 @@ final class RouteConditions {
 
   private RouteConditions() {}
 
-  /** Endpoints of the route's pools: all of them, and those answering their metrics scrape. */
-  record Endpoints(int total, int healthy) {}
+  /**
+   * Endpoints of the route's pools: all of them, those answering their metrics scrape, whether any of those has
+   * reported its model list yet, and which of the route's models no answering endpoint serves.
+   */
+  record Endpoints(int total, int healthy, boolean modelsKnown, List<String> unserved) {
+    Endpoints {
+      unserved = List.copyOf(unserved);
+    }
+  }
 
   static List<Condition> desired(RouteVerdict v, Endpoints endpoints) {
     List<Condition> out = new ArrayList<>(3);
@@ -38,12 +45,26 @@ final class RouteConditions {
       out.add(condition(RESOLVED_REFS, "False", "PoolNotFound",
           "no valid InferencePool " + String.join(", ", v.unresolved()) + " in namespace " + v.namespace(), gen));
     }
-    // No counts in the message: they would rewrite every route's status on every pod start and stop.
-    out.add(endpoints.healthy() > 0
-        ? condition(READY, "True", "EndpointsReady", "an endpoint of its pools answers and can be picked", gen)
-        : condition(READY, "False", "NoReadyEndpoints", endpoints.total() == 0
-            ? "its pools select no ready pod" : "no endpoint of its pools answers its metrics scrape", gen));
+    out.add(ready(endpoints, gen));
     return out;
+  }
+
+  /** No counts in the messages: they would rewrite every route's status on every pod start and stop. */
+  private static Condition ready(Endpoints e, long gen) {
+    if (e.total() == 0) {
+      return condition(READY, "False", "NoReadyEndpoints", "its pools select no ready pod", gen);
+    }
+    if (e.healthy() == 0) {
+      return condition(READY, "False", "NoReadyEndpoints", "no endpoint of its pools answers its metrics scrape", gen);
+    }
+    if (!e.modelsKnown()) {
+      return condition(READY, "Unknown", "ModelsUnknown", "waiting for the pods to list their models", gen);
+    }
+    if (!e.unserved().isEmpty()) {
+      return condition(READY, "False", "ModelNotServed",
+          "no ready pod of its pools serves " + String.join(", ", e.unserved()), gen);
+    }
+    return condition(READY, "True", "EndpointsReady", "a ready pod serves each of its models", gen);
   }
 
   /**
