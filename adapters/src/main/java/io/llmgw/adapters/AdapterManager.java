@@ -1,0 +1,233 @@
+package io.llmgw.adapters;
+
+import io.llmgw.picker.EndpointState;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adapters as data, the model-mesh way: an adapter no reachable pod holds is loaded just in time on the best pod
+ * ({@link Placement}), every request that wants it meanwhile shares that one load, a failed load is retried on other
+ * pods and then remembered ({@link FailureRecords}), and a full pod makes room by unloading its least recently used
+ * idle adapter. What pods hold comes from their own reports (the scraped model lists); this class only adds what it did
+ * itself in the last seconds, before the next report can show it, so a restarted EPP rebuilds everything from the pods.
+ */
+public final class AdapterManager {
+  private static final Logger LOG = LoggerFactory.getLogger(AdapterManager.class);
+  /** How long our own load or unload stands in for the pod's report (the model list is scraped every second). */
+  static final Duration OWN_ACTION_TTL = Duration.ofSeconds(10);
+  private static final long BUSY_RETRY_MS = 50;
+
+  private final AdapterRuntime runtime;
+  private final AdapterSettings settings;
+  private final Clock clock;
+  private final AdapterEvents events;
+  private final FailureRecords failures;
+  private final Map<String, CompletableFuture<String>> loads = new ConcurrentHashMap<>();
+  private final Map<String, Integer> loadingPerPod = new HashMap<>();
+  private final Map<String, Map<String, Instant>> loadedByUs = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, Instant>> unloadedByUs = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, Instant>> lastUse = new ConcurrentHashMap<>();
+
+  public AdapterManager(AdapterRuntime runtime, AdapterSettings settings, Clock clock, AdapterEvents events) {
+    this.runtime = runtime;
+    this.settings = settings;
+    this.clock = clock;
+    this.events = events;
+    this.failures = new FailureRecords(clock, settings.failureExpiry());
+  }
+
+  public AdapterSettings settings() {
+    return settings;
+  }
+
+  /** The reachable pods among {@code endpoints} that hold {@code adapter} now. */
+  public Set<String> residentOn(String adapter, List<EndpointState> endpoints) {
+    Set<String> out = new LinkedHashSet<>();
+    for (EndpointState e : endpoints) {
+      if (e.scrapeHealthy() && resident(e).contains(adapter)) {
+        out.add(e.address());
+      }
+    }
+    return out;
+  }
+
+  /** A request was routed to {@code adapter} on {@code address}: it is the most recently used there. */
+  public void used(String address, String adapter) {
+    lastUse.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, clock.instant());
+  }
+
+  /**
+   * Completes with the address of a pod holding {@code adapter}, loading it from {@code source} if needed. Callers may
+   * time their copy out; the shared load goes on for the others.
+   */
+  public CompletableFuture<String> ensureLoaded(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
+    FailureRecords.Failure failed = failures.adapterFailure(adapter);
+    if (failed != null) {
+      return CompletableFuture.failedFuture(new LoadFailure(adapter, null, "loading it failed at " + failed.at()
+          + " (" + failed.reason() + "); it is tried again after " + settings.failureExpiry()));
+    }
+    events.cacheMiss(adapter);
+    CompletableFuture<String> mine = new CompletableFuture<>();
+    CompletableFuture<String> running = loads.putIfAbsent(adapter, mine);
+    if (running != null) {
+      return running.copy();
+    }
+    long deadline = System.nanoTime() + settings.loadWaitTimeout().toNanos();
+    attempt(adapter, source, endpoints, new HashSet<>(), null, deadline, mine);
+    return mine.copy();
+  }
+
+  private void attempt(String adapter, String source, Supplier<List<EndpointState>> endpoints, Set<String> tried,
+      String lastError, long deadline, CompletableFuture<String> result) {
+    if (tried.size() >= settings.attempts()) {
+      giveUp(adapter, tried, lastError, result);
+      return;
+    }
+    List<EndpointState> states = endpoints.get();
+    Placement.Choice choice;
+    boolean busy;
+    synchronized (this) {
+      List<PodView> views = states.stream().map(this::view).toList();
+      Set<String> excluded = new HashSet<>(tried);
+      for (PodView v : views) {
+        if (failures.failedOn(adapter, v.address())) {
+          excluded.add(v.address());
+        }
+      }
+      choice = Placement.choose(views, excluded, settings.capacityPerPod(), settings.loadingPerPod());
+      busy = views.stream().anyMatch(v -> v.healthy() && !excluded.contains(v.address()));
+      if (choice != null) {
+        loadingPerPod.merge(choice.address(), 1, Integer::sum);
+      }
+    }
+    if (choice == null) {
+      if (busy && System.nanoTime() < deadline) {
+        CompletableFuture.runAsync(() -> attempt(adapter, source, endpoints, tried, lastError, deadline, result),
+            CompletableFuture.delayedExecutor(BUSY_RETRY_MS, TimeUnit.MILLISECONDS));
+      } else if (!tried.isEmpty()) {
+        giveUp(adapter, tried, lastError, result);
+      } else {
+        loads.remove(adapter, result);
+        result.completeExceptionally(new LoadFailure(adapter, null, busy
+            ? "every pod that could load it was busy loading others for " + settings.loadWaitTimeout()
+            : "no reachable pod to load it on"));
+      }
+      return;
+    }
+    String address = choice.address();
+    tried.add(address);
+    Instant started = clock.instant();
+    CompletableFuture<Void> room = choice.evict() == null
+        ? CompletableFuture.completedFuture(null)
+        : runtime.unload(address, choice.evict()).thenRun(() -> unloaded(address, choice.evict()));
+    room.thenCompose(x -> runtime.load(address, adapter, source)).whenComplete((ok, error) -> {
+      synchronized (this) {
+        loadingPerPod.computeIfPresent(address, (a, n) -> n > 1 ? n - 1 : null);
+      }
+      if (error == null) {
+        Instant now = clock.instant();
+        loadedByUs.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, now);
+        forget(unloadedByUs, address, adapter);
+        used(address, adapter);
+        failures.succeeded(adapter);
+        events.loaded(adapter, address, Duration.between(started, now));
+        LOG.info("adapter {} loaded on {} in {} ms", adapter, address, Duration.between(started, now).toMillis());
+        loads.remove(adapter, result);
+        result.complete(address);
+        return;
+      }
+      String reason = reason(error);
+      failures.podFailed(adapter, address, reason);
+      events.loadFailed(adapter, address, reason);
+      LOG.warn("loading adapter {} on {} failed: {}", adapter, address, reason);
+      attempt(adapter, source, endpoints, tried, reason, deadline, result);
+    });
+  }
+
+  private void giveUp(String adapter, Set<String> tried, String lastError, CompletableFuture<String> result) {
+    String reason = "could not be loaded on " + tried.size() + (tried.size() == 1 ? " pod" : " pods")
+        + "; last error: " + lastError;
+    failures.adapterFailed(adapter, lastError);
+    LOG.error("adapter {} {}; requests for it get 503 for {}", adapter, reason, settings.failureExpiry());
+    loads.remove(adapter, result);
+    result.completeExceptionally(new LoadFailure(adapter, null, reason));
+  }
+
+  private void unloaded(String address, String adapter) {
+    unloadedByUs.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, clock.instant());
+    forget(loadedByUs, address, adapter);
+    forget(lastUse, address, adapter);
+    events.unloaded(adapter, address);
+    LOG.info("adapter {} unloaded from {} to make room", adapter, address);
+  }
+
+  /** What one pod holds: its report, plus our loads and minus our unloads of the last seconds. */
+  private Set<String> resident(EndpointState e) {
+    Set<String> out = new HashSet<>(e.metrics().loadedAdapters());
+    Instant horizon = clock.instant().minus(OWN_ACTION_TTL);
+    loadedByUs.getOrDefault(e.address(), Map.of()).forEach((a, at) -> {
+      if (at.isAfter(horizon)) {
+        out.add(a);
+      }
+    });
+    unloadedByUs.getOrDefault(e.address(), Map.of()).forEach((a, at) -> {
+      if (at.isAfter(horizon)) {
+        out.remove(a);
+      }
+    });
+    return out;
+  }
+
+  private PodView view(EndpointState e) {
+    Set<String> resident = resident(e);
+    Map<String, Integer> inFlight = new HashMap<>();
+    for (String a : resident) {
+      inFlight.put(a, e.inFlight().forModel(a));
+    }
+    return new PodView(e.address(), e.scrapeHealthy(), resident, loadingPerPod.getOrDefault(e.address(), 0),
+        Map.copyOf(lastUse.getOrDefault(e.address(), Map.of())), inFlight);
+  }
+
+  /** Every adapter in {@code adapters}, as operators see it across {@code endpoints}. */
+  public List<AdapterStatus> status(Collection<String> adapters, List<EndpointState> endpoints) {
+    List<AdapterStatus> out = new ArrayList<>();
+    for (String adapter : adapters) {
+      List<String> pods = List.copyOf(residentOn(adapter, endpoints));
+      FailureRecords.Failure f = failures.adapterFailure(adapter);
+      AdapterStatus.State state = loads.containsKey(adapter) ? AdapterStatus.State.LOADING
+          : !pods.isEmpty() ? AdapterStatus.State.LOADED
+          : f != null ? AdapterStatus.State.LOADING_FAILED
+          : AdapterStatus.State.NOT_LOADED;
+      out.add(new AdapterStatus(adapter, state, pods, f == null ? null : f.at(), f == null ? null : f.reason()));
+    }
+    return out;
+  }
+
+  private static void forget(Map<String, Map<String, Instant>> byPod, String address, String adapter) {
+    Map<String, Instant> m = byPod.get(address);
+    if (m != null) {
+      m.remove(adapter);
+    }
+  }
+
+  private static String reason(Throwable error) {
+    Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return e instanceof LoadFailure ? e.getMessage() : e.toString();
+  }
+}

@@ -1,0 +1,14 @@
+package io.llmgw.adapters;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Loads and unloads adapters on one model server. Implementations complete exceptionally with {@link LoadFailure}
+ * when the server refuses or breaks, so callers can tell a bad adapter from a bad pod.
+ */
+public interface AdapterRuntime {
+  /** Completes when {@code adapter} (weights at {@code source}) can serve requests on the server at {@code address}. */
+  CompletableFuture<Void> load(String address, String adapter, String source);
+
+  CompletableFuture<Void> unload(String address, String adapter);
+}

@@ -1,0 +1,56 @@
+package io.llmgw.adapters;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Failed loads, remembered for a while (model-mesh's 15 minutes): per adapter and pod, so a retry goes elsewhere, and
+ * per adapter once every attempt failed, so requests get an answer at once instead of waiting for a load that will
+ * fail again. Records expire by themselves; nobody has to clear them.
+ */
+final class FailureRecords {
+  record Failure(Instant at, String reason) {}
+
+  private final Clock clock;
+  private final Duration expiry;
+  private final Map<String, Failure> byAdapterAndPod = new ConcurrentHashMap<>();
+  private final Map<String, Failure> byAdapter = new ConcurrentHashMap<>();
+
+  FailureRecords(Clock clock, Duration expiry) {
+    this.clock = clock;
+    this.expiry = expiry;
+  }
+
+  void podFailed(String adapter, String address, String reason) {
+    byAdapterAndPod.put(adapter + "@" + address, new Failure(clock.instant(), reason));
+  }
+
+  void adapterFailed(String adapter, String reason) {
+    byAdapter.put(adapter, new Failure(clock.instant(), reason));
+  }
+
+  boolean failedOn(String adapter, String address) {
+    return live(byAdapterAndPod, adapter + "@" + address) != null;
+  }
+
+  /** The adapter's failure while it lasts, else null. */
+  Failure adapterFailure(String adapter) {
+    return live(byAdapter, adapter);
+  }
+
+  void succeeded(String adapter) {
+    byAdapter.remove(adapter);
+  }
+
+  private Failure live(Map<String, Failure> records, String key) {
+    Failure f = records.get(key);
+    if (f != null && !clock.instant().isBefore(f.at().plus(expiry))) {
+      records.remove(key, f);
+      return null;
+    }
+    return f;
+  }
+}

@@ -1,0 +1,100 @@
+package io.llmgw.adapters;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * vLLM's runtime LoRA API (DESIGN §3.3): {@code POST /v1/load_lora_adapter} and {@code /v1/unload_lora_adapter}. A 400
+ * saying the adapter is already loaded means another gateway replica (or an operator) got there first; the load then
+ * completes once the server lists the adapter in {@code /v1/models}, so every replica routes only to a usable copy.
+ */
+public final class VllmRuntime implements AdapterRuntime {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private final HttpClient http;
+  private final Duration timeout;
+
+  /** @param timeout per HTTP call, and for an already-running load to show up in the model list */
+  public VllmRuntime(Duration timeout) {
+    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    this.timeout = timeout;
+  }
+
+  @Override
+  public CompletableFuture<Void> load(String address, String adapter, String source) {
+    String body = json(Map.of("lora_name", adapter, "lora_path", source));
+    return post(address, adapter, "/v1/load_lora_adapter", body).thenCompose(r -> {
+      if (r.statusCode() == 200) {
+        return CompletableFuture.completedFuture(null);
+      }
+      if (r.statusCode() == 400 && r.body().contains("already")) {
+        return awaitListed(address, adapter, System.nanoTime() + timeout.toNanos());
+      }
+      throw new LoadFailure(adapter, address, "HTTP " + r.statusCode() + ": " + r.body().strip());
+    });
+  }
+
+  @Override
+  public CompletableFuture<Void> unload(String address, String adapter) {
+    return post(address, adapter, "/v1/unload_lora_adapter", json(Map.of("lora_name", adapter))).thenAccept(r -> {
+      if (r.statusCode() != 200 && r.statusCode() != 404) {
+        throw new LoadFailure(adapter, address, "HTTP " + r.statusCode() + ": " + r.body().strip());
+      }
+    });
+  }
+
+  private CompletableFuture<Void> awaitListed(String address, String adapter, long deadline) {
+    HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + address + "/v1/models")).timeout(timeout).build();
+    return http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).thenCompose(r -> {
+      if (r.statusCode() == 200 && lists(r.body(), adapter)) {
+        return CompletableFuture.completedFuture(null);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new LoadFailure(adapter, address, "another load of it on this server did not finish within " + timeout);
+      }
+      Executor later = CompletableFuture.delayedExecutor(POLL.toMillis(), TimeUnit.MILLISECONDS);
+      return CompletableFuture.supplyAsync(() -> null, later).thenCompose(x -> awaitListed(address, adapter, deadline));
+    });
+  }
+
+  private static boolean lists(String modelsJson, String adapter) {
+    try {
+      for (JsonNode m : JSON.readTree(modelsJson).path("data")) {
+        if (adapter.equals(m.path("id").asText())) {
+          return true;
+        }
+      }
+    } catch (java.io.IOException e) {
+      return false;
+    }
+    return false;
+  }
+
+  private CompletableFuture<HttpResponse<String>> post(String address, String adapter, String path, String body) {
+    HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + address + path)).timeout(timeout)
+        .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    return http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).exceptionally(e -> {
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      throw new LoadFailure(adapter, address, "cannot reach the server: " + cause);
+    });
+  }
+
+  private static String json(Map<String, String> fields) {
+    try {
+      return JSON.writeValueAsString(fields);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

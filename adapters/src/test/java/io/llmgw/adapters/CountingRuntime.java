@@ -1,0 +1,33 @@
+package io.llmgw.adapters;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** The real vLLM runtime, recording every call, and refusing to load on the pods a test names. */
+final class CountingRuntime implements AdapterRuntime {
+  final AdapterRuntime real;
+  final List<String> loads = new CopyOnWriteArrayList<>();
+  final List<String> unloads = new CopyOnWriteArrayList<>();
+  volatile Set<String> brokenPods = Set.of();
+
+  CountingRuntime(AdapterRuntime real) {
+    this.real = real;
+  }
+
+  @Override
+  public CompletableFuture<Void> load(String address, String adapter, String source) {
+    loads.add(adapter + "@" + address);
+    if (brokenPods.contains(address)) {
+      return CompletableFuture.failedFuture(new LoadFailure(adapter, address, "HTTP 500: GPU fell off the bus"));
+    }
+    return real.load(address, adapter, source);
+  }
+
+  @Override
+  public CompletableFuture<Void> unload(String address, String adapter) {
+    unloads.add(adapter + "@" + address);
+    return real.unload(address, adapter);
+  }
+}
