@@ -43,6 +43,8 @@ public final class AdapterManager {
   private final Map<String, Map<String, Instant>> loadedByUs = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Instant>> unloadedByUs = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Instant>> lastUse = new ConcurrentHashMap<>();
+  /** Adapters found resident but not used since this EPP started count as used at its start. */
+  private final Instant startedAt;
 
   public AdapterManager(AdapterRuntime runtime, AdapterSettings settings, Clock clock, AdapterEvents events) {
     this.runtime = runtime;
@@ -50,6 +52,39 @@ public final class AdapterManager {
     this.clock = clock;
     this.events = events;
     this.failures = new FailureRecords(clock, settings.failureExpiry());
+    this.startedAt = clock.instant();
+  }
+
+  /** How many adapters each reachable pod holds. */
+  public Map<String, Integer> residentCounts(List<EndpointState> endpoints) {
+    Map<String, Integer> out = new java.util.TreeMap<>();
+    for (EndpointState e : endpoints) {
+      if (e.scrapeHealthy()) {
+        out.put(e.address(), resident(e).size());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Model-mesh's key number for sizing a pool: how long ago the least recently used adapter still resident anywhere
+   * was last used. Small means the pool pages adapters out soon after use (too small); large means idle ones linger.
+   */
+  public Duration globalLruAge(List<EndpointState> endpoints) {
+    Instant oldest = null;
+    for (EndpointState e : endpoints) {
+      if (!e.scrapeHealthy()) {
+        continue;
+      }
+      Map<String, Instant> uses = lastUse.getOrDefault(e.address(), Map.of());
+      for (String a : resident(e)) {
+        Instant used = uses.getOrDefault(a, startedAt);
+        if (oldest == null || used.isBefore(oldest)) {
+          oldest = used;
+        }
+      }
+    }
+    return oldest == null ? Duration.ZERO : Duration.between(oldest, clock.instant());
   }
 
   public AdapterSettings settings() {
@@ -80,7 +115,7 @@ public final class AdapterManager {
     FailureRecords.Failure failed = failures.adapterFailure(adapter);
     if (failed != null) {
       return CompletableFuture.failedFuture(new LoadFailure(adapter, null, "loading it failed at " + failed.at()
-          + " (" + failed.reason() + "); it is tried again after " + settings.failureExpiry()));
+          + " (" + failed.reason() + "); it is tried again " + minutes(settings.failureExpiry()) + " after that"));
     }
     events.cacheMiss(adapter);
     CompletableFuture<String> mine = new CompletableFuture<>();
@@ -164,7 +199,7 @@ public final class AdapterManager {
     String reason = "could not be loaded on " + tried.size() + (tried.size() == 1 ? " pod" : " pods")
         + "; last error: " + lastError;
     failures.adapterFailed(adapter, lastError);
-    LOG.error("adapter {} {}; requests for it get 503 for {}", adapter, reason, settings.failureExpiry());
+    LOG.error("adapter {} {}; requests for it get 503 for {}", adapter, reason, minutes(settings.failureExpiry()));
     loads.remove(adapter, result);
     result.completeExceptionally(new LoadFailure(adapter, null, reason));
   }
@@ -224,6 +259,10 @@ public final class AdapterManager {
     if (m != null) {
       m.remove(adapter);
     }
+  }
+
+  private static String minutes(Duration d) {
+    return d.toSeconds() % 60 == 0 ? d.toMinutes() + " min" : d.toSeconds() + " s";
   }
 
   private static String reason(Throwable error) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.control.SourceSettings;
@@ -48,7 +49,8 @@ public final class ClusterScaleRun {
       long before = heapAfterGc();
       SourceSettings.Cluster cluster = SourceSettings.Cluster.defaults("scale", "bench").withLeaderElection(false);
       EppSettings settings = new EppSettings(cluster, "127.0.0.1", 0, 0, 0, EppSettings.PolicyName.SEED, 50, 8 << 20,
-          Duration.ofSeconds(20), false, ScrapeSettings.defaults().withInterval(Duration.ofSeconds(10)));
+          Duration.ofSeconds(20), false, ScrapeSettings.defaults().withInterval(Duration.ofSeconds(10)),
+          AdapterSettings.defaults());
       int expected = pools * podsPerPool;
       long start = System.nanoTime();
       try (Epp epp = Epp.start(settings, Clock.systemUTC(), client)) {

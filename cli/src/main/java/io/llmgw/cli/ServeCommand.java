@@ -1,5 +1,6 @@
 package io.llmgw.cli;
 
+import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.Durations;
 import io.llmgw.envoy.xds.XdsServer;
@@ -98,6 +99,16 @@ public final class ServeCommand implements Callable<Integer> {
           + "needs one address there). The envoy.lb metadata always carries the ordered list.")
   boolean headerFallbacks;
 
+  @Option(names = "--load-wait-timeout", defaultValue = "30s", converter = DurationConverter.class,
+      description = "How long a request waits for its adapter (a route target with a source) to be loaded "
+          + "(default: ${DEFAULT-VALUE}).")
+  Duration loadWaitTimeout;
+
+  @Option(names = "--adapter-capacity", defaultValue = "8",
+      description = "Adapters a pod holds before the least recently used idle one is unloaded for a new one "
+          + "(default: ${DEFAULT-VALUE}).")
+  int adapterCapacity;
+
   @Option(names = "--xds-port", defaultValue = "0",
       description = "Also serve a plain Envoy its whole configuration over xDS (ADS) on this port, following every "
           + "change of pools and routes; start Envoy with envoy-config/envoy-xds.yaml (default: off).")
@@ -116,7 +127,8 @@ public final class ServeCommand implements Callable<Integer> {
     EppSettings settings;
     try {
       settings = new EppSettings(sourceSettings(), bind, grpcPort, healthPort, metricsPort, policy, threshold,
-          maxBodyBytes, staleAfter, headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval));
+          maxBodyBytes, staleAfter, headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval),
+          AdapterSettings.defaults().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity));
     } catch (IllegalArgumentException e) {
       System.err.println("llmgw: " + e.getMessage());
       return 2;

@@ -1,6 +1,8 @@
 package io.llmgw.extproc;
 
 import io.grpc.Server;
+import io.llmgw.adapters.AdapterManager;
+import io.llmgw.adapters.VllmRuntime;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.api.ConfigException;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,6 +11,7 @@ import io.llmgw.extproc.control.ConfigSource;
 import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
+import io.llmgw.extproc.observe.AdminHandler;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.routing.RequestRouter;
@@ -48,6 +51,7 @@ public final class Epp implements AutoCloseable {
   /** The Kubernetes client this EPP made itself (cluster mode without one given), closed with it. */
   private final KubernetesClient ownClient;
   private final StreamDeps streamDeps;
+  private final AdapterManager adapters;
   private Server grpc;
   private HealthServer health;
   private HTTPServer metricsServer;
@@ -81,7 +85,11 @@ public final class Epp implements AutoCloseable {
       }
     });
     PrefixHasher hasher = s.policy() == EppSettings.PolicyName.SCORERS ? new PrefixHasher() : null;
-    RequestRouter router = new RequestRouter(datastore, picker, saturation, hasher, ThreadLocalRandom::current);
+    adapters = new AdapterManager(new VllmRuntime(s.adapters().loadWaitTimeout()), s.adapters(), clock,
+        metrics);
+    metrics.watchAdapters(adapters, datastore);
+    RequestRouter router = new RequestRouter(datastore, picker, saturation, hasher, ThreadLocalRandom::current,
+        adapters);
     streamDeps = new StreamDeps(router, datastore, metrics, s.maxBodyBytes(), s.headerCarriesFallbacks());
     switch (s.source()) {
       case SourceSettings.File f -> {
@@ -126,7 +134,7 @@ public final class Epp implements AutoCloseable {
         .build()
         .start();
     metricsServer = HTTPServer.builder().hostname(s.bindHost()).port(s.metricsPort()).registry(metrics.registry())
-        .buildAndStart();
+        .defaultHandler(new AdminHandler(adapters, datastore)).buildAndStart();
     serving = true;
     health.setReady(datastore.loaded());
     LOG.info("EPP {}: ext_proc on {}:{}, health on {}, metrics on {}, policy {}",

@@ -1,5 +1,6 @@
 package io.llmgw.extproc;
 
+import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.picker.EndpointPicker;
 import io.llmgw.picker.Policies;
@@ -24,7 +25,8 @@ public record EppSettings(
     int maxBodyBytes,
     Duration staleAfter,
     boolean headerCarriesFallbacks,
-    ScrapeSettings scrape) {
+    ScrapeSettings scrape,
+    AdapterSettings adapters) {
 
   /** Our policies, and the baselines benchmarks compare them with (round-robin is what a plain Service does). */
   public enum PolicyName {
@@ -58,34 +60,39 @@ public record EppSettings(
   public static EppSettings defaults(SourceSettings source) {
     return new EppSettings(source, "0.0.0.0", 9002, 9003, 9090, PolicyName.SEED,
         Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, 8 << 20, EndpointPicker.DEFAULT_STALE_AFTER, false,
-        ScrapeSettings.defaults());
+        ScrapeSettings.defaults(), AdapterSettings.defaults());
   }
 
   /** Loopback on the default ports: a local run others can reach at the documented ports. */
   public EppSettings onLoopback() {
     return new EppSettings(source, "127.0.0.1", grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape);
+        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, adapters);
   }
 
   /** Loopback and free ports: what tests and local runs want. */
   public EppSettings onLoopbackEphemeralPorts() {
     return new EppSettings(source, "127.0.0.1", 0, 0, 0, policy, adapterPendingThreshold, maxBodyBytes, staleAfter,
-        headerCarriesFallbacks, scrape);
+        headerCarriesFallbacks, scrape, adapters);
   }
 
   public EppSettings withPolicy(PolicyName p, int threshold) {
     return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, p, threshold, maxBodyBytes,
-        staleAfter, headerCarriesFallbacks, scrape);
+        staleAfter, headerCarriesFallbacks, scrape, adapters);
   }
 
   public EppSettings withMaxBodyBytes(int bytes) {
     return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        bytes, staleAfter, headerCarriesFallbacks, scrape);
+        bytes, staleAfter, headerCarriesFallbacks, scrape, adapters);
   }
 
   public EppSettings withHeaderFallbacks(boolean on) {
     return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, on, scrape);
+        maxBodyBytes, staleAfter, on, scrape, adapters);
+  }
+
+  public EppSettings withAdapters(AdapterSettings a) {
+    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
+        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, a);
   }
 
   private static void require(boolean ok, String message) {

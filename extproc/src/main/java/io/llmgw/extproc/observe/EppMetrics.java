@@ -7,7 +7,10 @@ import io.llmgw.extproc.state.Topology;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.scraper.ScrapeListener;
+import io.llmgw.adapters.AdapterEvents;
+import io.llmgw.adapters.AdapterManager;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
+import java.time.Duration;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -19,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The EPP's own metrics (served on {@code --metrics-port}); one registry per EPP so tests can run several. */
-public final class EppMetrics implements ScrapeListener {
+public final class EppMetrics implements ScrapeListener, AdapterEvents {
   private static final Logger LOG = LoggerFactory.getLogger(EppMetrics.class);
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
@@ -37,6 +40,18 @@ public final class EppMetrics implements ScrapeListener {
       .help("Failed scrapes by endpoint and path").labelNames("endpoint", "path").register(registry);
   private final Counter skippedLines = Counter.builder().name("llmgw_scrape_skipped_lines_total")
       .help("Metrics lines that could not be parsed, by endpoint").labelNames("endpoint").register(registry);
+  private final Counter cacheMisses = Counter.builder().name("llmgw_adapter_cache_misses_total")
+      .help("Requests whose adapter no reachable pod held, so they waited for a load").register(registry);
+  private final Histogram cacheMissWait = Histogram.builder().name("llmgw_adapter_cache_miss_wait_seconds")
+      .help("How long a request waited for its adapter to be loaded (or to fail)")
+      .classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30).register(registry);
+  private final Counter adapterLoads = Counter.builder().name("llmgw_adapter_loads_total")
+      .help("Adapter loads by result (ok, failed)").labelNames("result").register(registry);
+  private final Counter adapterUnloads = Counter.builder().name("llmgw_adapter_unloads_total")
+      .help("Adapters unloaded to make room").register(registry);
+  private final Histogram adapterLoadSeconds = Histogram.builder().name("llmgw_adapter_load_seconds")
+      .help("Time one successful load took on the pod").classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30)
+      .register(registry);
   private final Counter configErrors = Counter.builder().name("llmgw_config_rejected_total")
       .help("Configuration edits rejected (the last good configuration stays in force)").register(registry);
 
@@ -102,6 +117,46 @@ public final class EppMetrics implements ScrapeListener {
     GaugeWithCallback.builder().name("llmgw_cluster_synced")
         .help("1 once the namespace's pools, routes and pods have been listed")
         .callback(cb -> cb.call(source.synced() ? 1 : 0)).register(registry);
+  }
+
+  @Override
+  public void cacheMiss(String adapter) {
+    cacheMisses.inc();
+  }
+
+  @Override
+  public void loaded(String adapter, String address, Duration took) {
+    adapterLoads.labelValues("ok").inc();
+    adapterLoadSeconds.observe(took.toNanos() / 1e9);
+  }
+
+  @Override
+  public void loadFailed(String adapter, String address, String reason) {
+    adapterLoads.labelValues("failed").inc();
+  }
+
+  @Override
+  public void unloaded(String adapter, String address) {
+    adapterUnloads.inc();
+  }
+
+  /** Adapters resident per pod and the global LRU age, read from the pods' reports at scrape time. */
+  public void watchAdapters(AdapterManager adapters, Datastore datastore) {
+    GaugeWithCallback.builder().name("llmgw_adapters_resident").help("Adapters each reachable pod holds")
+        .labelNames("endpoint").callback(cb -> adapters.residentCounts(allEndpoints(datastore))
+            .forEach((address, n) -> cb.call(n, address))).register(registry);
+    GaugeWithCallback.builder().name("llmgw_adapter_lru_age_seconds")
+        .help("Age of the least recently used adapter still resident anywhere (how long idle adapters linger)")
+        .callback(cb -> cb.call(adapters.globalLruAge(allEndpoints(datastore)).toMillis() / 1000.0))
+        .register(registry);
+  }
+
+  private static List<EndpointState> allEndpoints(Datastore datastore) {
+    return datastore.states(List.copyOf(datastore.topology().poolsByKey().values()));
+  }
+
+  public void cacheMissWaitSeconds(double seconds) {
+    cacheMissWait.observe(seconds);
   }
 
   public PrometheusRegistry registry() {

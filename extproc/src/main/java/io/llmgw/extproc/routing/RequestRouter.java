@@ -1,5 +1,7 @@
 package io.llmgw.extproc.routing;
 
+import io.llmgw.adapters.AdapterManager;
+import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.api.LLMRoute;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.RequestBody;
@@ -26,30 +28,53 @@ public final class RequestRouter {
   private final SaturationDetector saturation;
   private final PrefixHasher prefixHasher;
   private final Supplier<RandomGenerator> random;
+  private final AdapterManager adapters;
 
-  /** @param prefixHasher null when the policy does not use prefix affinity (saves hashing the prompt) */
+  /**
+   * @param prefixHasher null when the policy does not use prefix affinity (saves hashing the prompt)
+   * @param adapters loads targets that name a {@code source} on demand
+   */
   public RequestRouter(Datastore datastore, EndpointPicker picker, SaturationDetector saturation,
-      PrefixHasher prefixHasher, Supplier<RandomGenerator> random) {
+      PrefixHasher prefixHasher, Supplier<RandomGenerator> random, AdapterManager adapters) {
     this.datastore = datastore;
     this.picker = picker;
     this.saturation = saturation;
     this.prefixHasher = prefixHasher;
     this.random = random;
+    this.adapters = adapters;
   }
 
   /** @param objective the {@code x-gateway-inference-objective} header, or null */
   public RoutingResult route(ExtractedBody found, RequestBody body, String modelRewrite, String objective,
       Set<String> subset) {
+    return route(found, body, modelRewrite, objective, subset, null);
+  }
+
+  /**
+   * @param loadedOn after a load this request waited for: the pod it was loaded on, the only one to pick; the target is
+   *     then not loaded again
+   */
+  public RoutingResult route(ExtractedBody found, RequestBody body, String modelRewrite, String objective,
+      Set<String> subset, LoadedTarget loadedOn) {
     Topology topology = datastore.topology();
     RouteView view = topology.routesByModel().get(found.model());
     if (view == null) {
       return new RoutingResult.Rejected(ErrorReply.modelNotFound(found.model()), null);
     }
     LLMRoute route = view.route();
-    String target = modelRewrite != null && !modelRewrite.isBlank()
-        ? modelRewrite
+    String target = loadedOn != null ? loadedOn.target()
+        : modelRewrite != null && !modelRewrite.isBlank() ? modelRewrite
         : TargetChooser.choose(route, random.get());
     List<EndpointState> states = datastore.states(view.pools());
+    String source = TargetChooser.source(route, target);
+    if (source != null && adapters != null) {
+      Set<String> holders = loadedOn != null ? Set.of(loadedOn.address()) : adapters.residentOn(target, states);
+      if (holders.isEmpty()) {
+        return new RoutingResult.AwaitingLoad(route, target,
+            adapters.ensureLoaded(target, source, () -> datastore.states(view.pools())));
+      }
+      subset = intersect(subset, holders);
+    }
     int priority = topology.priority(view, objective);
     if (priority < 0 && saturation.saturated(states)) {
       return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
@@ -63,6 +88,9 @@ public final class RequestRouter {
     return switch (outcome) {
       case PickOutcome.Picked p -> {
         var lease = datastore.inFlight().acquire(p.decision().primary().address(), target);
+        if (source != null && adapters != null) {
+          adapters.used(p.decision().primary().address(), target);
+        }
         var forwarded = target.equals(found.model()) ? body.bytes() : body.withModel(found, target);
         yield new RoutingResult.Routed(route, found.model(), target, p.decision(), lease, forwarded);
       }
@@ -71,5 +99,23 @@ public final class RequestRouter {
       case PickOutcome.SubsetMismatch s -> new RoutingResult.Rejected(
           ErrorReply.unavailable("subset_mismatch", "no endpoint can serve '" + found.model() + "': " + s.detail()), route);
     };
+  }
+
+  /** How long a request waits for its adapter to be loaded. */
+  public java.time.Duration loadWaitTimeout() {
+    return adapters == null ? AdapterSettings.defaults().loadWaitTimeout() : adapters.settings().loadWaitTimeout();
+  }
+
+  /** The target a waited-for load brought in, and the pod it is on. */
+  public record LoadedTarget(String target, String address) {}
+
+  /** The proxy's subset (if any) narrowed to the pods holding the adapter. */
+  private static Set<String> intersect(Set<String> subset, Set<String> holders) {
+    if (subset == null) {
+      return holders;
+    }
+    Set<String> out = new java.util.LinkedHashSet<>(subset);
+    out.retainAll(holders);
+    return out;
   }
 }

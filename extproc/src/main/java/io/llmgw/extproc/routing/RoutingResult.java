@@ -20,4 +20,11 @@ public sealed interface RoutingResult {
   }
 
   record Rejected(ErrorReply reply, LLMRoute route) implements RoutingResult {}
+
+  /**
+   * The target is an adapter no reachable pod holds: {@code address} completes with the pod it was loaded on (shared
+   * with every other request waiting for it), and the request is then routed there.
+   */
+  record AwaitingLoad(LLMRoute route, String target, java.util.concurrent.CompletableFuture<String> address)
+      implements RoutingResult {}
 }

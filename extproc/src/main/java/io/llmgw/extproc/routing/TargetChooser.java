@@ -9,6 +9,16 @@ import java.util.random.RandomGenerator;
 final class TargetChooser {
   private TargetChooser() {}
 
+  /** Where the target's weights live, when the route says so: such a target is loaded on demand. */
+  static String source(LLMRoute route, String target) {
+    for (AdapterTarget t : route.adapter().targets()) {
+      if (t.name().equals(target)) {
+        return t.source();
+      }
+    }
+    return null;
+  }
+
   static String choose(LLMRoute route, RandomGenerator random) {
     List<AdapterTarget> targets = route.adapter().targets();
     if (targets.isEmpty()) {

@@ -19,11 +19,15 @@ import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.body.ResponseModelRewriter;
 import io.llmgw.extproc.body.UsageSniffer;
 import io.llmgw.extproc.routing.ErrorReply;
+import io.llmgw.extproc.routing.RequestRouter;
 import io.llmgw.extproc.routing.RoutingResult;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +64,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private UsageSniffer usage;
   private String responseStatus = "0";
   private boolean finished;
+  private boolean awaitingLoad;
+  /** The proxy ended or cancelled the stream: a load finishing later must not route (or count) anything. */
+  private boolean streamEnded;
+  private boolean trailersPending;
 
   ExtProcStream(StreamObserver<ProcessingResponse> out, StreamDeps deps) {
     this.out = out;
@@ -67,7 +75,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   @Override
-  public void onNext(ProcessingRequest req) {
+  public synchronized void onNext(ProcessingRequest req) {
     if (closed) {
       return;
     }
@@ -158,7 +166,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (!decided) {
       decide();
     }
-    if (!closed) {
+    if (awaitingLoad) {
+      trailersPending = true; // answered after the routing decision, in order
+    } else if (!closed) {
       out.onNext(Frames.requestTrailers());
     }
   }
@@ -175,10 +185,57 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     RoutingResult result = deps.router().route(found, body, headers.get(EppProtocol.MODEL_REWRITE),
         headers.get(EppProtocol.OBJECTIVE), subset);
     deps.metrics().decisionSeconds((System.nanoTime() - t0) / 1e9);
+    act(result, found);
+  }
+
+  private void act(RoutingResult result, ExtractedBody found) {
     switch (result) {
       case RoutingResult.Rejected r -> reject(r.reply(), r.route() == null ? null : r.route().modelName());
       case RoutingResult.Routed r -> forward(r);
+      case RoutingResult.AwaitingLoad w -> awaitLoad(w, found);
     }
+  }
+
+  /**
+   * The adapter is being loaded for this request (and any others that want it): the stream waits, bounded by
+   * --load-wait-timeout, without holding a thread, then routes to the pod that loaded it or answers 503 naming the
+   * adapter and why.
+   */
+  private void awaitLoad(RoutingResult.AwaitingLoad w, ExtractedBody found) {
+    awaitingLoad = true;
+    long started = System.nanoTime();
+    var timeout = deps.router().loadWaitTimeout();
+    w.address().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((address, error) -> {
+      synchronized (this) {
+        awaitingLoad = false;
+        deps.metrics().cacheMissWaitSeconds((System.nanoTime() - started) / 1e9);
+        if (closed || streamEnded) {
+          return;
+        }
+        if (error != null) {
+          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+          String why = cause instanceof TimeoutException ? "it was not loaded within " + timeout : cause.getMessage();
+          reject(ErrorReply.unavailable("adapter_unavailable", "adapter '" + w.target() + "' for model '"
+              + found.model() + "' is unavailable: " + why), w.route().modelName());
+          return;
+        }
+        try {
+          RoutingResult next = deps.router().route(found, body, headers.get(EppProtocol.MODEL_REWRITE),
+              headers.get(EppProtocol.OBJECTIVE), subset, new RequestRouter.LoadedTarget(w.target(), address));
+          act(next instanceof RoutingResult.AwaitingLoad
+              ? new RoutingResult.Rejected(ErrorReply.unavailable("adapter_unavailable", "adapter '" + w.target()
+                  + "' was loaded on " + address + " but that pod cannot be picked now"), w.route())
+              : next, found);
+          if (trailersPending && !closed) {
+            out.onNext(Frames.requestTrailers());
+          }
+        } catch (RuntimeException e) {
+          LOG.error("request {}: internal error after loading adapter {}", requestId, w.target(), e);
+          reject(new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request"),
+              null);
+        }
+      }
+    });
   }
 
   private void forward(RoutingResult.Routed r) {
@@ -294,7 +351,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   @Override
-  public void onError(Throwable t) {
+  public synchronized void onError(Throwable t) {
+    streamEnded = true;
     Status s = Status.fromThrowable(t);
     if (routed != null && !finished) {
       LOG.info("request {}: stream ended by the proxy ({}) before the response completed", requestId, s.getCode());
@@ -303,7 +361,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   @Override
-  public void onCompleted() {
+  public synchronized void onCompleted() {
+    streamEnded = true;
     finish("incomplete");
     out.onCompleted();
   }

@@ -139,10 +139,11 @@ final class ClusterStore {
     return s.value().poolNames().stream().anyMatch(p -> pools.containsKey(Kinds.key(v.namespace(), p)));
   }
 
+  /** What some ready pod must already serve: targets with a {@code source} are loaded on demand, so they need not be. */
   private static List<String> servedModels(LLMRoute route) {
     return route.adapter().targets().isEmpty()
         ? List.of(route.modelName())
-        : route.adapter().targets().stream().map(t -> t.name()).toList();
+        : route.adapter().targets().stream().filter(t -> t.source() == null).map(t -> t.name()).toList();
   }
 
   private List<Seen<LLMRoute>> routesByAge() {

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param problem why it is not accepted (null when accepted)
  * @param pools the names of the pools it sends to (empty when it is not valid)
- * @param models what its requests ask the pods for: its targets, or its model name (empty when it is not valid)
+ * @param models what a ready pod must already serve: its targets without a {@code source} (those are loaded on
+ *     demand), or its model name (empty when it is not valid)
  */
 record RouteVerdict(String namespace, String name, long generation, String rejectReason, String problem,
     List<String> pools, List<String> unresolved, List<String> models) {

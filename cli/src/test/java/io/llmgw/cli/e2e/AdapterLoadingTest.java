@@ -1,0 +1,170 @@
+package io.llmgw.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.llmgw.api.FileModeYaml;
+import io.llmgw.bench.load.Rig;
+import io.llmgw.envoy.devproxy.DevProxy;
+import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.extproc.Epp;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.http.SimPods;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Adapters as data through the whole gateway (dev proxy, EPP, three simulated vLLM pods whose runtime LoRA API takes
+ * 300 ms per load): a route target with a {@code source} that no pod holds is loaded on demand, once for everyone who
+ * wants it; a load that fails everywhere is a 503 naming the adapter and the error; a restarted EPP learns from the
+ * pods what they hold and loads nothing again.
+ */
+class AdapterLoadingTest {
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  static String config(SimPods pods) {
+    StringBuilder yaml = new StringBuilder(FileModeYaml.pool("sim-pool", "sim", 8000));
+    yaml.append(FileModeYaml.SEPARATOR).append("""
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: cold}
+        spec:
+          backendRefs: [{name: sim-pool}]
+          adapter: {name: cold-lora, targets: [{name: cold-lora-v1, source: "hf://org/cold-lora-v1"}]}
+        ---
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: broken}
+        spec:
+          backendRefs: [{name: sim-pool}]
+          adapter: {name: broken-lora, targets: [{name: broken-lora-v1, source: "hf://org/broken-fail"}]}
+        ---
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: warm}
+        spec:
+          backendRefs: [{name: sim-pool}]
+          adapter: {name: warm-lora, targets: [{name: warm-lora-v1, source: "hf://org/warm-lora-v1"}]}
+        """);
+    for (int i = 0; i < pods.pods().size(); i++) {
+      String address = pods.pods().get(i).address();
+      yaml.append(FileModeYaml.SEPARATOR)
+          .append(FileModeYaml.pod("sim-" + i, "sim", address.substring(0, address.lastIndexOf(':'))));
+    }
+    return yaml.toString();
+  }
+
+  static HttpResponse<String> chat(int port, String model) throws Exception {
+    String body = "{\"model\":\"" + model + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static double metric(Epp epp, String series) throws Exception {
+    String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + epp.metricsPort() + "/metrics"))
+        .build(), HttpResponse.BodyHandlers.ofString()).body();
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
+  static HttpResponse<String> get(Epp epp, String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + epp.metricsPort() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  static List<String> holders(SimPods pods, String adapter) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (var pod : pods.pods()) {
+      String models = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + pod.address() + "/v1/models")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      if (models.contains("\"" + adapter + "\"")) {
+        out.add(pod.address());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aColdAdapterIsLoadedOnceForFiftyConcurrentRequestsAndARestartedEppFindsItOnThePod() throws Exception {
+    SimPods pods = SimPods.start(SimConfig.builder().loraLatency(300, 10).build(),
+        List.of("127.0.0.175", "127.0.0.176", "127.0.0.177"), 8000);
+    Path file = Files.createTempFile("adapters", ".yaml");
+    Files.writeString(file, config(pods));
+    EppSettings settings = EppSettings.defaults(file).onLoopbackEphemeralPorts();
+    try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
+      List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        calls.add(CompletableFuture.supplyAsync(() -> {
+          try {
+            return chat(rig.proxyPort(), "cold-lora");
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }));
+      }
+      for (var call : calls) {
+        HttpResponse<String> r = call.get(60, TimeUnit.SECONDS);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("\"model\":\"cold-lora\"");
+      }
+      assertThat(holders(pods, "cold-lora-v1")).as("one copy, on one pod").hasSize(1);
+      assertThat(metric(rig.epp(), "llmgw_adapter_loads_total{result=\"ok\"}")).as("one load for 50 requests")
+          .isEqualTo(1.0);
+      assertThat(metric(rig.epp(), "llmgw_adapter_cache_miss_wait_seconds_count")).isGreaterThanOrEqualTo(1.0);
+
+      HttpResponse<String> broken = chat(rig.proxyPort(), "broken-lora");
+      assertThat(broken.statusCode()).isEqualTo(503);
+      assertThat(broken.body()).contains("broken-lora-v1", "could not be loaded on 3 pods", "corrupt");
+      assertThat(metric(rig.epp(), "llmgw_adapter_loads_total{result=\"failed\"}")).isEqualTo(3.0);
+      HttpResponse<String> again = chat(rig.proxyPort(), "broken-lora");
+      assertThat(again.statusCode()).isEqualTo(503);
+      assertThat(again.body()).as("answered from the failure record").contains("tried again 15 min after that");
+      assertThat(metric(rig.epp(), "llmgw_adapter_loads_total{result=\"failed\"}")).isEqualTo(3.0);
+
+      String admin = get(rig.epp(), "/admin/adapters").body();
+      assertThat(admin).contains("\"name\":\"cold-lora-v1\",\"state\":\"LOADED\",\"copies\":1")
+          .contains("\"name\":\"broken-lora-v1\",\"state\":\"LOADING_FAILED\"", "corrupt");
+      assertThat(metric(rig.epp(), "llmgw_adapter_lru_age_seconds")).isGreaterThanOrEqualTo(0.0);
+      assertThat(metric(rig.epp(), "llmgw_adapters_resident{endpoint=\"" + holders(pods, "cold-lora-v1").getFirst()
+          + "\"}")).isEqualTo(1.0);
+      var unknown = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rig.epp().metricsPort()
+          + "/admin/adapters/nope:ensureLoaded")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(unknown.statusCode()).isEqualTo(404);
+      var warm = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rig.epp().metricsPort()
+          + "/admin/adapters/warm-lora-v1:ensureLoaded")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(warm.statusCode()).as(warm.body()).isEqualTo(200);
+      assertThat(warm.body()).contains("\"state\":\"LOADED\",\"copies\":1");
+      assertThat(holders(pods, "warm-lora-v1")).as("an operator warmed it before any request").hasSize(1);
+
+      try (Epp restarted = Epp.start(settings, Clock.systemUTC());
+          DevProxy proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
+              .withEpp("127.0.0.1", restarted.grpcPort()))) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pods.pods().stream()
+            .allMatch(p -> restarted.datastore().scrapeState(p.address()).metrics().baseModels().size() > 0));
+        for (int i = 0; i < 5; i++) {
+          assertThat(chat(proxy.port(), "cold-lora").statusCode()).isEqualTo(200);
+        }
+        assertThat(metric(restarted, "llmgw_adapter_cache_misses_total")).as("residency came from the pods").isZero();
+        assertThat(metric(restarted, "llmgw_adapter_loads_total{result=\"ok\"}")).isZero();
+      }
+    } finally {
+      Files.deleteIfExists(file);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package io.llmgw.extproc.observe;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.llmgw.adapters.AdapterManager;
+import io.llmgw.adapters.AdapterStatus;
+import io.llmgw.api.AdapterTarget;
+import io.llmgw.extproc.state.Datastore;
+import io.llmgw.extproc.state.PoolView;
+import io.llmgw.extproc.state.RouteView;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The operator's view of adapters, on the metrics port: {@code GET /admin/adapters} lists every route target that
+ * names a {@code source} with its state (NOT_LOADED, LOADING, LOADED, LOADING_FAILED), copies and pods;
+ * {@code POST /admin/adapters/{name}:ensureLoaded} loads one now (as a request would) and answers with its status.
+ */
+public final class AdminHandler implements HttpHandler {
+  private static final String PREFIX = "/admin/adapters";
+  private static final String ENSURE = ":ensureLoaded";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final AdapterManager adapters;
+  private final Datastore datastore;
+
+  public AdminHandler(AdapterManager adapters, Datastore datastore) {
+    this.adapters = adapters;
+    this.datastore = datastore;
+  }
+
+  /** A target that is loaded on demand, with the pools of its route. */
+  private record Loadable(AdapterTarget target, List<PoolView> pools) {}
+
+  @Override
+  public void handle(HttpExchange ex) throws IOException {
+    try (ex) {
+      String path = ex.getRequestURI().getPath();
+      if (path.equals(PREFIX) && ex.getRequestMethod().equals("GET")) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Loadable l : loadables().values()) {
+          out.add(describe(status(l)));
+        }
+        send(ex, 200, Map.of("adapters", out));
+      } else if (path.startsWith(PREFIX + "/") && path.endsWith(ENSURE) && ex.getRequestMethod().equals("POST")) {
+        ensureLoaded(ex, path.substring(PREFIX.length() + 1, path.length() - ENSURE.length()));
+      } else {
+        send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
+            + " (try GET " + PREFIX + " or POST " + PREFIX + "/{name}" + ENSURE + ")"));
+      }
+    }
+  }
+
+  private void ensureLoaded(HttpExchange ex, String name) throws IOException {
+    Loadable l = loadables().get(name);
+    if (l == null) {
+      send(ex, 404, Map.of("error", "no route has a target '" + name + "' with a source to load it from"));
+      return;
+    }
+    try {
+      adapters.ensureLoaded(name, l.target().source(), () -> datastore.states(l.pools()))
+          .get(adapters.settings().loadWaitTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      send(ex, 200, describe(status(l)));
+    } catch (ExecutionException | TimeoutException e) {
+      String why = e instanceof TimeoutException ? "not loaded within " + adapters.settings().loadWaitTimeout()
+          : e.getCause().getMessage();
+      Map<String, Object> body = new LinkedHashMap<>(describe(status(l)));
+      body.put("error", why);
+      send(ex, 503, body);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      send(ex, 503, Map.of("error", "interrupted"));
+    }
+  }
+
+  private AdapterStatus status(Loadable l) {
+    return adapters.status(List.of(l.target().name()), datastore.states(l.pools())).getFirst();
+  }
+
+  private Map<String, Loadable> loadables() {
+    Map<String, Loadable> out = new java.util.TreeMap<>();
+    for (RouteView v : datastore.topology().routesByModel().values()) {
+      for (AdapterTarget t : v.route().adapter().targets()) {
+        if (t.source() != null) {
+          out.putIfAbsent(t.name(), new Loadable(t, v.pools()));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, Object> describe(AdapterStatus s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", s.adapter());
+    m.put("state", s.state().name());
+    m.put("copies", s.pods().size());
+    m.put("pods", s.pods());
+    if (s.failure() != null) {
+      m.put("failedAt", s.failedAt().toString());
+      m.put("failure", s.failure());
+    }
+    return m;
+  }
+
+  private static void send(HttpExchange ex, int status, Object body) throws IOException {
+    byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("content-type", "application/json");
+    ex.sendResponseHeaders(status, bytes.length);
+    ex.getResponseBody().write(bytes);
+  }
+}
