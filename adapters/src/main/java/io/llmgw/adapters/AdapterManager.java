@@ -112,12 +112,52 @@ public final class AdapterManager {
    * time their copy out; the shared load goes on for the others.
    */
   public CompletableFuture<String> ensureLoaded(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
+    return ensureLoaded(adapter, source, endpoints, true);
+  }
+
+  /** Loads ahead of demand (a rollout's new version): the same shared load, but no request missed. */
+  public CompletableFuture<String> prefetch(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
+    return ensureLoaded(adapter, source, endpoints, false);
+  }
+
+  /**
+   * Unloads {@code adapter} from every reachable pod holding it with nothing in flight for it; returns how many pods
+   * still hold it (busy ones), so a caller can come back until none does.
+   */
+  public int unloadWhereIdle(String adapter, List<EndpointState> endpoints) {
+    int busy = 0;
+    for (EndpointState e : endpoints) {
+      if (!e.scrapeHealthy() || !resident(e).contains(adapter)) {
+        continue;
+      }
+      if (e.inFlight().forModel(adapter) > 0) {
+        busy++;
+        continue;
+      }
+      String address = e.address();
+      unloadedByUs.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, clock.instant());
+      runtime.unload(address, adapter).whenComplete((ok, error) -> {
+        if (error == null) {
+          unloaded(address, adapter);
+        } else {
+          forget(unloadedByUs, address, adapter);
+          LOG.warn("unloading adapter {} from {} failed: {}", adapter, address, reason(error));
+        }
+      });
+    }
+    return busy;
+  }
+
+  private CompletableFuture<String> ensureLoaded(String adapter, String source,
+      Supplier<List<EndpointState>> endpoints, boolean requested) {
     FailureRecords.Failure failed = failures.adapterFailure(adapter);
     if (failed != null) {
       return CompletableFuture.failedFuture(new LoadFailure(adapter, null, "loading it failed at " + failed.at()
           + " (" + failed.reason() + "); it is tried again " + minutes(settings.failureExpiry()) + " after that"));
     }
-    events.cacheMiss(adapter);
+    if (requested) {
+      events.cacheMiss(adapter);
+    }
     CompletableFuture<String> mine = new CompletableFuture<>();
     CompletableFuture<String> running = loads.putIfAbsent(adapter, mine);
     if (running != null) {
@@ -209,7 +249,7 @@ public final class AdapterManager {
     forget(loadedByUs, address, adapter);
     forget(lastUse, address, adapter);
     events.unloaded(adapter, address);
-    LOG.info("adapter {} unloaded from {} to make room", adapter, address);
+    LOG.info("adapter {} unloaded from {}", adapter, address);
   }
 
   /** What one pod holds: its report, plus our loads and minus our unloads of the last seconds. */

@@ -15,6 +15,7 @@ import io.llmgw.extproc.observe.AdminHandler;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.routing.RequestRouter;
+import io.llmgw.extproc.routing.Rollouts;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.server.StreamDeps;
 import io.llmgw.extproc.state.Datastore;
@@ -88,8 +89,10 @@ public final class Epp implements AutoCloseable {
     adapters = new AdapterManager(new VllmRuntime(s.adapters().loadWaitTimeout()), s.adapters(), clock,
         metrics);
     metrics.watchAdapters(adapters, datastore);
+    Rollouts rollouts = new Rollouts(adapters, datastore, scheduler);
+    datastore.onChange(rollouts::onChange);
     RequestRouter router = new RequestRouter(datastore, picker, saturation, hasher, ThreadLocalRandom::current,
-        adapters);
+        adapters, rollouts);
     streamDeps = new StreamDeps(router, datastore, metrics, s.maxBodyBytes(), s.headerCarriesFallbacks());
     switch (s.source()) {
       case SourceSettings.File f -> {

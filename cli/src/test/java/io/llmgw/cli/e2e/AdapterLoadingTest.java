@@ -167,4 +167,53 @@ class AdapterLoadingTest {
       Files.deleteIfExists(file);
     }
   }
+
+  static String rollRoute(String version) {
+    return """
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: roll}
+        spec:
+          backendRefs: [{name: sim-pool}]
+          adapter: {name: roll-lora, targets: [{name: %s, source: "hf://org/%s"}]}
+        """.formatted(version, version);
+  }
+
+  @Test
+  void aRolloutLoadsTheNewVersionFirstSoNoRequestWaitsAndUnloadsTheOldOneWhenIdle() throws Exception {
+    SimPods pods = SimPods.start(SimConfig.builder().loraLatency(500, 10).build(),
+        List.of("127.0.0.181", "127.0.0.182"), 8000);
+    Path file = Files.createTempFile("rollout", ".yaml");
+    String base = FileModeYaml.pool("sim-pool", "sim", 8000) + FileModeYaml.SEPARATOR
+        + FileModeYaml.pod("sim-0", "sim", "127.0.0.181") + FileModeYaml.SEPARATOR
+        + FileModeYaml.pod("sim-1", "sim", "127.0.0.182") + FileModeYaml.SEPARATOR;
+    Files.writeString(file, base + rollRoute("roll-v1"));
+    try (Rig rig = Rig.start(pods, EppSettings.defaults(file).onLoopbackEphemeralPorts(),
+        ProxySettings.defaults().withListener("127.0.0.1", 0))) {
+      assertThat(chat(rig.proxyPort(), "roll-lora").statusCode()).isEqualTo(200);
+      assertThat(metric(rig.epp(), "llmgw_adapter_cache_misses_total")).isEqualTo(1.0);
+      assertThat(holders(pods, "roll-v1")).hasSize(1);
+
+      Files.writeString(file, base + rollRoute("roll-v2"));
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore().topology()
+          .routesByModel().get("roll-lora").route().adapter().targets().getFirst().name().equals("roll-v2"));
+      for (int i = 0; i < 10; i++) {
+        HttpResponse<String> r = chat(rig.proxyPort(), "roll-lora");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("\"model\":\"roll-lora\"");
+      }
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() ->
+          holders(pods, "roll-v2").size() == 1 && holders(pods, "roll-v1").isEmpty());
+      for (int i = 0; i < 5; i++) {
+        assertThat(chat(rig.proxyPort(), "roll-lora").statusCode()).isEqualTo(200);
+      }
+      assertThat(metric(rig.epp(), "llmgw_adapter_cache_misses_total"))
+          .as("no request waited for the new version's load").isEqualTo(1.0);
+      assertThat(metric(rig.epp(), "llmgw_adapter_cache_miss_wait_seconds_count")).isEqualTo(1.0);
+      assertThat(metric(rig.epp(), "llmgw_adapter_loads_total{result=\"ok\"}")).isEqualTo(2.0);
+      assertThat(metric(rig.epp(), "llmgw_adapter_unloads_total")).isEqualTo(1.0);
+    } finally {
+      Files.deleteIfExists(file);
+    }
+  }
 }

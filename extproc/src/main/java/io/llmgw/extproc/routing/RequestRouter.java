@@ -29,19 +29,22 @@ public final class RequestRouter {
   private final PrefixHasher prefixHasher;
   private final Supplier<RandomGenerator> random;
   private final AdapterManager adapters;
+  private final Rollouts rollouts;
 
   /**
    * @param prefixHasher null when the policy does not use prefix affinity (saves hashing the prompt)
-   * @param adapters loads targets that name a {@code source} on demand
+   * @param adapters loads targets that name a {@code source} on demand (null: no loading)
+   * @param rollouts keeps a route on its old version while its new one loads (null: no rollouts)
    */
   public RequestRouter(Datastore datastore, EndpointPicker picker, SaturationDetector saturation,
-      PrefixHasher prefixHasher, Supplier<RandomGenerator> random, AdapterManager adapters) {
+      PrefixHasher prefixHasher, Supplier<RandomGenerator> random, AdapterManager adapters, Rollouts rollouts) {
     this.datastore = datastore;
     this.picker = picker;
     this.saturation = saturation;
     this.prefixHasher = prefixHasher;
     this.random = random;
     this.adapters = adapters;
+    this.rollouts = rollouts;
   }
 
   /** @param objective the {@code x-gateway-inference-objective} header, or null */
@@ -67,6 +70,15 @@ public final class RequestRouter {
         : TargetChooser.choose(route, random.get());
     List<EndpointState> states = datastore.states(view.pools());
     String source = TargetChooser.source(route, target);
+    if (source != null && rollouts != null && loadedOn == null) {
+      Rollouts.Effective now = rollouts.effective(route, target, source, states);
+      target = now.target();
+      source = now.source();
+      if (source == null) {
+        Set<String> oldHolders = adapters.residentOn(target, states);
+        subset = intersect(subset, oldHolders);
+      }
+    }
     if (source != null && adapters != null) {
       Set<String> holders = loadedOn != null ? Set.of(loadedOn.address()) : adapters.residentOn(target, states);
       if (holders.isEmpty()) {
@@ -88,7 +100,7 @@ public final class RequestRouter {
     return switch (outcome) {
       case PickOutcome.Picked p -> {
         var lease = datastore.inFlight().acquire(p.decision().primary().address(), target);
-        if (source != null && adapters != null) {
+        if (adapters != null) {
           adapters.used(p.decision().primary().address(), target);
         }
         var forwarded = target.equals(found.model()) ? body.bytes() : body.withModel(found, target);
