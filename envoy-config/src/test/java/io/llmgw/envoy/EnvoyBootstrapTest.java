@@ -34,6 +34,8 @@ class EnvoyBootstrapTest {
     assertThat(mode.getResponseBodyMode()).isEqualTo(ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED);
     assertThat(mode.getRequestTrailerMode()).isEqualTo(ProcessingMode.HeaderSendMode.SEND);
     assertThat(ext.getGrpcService().getEnvoyGrpc().getClusterName()).isEqualTo("epp");
+    assertThat(ext.getMessageTimeout().getSeconds()).as("longer than the EPP's 30 s wait for an adapter load")
+        .isGreaterThan(30);
     assertThat(ext.getMetadataOptions().getReceivingNamespaces().getUntypedList()).contains("envoy.lb");
 
     Cluster pods = b.getStaticResources().getClustersList().stream()

@@ -101,6 +101,7 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
             .setEnvoyGrpc(GrpcService.EnvoyGrpc.newBuilder().setClusterName(XdsNames.EPP_CLUSTER))
             .setTimeout(seconds(10)))
         .setFailureModeAllow(false)
+        .setMessageTimeout(seconds(35))
         .setProcessingMode(ProcessingMode.newBuilder()
             .setRequestHeaderMode(HeaderSendMode.SEND).setResponseHeaderMode(HeaderSendMode.SEND)
             .setRequestBodyMode(BodySendMode.FULL_DUPLEX_STREAMED)
