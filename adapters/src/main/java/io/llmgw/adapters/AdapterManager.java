@@ -102,6 +102,36 @@ public final class AdapterManager {
     return out;
   }
 
+  /** When {@code adapter} was last used on any pod, or null when not since this EPP started. */
+  public Instant lastUsed(String adapter) {
+    Instant last = null;
+    for (Map<String, Instant> uses : lastUse.values()) {
+      Instant t = uses.get(adapter);
+      if (t != null && (last == null || t.isAfter(last))) {
+        last = t;
+      }
+    }
+    return last;
+  }
+
+  /**
+   * Scales {@code adapter} back to {@code keep} copies: unloads it from the idle holders used least recently; busy
+   * copies stay. Returns how many unloads it started.
+   */
+  public int dropCopies(String adapter, int keep, List<EndpointState> endpoints) {
+    List<EndpointState> holders = endpoints.stream()
+        .filter(e -> e.scrapeHealthy() && resident(e).contains(adapter)).sorted(java.util.Comparator.comparing(
+            (EndpointState e) -> lastUse.getOrDefault(e.address(), Map.of()).getOrDefault(adapter, Instant.MIN))
+            .reversed()).toList();
+    int dropped = 0;
+    for (EndpointState e : holders.subList(Math.min(keep, holders.size()), holders.size())) {
+      if (e.inFlight().forModel(adapter) == 0) {
+        dropped += unloadWhereIdle(adapter, List.of(e)) == 0 ? 1 : 0;
+      }
+    }
+    return dropped;
+  }
+
   /** A request was routed to {@code adapter} on {@code address}: it is the most recently used there. */
   public void used(String address, String adapter) {
     lastUse.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, clock.instant());
@@ -148,6 +178,26 @@ public final class AdapterManager {
     return busy;
   }
 
+  /**
+   * Adds one more copy of {@code adapter} on a pod that does not hold it yet (busy or recently used adapters keep
+   * several); completes with that pod. A failed copy is retried elsewhere but never marks the adapter failed.
+   */
+  public CompletableFuture<String> addCopy(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
+    CompletableFuture<String> mine = new CompletableFuture<>();
+    String key = adapter + "#copy";
+    if (loads.putIfAbsent(key, mine) != null) {
+      return CompletableFuture.failedFuture(new LoadFailure(adapter, null, "a copy is being added already"));
+    }
+    Set<String> holders = residentOn(adapter, endpoints.get());
+    attempt(new Job(key, adapter, source, endpoints, holders, true,
+        System.nanoTime() + settings.loadWaitTimeout().toNanos(), mine), new HashSet<>(), null);
+    return mine.copy();
+  }
+
+  /** One load under way: what, where it may go, and who waits for it. */
+  private record Job(String key, String adapter, String source, Supplier<List<EndpointState>> endpoints,
+      Set<String> skip, boolean copy, long deadline, CompletableFuture<String> result) {}
+
   private CompletableFuture<String> ensureLoaded(String adapter, String source,
       Supplier<List<EndpointState>> endpoints, boolean requested) {
     FailureRecords.Failure failed = failures.adapterFailure(adapter);
@@ -163,23 +213,25 @@ public final class AdapterManager {
     if (running != null) {
       return running.copy();
     }
-    long deadline = System.nanoTime() + settings.loadWaitTimeout().toNanos();
-    attempt(adapter, source, endpoints, new HashSet<>(), null, deadline, mine);
+    attempt(new Job(adapter, adapter, source, endpoints, Set.of(), false,
+        System.nanoTime() + settings.loadWaitTimeout().toNanos(), mine), new HashSet<>(), null);
     return mine.copy();
   }
 
-  private void attempt(String adapter, String source, Supplier<List<EndpointState>> endpoints, Set<String> tried,
-      String lastError, long deadline, CompletableFuture<String> result) {
+  private void attempt(Job job, Set<String> tried, String lastError) {
+    String adapter = job.adapter();
+    CompletableFuture<String> result = job.result();
     if (tried.size() >= settings.attempts()) {
-      giveUp(adapter, tried, lastError, result);
+      giveUp(job, tried, lastError);
       return;
     }
-    List<EndpointState> states = endpoints.get();
+    List<EndpointState> states = job.endpoints().get();
     Placement.Choice choice;
     boolean busy;
     synchronized (this) {
       List<PodView> views = states.stream().map(this::view).toList();
       Set<String> excluded = new HashSet<>(tried);
+      excluded.addAll(job.skip());
       for (PodView v : views) {
         if (failures.failedOn(adapter, v.address())) {
           excluded.add(v.address());
@@ -192,13 +244,13 @@ public final class AdapterManager {
       }
     }
     if (choice == null) {
-      if (busy && System.nanoTime() < deadline) {
-        CompletableFuture.runAsync(() -> attempt(adapter, source, endpoints, tried, lastError, deadline, result),
+      if (busy && System.nanoTime() < job.deadline()) {
+        CompletableFuture.runAsync(() -> attempt(job, tried, lastError),
             CompletableFuture.delayedExecutor(BUSY_RETRY_MS, TimeUnit.MILLISECONDS));
       } else if (!tried.isEmpty()) {
-        giveUp(adapter, tried, lastError, result);
+        giveUp(job, tried, lastError);
       } else {
-        loads.remove(adapter, result);
+        loads.remove(job.key(), result);
         result.completeExceptionally(new LoadFailure(adapter, null, busy
             ? "every pod that could load it was busy loading others for " + settings.loadWaitTimeout()
             : "no reachable pod to load it on"));
@@ -211,7 +263,7 @@ public final class AdapterManager {
     CompletableFuture<Void> room = choice.evict() == null
         ? CompletableFuture.completedFuture(null)
         : runtime.unload(address, choice.evict()).thenRun(() -> unloaded(address, choice.evict()));
-    room.thenCompose(x -> runtime.load(address, adapter, source)).whenComplete((ok, error) -> {
+    room.thenCompose(x -> runtime.load(address, adapter, job.source())).whenComplete((ok, error) -> {
       synchronized (this) {
         loadingPerPod.computeIfPresent(address, (a, n) -> n > 1 ? n - 1 : null);
       }
@@ -222,8 +274,9 @@ public final class AdapterManager {
         used(address, adapter);
         failures.succeeded(adapter);
         events.loaded(adapter, address, Duration.between(started, now));
-        LOG.info("adapter {} loaded on {} in {} ms", adapter, address, Duration.between(started, now).toMillis());
-        loads.remove(adapter, result);
+        LOG.info("adapter {} loaded on {} in {} ms{}", adapter, address, Duration.between(started, now).toMillis(),
+            job.copy() ? " (another copy)" : "");
+        loads.remove(job.key(), result);
         result.complete(address);
         return;
       }
@@ -231,17 +284,22 @@ public final class AdapterManager {
       failures.podFailed(adapter, address, reason);
       events.loadFailed(adapter, address, reason);
       LOG.warn("loading adapter {} on {} failed: {}", adapter, address, reason);
-      attempt(adapter, source, endpoints, tried, reason, deadline, result);
+      attempt(job, tried, reason);
     });
   }
 
-  private void giveUp(String adapter, Set<String> tried, String lastError, CompletableFuture<String> result) {
+  private void giveUp(Job job, Set<String> tried, String lastError) {
     String reason = "could not be loaded on " + tried.size() + (tried.size() == 1 ? " pod" : " pods")
         + "; last error: " + lastError;
-    failures.adapterFailed(adapter, lastError);
-    LOG.error("adapter {} {}; requests for it get 503 for {}", adapter, reason, minutes(settings.failureExpiry()));
-    loads.remove(adapter, result);
-    result.completeExceptionally(new LoadFailure(adapter, null, reason));
+    if (job.copy()) {
+      LOG.info("another copy of adapter {} {}", job.adapter(), reason);
+    } else {
+      failures.adapterFailed(job.adapter(), lastError);
+      LOG.error("adapter {} {}; requests for it get 503 for {}", job.adapter(), reason,
+          minutes(settings.failureExpiry()));
+    }
+    loads.remove(job.key(), job.result());
+    job.result().completeExceptionally(new LoadFailure(job.adapter(), null, reason));
   }
 
   private void unloaded(String address, String adapter) {

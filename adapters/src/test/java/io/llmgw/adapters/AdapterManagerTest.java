@@ -27,71 +27,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The load path against real simulated vLLM pods (runtime LoRA API over HTTP, 100 ms loads). */
-class AdapterManagerTest {
-  static final List<String> IPS = List.of("127.0.0.171", "127.0.0.172", "127.0.0.173");
-  static SimPods pods;
-  MutableClock clock;
-  CountingRuntime runtime;
-  Map<String, Integer> inFlight;
-
-  @BeforeAll
-  static void startPods() throws Exception {
-    pods = SimPods.start(SimConfig.builder().loraLatency(100, 10).build(), IPS, 8000);
-  }
-
-  @AfterAll
-  static void stopPods() throws Exception {
-    pods.close();
-  }
-
-  @BeforeEach
-  void fresh() throws Exception {
-    clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
-    runtime = new CountingRuntime(new VllmRuntime(Duration.ofSeconds(5)));
-    inFlight = new java.util.concurrent.ConcurrentHashMap<>();
-    for (String ip : IPS) {
-      for (String a : models(ip)) {
-        runtime.real.unload(ip + ":8000", a).get(5, TimeUnit.SECONDS);
-      }
-    }
-  }
-
-  AdapterManager manager(AdapterSettings settings) {
-    return new AdapterManager(runtime, settings, clock, AdapterEvents.NONE);
-  }
-
-  /** The pods as the EPP would see them; what they hold comes only from the manager's own loads here. */
-  List<EndpointState> endpoints() {
-    List<EndpointState> out = new ArrayList<>();
-    for (String ip : IPS) {
-      out.add(new EndpointState(new Endpoint("pool", ip, ip, 8000), PodMetrics.unknown(), true, new InFlight() {
-        @Override
-        public int forModel(String model) {
-          return inFlight.getOrDefault(ip + ":8000/" + model, 0);
-        }
-
-        @Override
-        public int total() {
-          return 0;
-        }
-      }));
-    }
-    return out;
-  }
-
-  static List<String> models(String ip) throws Exception {
-    String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + ip + ":8000/v1/models"))
-        .build(), HttpResponse.BodyHandlers.ofString()).body();
-    List<String> out = new ArrayList<>();
-    for (var m : new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).path("data")) {
-      if (m.hasNonNull("parent")) {
-        out.add(m.path("id").asText());
-      }
-    }
-    return out;
-  }
-
+/** The load path against real simulated vLLM pods. */
+class AdapterManagerTest extends SimPodsTestBase {
   @Test
   void aMissLoadsTheAdapterOnAPodThatThenListsIt() throws Exception {
     AdapterManager m = manager(AdapterSettings.defaults());

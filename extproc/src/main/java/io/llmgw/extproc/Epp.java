@@ -2,6 +2,8 @@ package io.llmgw.extproc;
 
 import io.grpc.Server;
 import io.llmgw.adapters.AdapterManager;
+import io.llmgw.adapters.CopyScaler;
+import io.llmgw.adapters.CopySettings;
 import io.llmgw.adapters.VllmRuntime;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.api.ConfigException;
@@ -29,6 +31,7 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -53,6 +56,8 @@ public final class Epp implements AutoCloseable {
   private final KubernetesClient ownClient;
   private final StreamDeps streamDeps;
   private final AdapterManager adapters;
+  private final CopyScaler copyScaler;
+  private final CopySettings copies;
   private Server grpc;
   private HealthServer health;
   private HTTPServer metricsServer;
@@ -89,6 +94,8 @@ public final class Epp implements AutoCloseable {
     adapters = new AdapterManager(new VllmRuntime(s.adapters().loadWaitTimeout()), s.adapters(), clock,
         metrics);
     metrics.watchAdapters(adapters, datastore);
+    copies = new CopySettings(2, Duration.ofMinutes(5), s.adapterPendingThreshold(), Duration.ofSeconds(10));
+    copyScaler = new CopyScaler(adapters, datastore::loadableAdapters, copies, clock);
     Rollouts rollouts = new Rollouts(adapters, datastore, scheduler);
     datastore.onChange(rollouts::onChange);
     RequestRouter router = new RequestRouter(datastore, picker, saturation, hasher, ThreadLocalRandom::current,
@@ -130,6 +137,8 @@ public final class Epp implements AutoCloseable {
 
   private void startServing(EppSettings s) throws IOException {
     scraper.start();
+    scheduler.scheduleWithFixedDelay(copyScaler::tick, copies.tick().toMillis(), copies.tick().toMillis(),
+        TimeUnit.MILLISECONDS);
     health = new HealthServer(new InetSocketAddress(s.bindHost(), s.healthPort()));
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.grpcPort()))
         .addService(new ExtProcService(streamDeps))

@@ -5,10 +5,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.llmgw.adapters.AdapterManager;
 import io.llmgw.adapters.AdapterStatus;
-import io.llmgw.api.AdapterTarget;
+import io.llmgw.adapters.LoadableAdapter;
 import io.llmgw.extproc.state.Datastore;
-import io.llmgw.extproc.state.PoolView;
-import io.llmgw.extproc.state.RouteView;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -37,16 +35,13 @@ public final class AdminHandler implements HttpHandler {
     this.datastore = datastore;
   }
 
-  /** A target that is loaded on demand, with the pools of its route. */
-  private record Loadable(AdapterTarget target, List<PoolView> pools) {}
-
   @Override
   public void handle(HttpExchange ex) throws IOException {
     try (ex) {
       String path = ex.getRequestURI().getPath();
       if (path.equals(PREFIX) && ex.getRequestMethod().equals("GET")) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Loadable l : loadables().values()) {
+        for (LoadableAdapter l : datastore.loadableAdapters()) {
           out.add(describe(status(l)));
         }
         send(ex, 200, Map.of("adapters", out));
@@ -60,13 +55,14 @@ public final class AdminHandler implements HttpHandler {
   }
 
   private void ensureLoaded(HttpExchange ex, String name) throws IOException {
-    Loadable l = loadables().get(name);
+    LoadableAdapter l = datastore.loadableAdapters().stream().filter(a -> a.name().equals(name)).findFirst()
+        .orElse(null);
     if (l == null) {
       send(ex, 404, Map.of("error", "no route has a target '" + name + "' with a source to load it from"));
       return;
     }
     try {
-      adapters.ensureLoaded(name, l.target().source(), () -> datastore.states(l.pools()))
+      adapters.ensureLoaded(name, l.source(), l.endpoints())
           .get(adapters.settings().loadWaitTimeout().toMillis(), TimeUnit.MILLISECONDS);
       send(ex, 200, describe(status(l)));
     } catch (ExecutionException | TimeoutException e) {
@@ -81,20 +77,8 @@ public final class AdminHandler implements HttpHandler {
     }
   }
 
-  private AdapterStatus status(Loadable l) {
-    return adapters.status(List.of(l.target().name()), datastore.states(l.pools())).getFirst();
-  }
-
-  private Map<String, Loadable> loadables() {
-    Map<String, Loadable> out = new java.util.TreeMap<>();
-    for (RouteView v : datastore.topology().routesByModel().values()) {
-      for (AdapterTarget t : v.route().adapter().targets()) {
-        if (t.source() != null) {
-          out.putIfAbsent(t.name(), new Loadable(t, v.pools()));
-        }
-      }
-    }
-    return out;
+  private AdapterStatus status(LoadableAdapter l) {
+    return adapters.status(List.of(l.name()), l.endpoints().get()).getFirst();
   }
 
   private static Map<String, Object> describe(AdapterStatus s) {

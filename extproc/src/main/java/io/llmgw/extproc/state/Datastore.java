@@ -1,5 +1,7 @@
 package io.llmgw.extproc.state;
 
+import io.llmgw.adapters.LoadableAdapter;
+import io.llmgw.api.AdapterTarget;
 import io.llmgw.api.GatewayConfig;
 import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
@@ -55,6 +57,23 @@ public final class Datastore {
 
   public ScrapeState scrapeState(String address) {
     return scraper.state(address);
+  }
+
+  /**
+   * Every route target that names a {@code source} (loaded on demand), once, with its route's pools' endpoints as a
+   * live view.
+   */
+  public List<LoadableAdapter> loadableAdapters() {
+    java.util.Map<String, LoadableAdapter> out = new java.util.TreeMap<>();
+    for (RouteView v : topology.routesByModel().values()) {
+      for (AdapterTarget t : v.route().adapter().targets()) {
+        if (t.source() != null) {
+          List<PoolView> pools = v.pools();
+          out.putIfAbsent(t.name(), new LoadableAdapter(t.name(), t.source(), () -> states(pools)));
+        }
+      }
+    }
+    return List.copyOf(out.values());
   }
 
   /** The picker's view of these pools' endpoints, right now. */

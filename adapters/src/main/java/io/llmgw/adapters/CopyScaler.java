@@ -1,0 +1,80 @@
+package io.llmgw.adapters;
+
+import io.llmgw.picker.EndpointState;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps copies where they are wanted, on each tick: a recently used adapter gets a second copy (a pod can fail without
+ * a cache miss); an adapter with a copy busier than {@code busyInFlight} on two ticks running gets one more; an
+ * adapter unused for {@code recentWindow} drops back to one copy, which LRU eviction takes when the room is needed.
+ * One change per adapter per tick, so a burst does not thrash. Driven by the EPP's scheduler; tests call {@link #tick}.
+ */
+public final class CopyScaler {
+  private static final Logger LOG = LoggerFactory.getLogger(CopyScaler.class);
+
+  private final AdapterManager manager;
+  private final Supplier<List<LoadableAdapter>> adapters;
+  private final CopySettings settings;
+  private final Clock clock;
+  private Set<String> busyLastTick = Set.of();
+
+  public CopyScaler(AdapterManager manager, Supplier<List<LoadableAdapter>> adapters, CopySettings settings,
+      Clock clock) {
+    this.manager = manager;
+    this.adapters = adapters;
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  public synchronized void tick() {
+    Instant now = clock.instant();
+    Set<String> busyNow = new HashSet<>();
+    for (LoadableAdapter a : adapters.get()) {
+      try {
+        scale(a, now, busyNow);
+      } catch (RuntimeException e) {
+        LOG.warn("copy scaling of adapter {} failed: {}", a.name(), e.toString());
+      }
+    }
+    busyLastTick = busyNow;
+  }
+
+  private void scale(LoadableAdapter a, Instant now, Set<String> busyNow) {
+    List<EndpointState> endpoints = a.endpoints().get();
+    Set<String> holders = manager.residentOn(a.name(), endpoints);
+    if (holders.isEmpty()) {
+      return; // not resident: the next request loads it
+    }
+    Instant last = manager.lastUsed(a.name());
+    boolean recent = last != null && Duration.between(last, now).compareTo(settings.recentWindow()) < 0;
+    boolean busy = endpoints.stream().anyMatch(e -> holders.contains(e.address())
+        && e.inFlight().forModel(a.name()) >= settings.busyInFlight());
+    if (busy) {
+      busyNow.add(a.name());
+    }
+    if (recent && holders.size() < settings.minCopies()) {
+      add(a, "recently used, " + holders.size() + " of " + settings.minCopies() + " copies");
+    } else if (busy && busyLastTick.contains(a.name())) {
+      add(a, "a copy has stayed above " + settings.busyInFlight() + " requests in flight");
+    } else if (!recent && holders.size() > 1) {
+      int dropped = manager.dropCopies(a.name(), 1, endpoints);
+      if (dropped > 0) {
+        LOG.info("adapter {}: unused for {}, dropping {} of {} copies", a.name(), settings.recentWindow(), dropped,
+            holders.size());
+      }
+    }
+  }
+
+  private void add(LoadableAdapter a, String why) {
+    LOG.info("adapter {}: adding a copy ({})", a.name(), why);
+    manager.addCopy(a.name(), a.source(), a.endpoints());
+  }
+}

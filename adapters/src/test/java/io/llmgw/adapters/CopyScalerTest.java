@@ -1,0 +1,40 @@
+package io.llmgw.adapters;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Copies follow use, on real simulated pods, with the ticks and the clock driven by the test. */
+class CopyScalerTest extends SimPodsTestBase {
+  @Test
+  void aRecentlyUsedAdapterGetsASecondCopyABusyOneAThirdAndAnIdleOneDropsBackToOne() throws Exception {
+    AdapterManager m = manager(AdapterSettings.defaults());
+    CopySettings settings = new CopySettings(2, Duration.ofMinutes(5), 3, Duration.ofSeconds(10));
+    CopyScaler scaler = new CopyScaler(m, () -> List.of(new LoadableAdapter("hot", "hf://org/hot", this::endpoints)),
+        settings, clock);
+    String first = m.ensureLoaded("hot", "hf://org/hot", this::endpoints).get(5, TimeUnit.SECONDS);
+    m.used(first, "hot");
+
+    scaler.tick();
+    await().atMost(Duration.ofSeconds(5)).until(() -> m.residentOn("hot", endpoints()).size() == 2);
+    scaler.tick();
+    assertThat(runtime.loads).as("two copies are enough while it is not busy").hasSize(2);
+
+    inFlight.put(first + "/hot", 3);
+    scaler.tick();
+    assertThat(runtime.loads).as("busy on one tick only: wait").hasSize(2);
+    scaler.tick();
+    await().atMost(Duration.ofSeconds(5)).until(() -> m.residentOn("hot", endpoints()).size() == 3);
+
+    inFlight.clear();
+    clock.advance(Duration.ofMinutes(6));
+    scaler.tick();
+    await().atMost(Duration.ofSeconds(5)).until(() -> models(IPS.get(0)).size() + models(IPS.get(1)).size()
+        + models(IPS.get(2)).size() == 1);
+    assertThat(runtime.unloads).hasSize(2);
+  }
+}
