@@ -43,6 +43,7 @@ public final class AdapterManager {
   private final Map<String, Map<String, Instant>> loadedByUs = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Instant>> unloadedByUs = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Instant>> lastUse = new ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.atomic.LongAdder> uses = new ConcurrentHashMap<>();
   /** Adapters found resident but not used since this EPP started count as used at its start. */
   private final Instant startedAt;
 
@@ -135,6 +136,13 @@ public final class AdapterManager {
   /** A request was routed to {@code adapter} on {@code address}: it is the most recently used there. */
   public void used(String address, String adapter) {
     lastUse.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, clock.instant());
+    uses.computeIfAbsent(adapter, a -> new java.util.concurrent.atomic.LongAdder()).increment();
+  }
+
+  /** Requests routed to {@code adapter} since this EPP started (the copy scaler's rate tracker reads it). */
+  public long uses(String adapter) {
+    var n = uses.get(adapter);
+    return n == null ? 0 : n.sum();
   }
 
   /**

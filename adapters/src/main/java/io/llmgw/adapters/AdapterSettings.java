@@ -10,9 +10,10 @@ import java.time.Duration;
  * @param failureExpiry how long a failure record keeps a pod (or, after every attempt failed, the adapter) aside
  * @param capacityPerPod adapters a pod holds before the least recently used idle one is unloaded for a new one
  * @param loadingPerPod loads one pod runs at once; more wait for a pod with room
+ * @param copyScaling whether recently used and busy adapters get more copies (off: one copy each, as static placement)
  */
 public record AdapterSettings(Duration loadWaitTimeout, int attempts, Duration failureExpiry, int capacityPerPod,
-    int loadingPerPod) {
+    int loadingPerPod, boolean copyScaling) {
   public AdapterSettings {
     if (attempts < 1 || capacityPerPod < 1 || loadingPerPod < 1) {
       throw new IllegalArgumentException("adapter attempts, capacity and loading concurrency must be at least 1");
@@ -23,18 +24,22 @@ public record AdapterSettings(Duration loadWaitTimeout, int attempts, Duration f
   }
 
   public static AdapterSettings defaults() {
-    return new AdapterSettings(Duration.ofSeconds(30), 3, Duration.ofMinutes(15), 8, 2);
+    return new AdapterSettings(Duration.ofSeconds(30), 3, Duration.ofMinutes(15), 8, 2, true);
   }
 
   public AdapterSettings withLoadWaitTimeout(Duration d) {
-    return new AdapterSettings(d, attempts, failureExpiry, capacityPerPod, loadingPerPod);
+    return new AdapterSettings(d, attempts, failureExpiry, capacityPerPod, loadingPerPod, copyScaling);
   }
 
   public AdapterSettings withCapacityPerPod(int n) {
-    return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, n, loadingPerPod);
+    return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, n, loadingPerPod, copyScaling);
+  }
+
+  public AdapterSettings withCopyScaling(boolean on) {
+    return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, capacityPerPod, loadingPerPod, on);
   }
 
   public AdapterSettings withFailureExpiry(Duration d) {
-    return new AdapterSettings(loadWaitTimeout, attempts, d, capacityPerPod, loadingPerPod);
+    return new AdapterSettings(loadWaitTimeout, attempts, d, capacityPerPod, loadingPerPod, copyScaling);
   }
 }

@@ -25,6 +25,8 @@ public final class CopyScaler {
   private final CopySettings settings;
   private final Clock clock;
   private Set<String> busyLastTick = Set.of();
+  /** The rate tracker: each adapter's use count at each tick within the window, oldest first. */
+  private final java.util.Map<String, java.util.ArrayDeque<long[]>> history = new java.util.HashMap<>();
 
   public CopyScaler(AdapterManager manager, Supplier<List<LoadableAdapter>> adapters, CopySettings settings,
       Clock clock) {
@@ -53,8 +55,10 @@ public final class CopyScaler {
     if (holders.isEmpty()) {
       return; // not resident: the next request loads it
     }
+    long usesInWindow = usesInWindow(a.name(), now);
     Instant last = manager.lastUsed(a.name());
-    boolean recent = last != null && Duration.between(last, now).compareTo(settings.recentWindow()) < 0;
+    boolean usedInWindow = last != null && Duration.between(last, now).compareTo(settings.recentWindow()) < 0;
+    boolean recent = usedInWindow && usesInWindow >= settings.recentUses();
     boolean busy = endpoints.stream().anyMatch(e -> holders.contains(e.address())
         && e.inFlight().forModel(a.name()) >= settings.busyInFlight());
     if (busy) {
@@ -64,13 +68,28 @@ public final class CopyScaler {
       add(a, "recently used, " + holders.size() + " of " + settings.minCopies() + " copies");
     } else if (busy && busyLastTick.contains(a.name())) {
       add(a, "a copy has stayed above " + settings.busyInFlight() + " requests in flight");
-    } else if (!recent && holders.size() > 1) {
+    } else if (!usedInWindow && holders.size() > 1) {
       int dropped = manager.dropCopies(a.name(), 1, endpoints);
       if (dropped > 0) {
         LOG.info("adapter {}: unused for {}, dropping {} of {} copies", a.name(), settings.recentWindow(), dropped,
             holders.size());
       }
     }
+  }
+
+  /** Requests for {@code adapter} within the window, from the use counts recorded at each tick. */
+  private long usesInWindow(String adapter, Instant now) {
+    var ticks = history.computeIfAbsent(adapter, k -> {
+      var first = new java.util.ArrayDeque<long[]>();
+      first.add(new long[] {now.toEpochMilli(), 0}); // first seen: every use so far counts as recent
+      return first;
+    });
+    long count = manager.uses(adapter);
+    ticks.addLast(new long[] {now.toEpochMilli(), count});
+    while (ticks.size() > 2 && now.toEpochMilli() - ticks.peekFirst()[0] > settings.recentWindow().toMillis()) {
+      ticks.removeFirst();
+    }
+    return count - ticks.peekFirst()[1];
   }
 
   private void add(LoadableAdapter a, String why) {

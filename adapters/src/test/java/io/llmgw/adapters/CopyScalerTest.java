@@ -13,11 +13,16 @@ class CopyScalerTest extends SimPodsTestBase {
   @Test
   void aRecentlyUsedAdapterGetsASecondCopyABusyOneAThirdAndAnIdleOneDropsBackToOne() throws Exception {
     AdapterManager m = manager(AdapterSettings.defaults());
-    CopySettings settings = new CopySettings(2, Duration.ofMinutes(5), 3, Duration.ofSeconds(10));
+    CopySettings settings = new CopySettings(2, Duration.ofMinutes(5), 4, 3, Duration.ofSeconds(10));
     CopyScaler scaler = new CopyScaler(m, () -> List.of(new LoadableAdapter("hot", "hf://org/hot", this::endpoints)),
         settings, clock);
     String first = m.ensureLoaded("hot", "hf://org/hot", this::endpoints).get(5, TimeUnit.SECONDS);
     m.used(first, "hot");
+    m.used(first, "hot");
+    scaler.tick();
+    assertThat(runtime.loads).as("loaded and used twice: 3 uses, not yet the 4 worth a second copy").hasSize(1);
+    m.used(first, "hot");
+    clock.advance(Duration.ofSeconds(10));
 
     scaler.tick();
     await().atMost(Duration.ofSeconds(5)).until(() -> m.residentOn("hot", endpoints()).size() == 2);

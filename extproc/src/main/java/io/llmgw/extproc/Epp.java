@@ -94,7 +94,7 @@ public final class Epp implements AutoCloseable {
     adapters = new AdapterManager(new VllmRuntime(s.adapters().loadWaitTimeout()), s.adapters(), clock,
         metrics);
     metrics.watchAdapters(adapters, datastore);
-    copies = new CopySettings(2, Duration.ofMinutes(5), s.adapterPendingThreshold(), Duration.ofSeconds(10));
+    copies = new CopySettings(2, Duration.ofMinutes(5), 10, s.adapterPendingThreshold(), Duration.ofSeconds(10));
     copyScaler = new CopyScaler(adapters, datastore::loadableAdapters, copies, clock);
     Rollouts rollouts = new Rollouts(adapters, datastore, scheduler);
     datastore.onChange(rollouts::onChange);
@@ -137,8 +137,10 @@ public final class Epp implements AutoCloseable {
 
   private void startServing(EppSettings s) throws IOException {
     scraper.start();
-    scheduler.scheduleWithFixedDelay(copyScaler::tick, copies.tick().toMillis(), copies.tick().toMillis(),
-        TimeUnit.MILLISECONDS);
+    if (s.adapters().copyScaling()) {
+      scheduler.scheduleWithFixedDelay(copyScaler::tick, copies.tick().toMillis(), copies.tick().toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
     health = new HealthServer(new InetSocketAddress(s.bindHost(), s.healthPort()));
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.grpcPort()))
         .addService(new ExtProcService(streamDeps))

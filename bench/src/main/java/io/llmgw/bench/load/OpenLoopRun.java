@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,23 @@ public final class OpenLoopRun {
   }
 
   /** Runs to completion; {@code progress} hears the number of finished requests (on the client's thread). */
+  /**
+   * The models a run with these arguments asks for, in order: the same draws {@link #run} makes, so offline analyses
+   * (Belady's MIN) see exactly the trace the gateway served.
+   */
+  public static List<String> trace(Workload workload, double rate, double seconds, long seed) {
+    Random content = new Random(seed * 31 + 7);
+    int planned = (int) Math.round(rate * seconds);
+    List<String> out = new java.util.ArrayList<>(planned);
+    for (int i = 0; i < planned; i++) {
+      int model = workload.pickModel(content);
+      int outputTokens = workload.outputTokens(content);
+      workload.body(content, model, outputTokens);
+      out.add(workload.models().get(model));
+    }
+    return out;
+  }
+
   public RunResult run(IntConsumer progress) throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
