@@ -44,6 +44,7 @@ public final class AdapterManager {
   private final Map<String, Map<String, Instant>> unloadedByUs = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Instant>> lastUse = new ConcurrentHashMap<>();
   private final Map<String, java.util.concurrent.atomic.LongAdder> uses = new ConcurrentHashMap<>();
+  private final Map<String, Instant> lastUseAnywhere = new ConcurrentHashMap<>();
   /** Adapters found resident but not used since this EPP started count as used at its start. */
   private final Instant startedAt;
 
@@ -54,6 +55,11 @@ public final class AdapterManager {
     this.events = events;
     this.failures = new FailureRecords(clock, settings.failureExpiry());
     this.startedAt = clock.instant();
+  }
+
+  /** Some reachable pod holds fewer adapters than its capacity: a load there would evict nothing. */
+  public boolean hasFreeRoom(List<EndpointState> endpoints) {
+    return endpoints.stream().anyMatch(e -> e.scrapeHealthy() && resident(e).size() < settings.capacityPerPod());
   }
 
   /** How many adapters each reachable pod holds. */
@@ -103,16 +109,9 @@ public final class AdapterManager {
     return out;
   }
 
-  /** When {@code adapter} was last used on any pod, or null when not since this EPP started. */
+  /** When {@code adapter} was last used on any pod (even one it has left since), or null since this EPP started. */
   public Instant lastUsed(String adapter) {
-    Instant last = null;
-    for (Map<String, Instant> uses : lastUse.values()) {
-      Instant t = uses.get(adapter);
-      if (t != null && (last == null || t.isAfter(last))) {
-        last = t;
-      }
-    }
-    return last;
+    return lastUseAnywhere.get(adapter);
   }
 
   /**
@@ -135,7 +134,9 @@ public final class AdapterManager {
 
   /** A request was routed to {@code adapter} on {@code address}: it is the most recently used there. */
   public void used(String address, String adapter) {
-    lastUse.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, clock.instant());
+    Instant now = clock.instant();
+    lastUse.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, now);
+    lastUseAnywhere.put(adapter, now);
     uses.computeIfAbsent(adapter, a -> new java.util.concurrent.atomic.LongAdder()).increment();
   }
 
@@ -197,14 +198,14 @@ public final class AdapterManager {
       return CompletableFuture.failedFuture(new LoadFailure(adapter, null, "a copy is being added already"));
     }
     Set<String> holders = residentOn(adapter, endpoints.get());
-    attempt(new Job(key, adapter, source, endpoints, holders, true,
+    attempt(new Job(key, adapter, source, endpoints, holders, true, true,
         System.nanoTime() + settings.loadWaitTimeout().toNanos(), mine), new HashSet<>(), null);
     return mine.copy();
   }
 
   /** One load under way: what, where it may go, and who waits for it. */
   private record Job(String key, String adapter, String source, Supplier<List<EndpointState>> endpoints,
-      Set<String> skip, boolean copy, long deadline, CompletableFuture<String> result) {}
+      Set<String> skip, boolean copy, boolean background, long deadline, CompletableFuture<String> result) {}
 
   private CompletableFuture<String> ensureLoaded(String adapter, String source,
       Supplier<List<EndpointState>> endpoints, boolean requested) {
@@ -221,7 +222,7 @@ public final class AdapterManager {
     if (running != null) {
       return running.copy();
     }
-    attempt(new Job(adapter, adapter, source, endpoints, Set.of(), false,
+    attempt(new Job(adapter, adapter, source, endpoints, Set.of(), false, !requested,
         System.nanoTime() + settings.loadWaitTimeout().toNanos(), mine), new HashSet<>(), null);
     return mine.copy();
   }
@@ -245,7 +246,9 @@ public final class AdapterManager {
           excluded.add(v.address());
         }
       }
-      choice = Placement.choose(views, excluded, settings.capacityPerPod(), settings.loadingPerPod());
+      // loads a request waits for come first: background ones (copies, prefetches) leave a pod's last slot free
+      int maxLoading = job.background() ? Math.max(1, settings.loadingPerPod() - 1) : settings.loadingPerPod();
+      choice = Placement.choose(views, excluded, settings.capacityPerPod(), maxLoading);
       busy = views.stream().anyMatch(v -> v.healthy() && !excluded.contains(v.address()));
       if (choice != null) {
         loadingPerPod.merge(choice.address(), 1, Integer::sum);

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps copies where they are wanted, on each tick: a recently used adapter gets a second copy (a pod can fail without
  * a cache miss); an adapter with a copy busier than {@code busyInFlight} on two ticks running gets one more; an
- * adapter unused for {@code recentWindow} drops back to one copy, which LRU eviction takes when the room is needed.
+ * adapter unused for {@code recentWindow} drops back to one copy, which LRU eviction takes when the room is needed;
+ * a recently used adapter that was paged out is loaded again while some pod has free room (proactive fill).
  * One change per adapter per tick, so a burst does not thrash. Driven by the EPP's scheduler; tests call {@link #tick}.
  */
 public final class CopyScaler {
@@ -52,13 +53,17 @@ public final class CopyScaler {
   private void scale(LoadableAdapter a, Instant now, Set<String> busyNow) {
     List<EndpointState> endpoints = a.endpoints().get();
     Set<String> holders = manager.residentOn(a.name(), endpoints);
-    if (holders.isEmpty()) {
-      return; // not resident: the next request loads it
-    }
     long usesInWindow = usesInWindow(a.name(), now);
     Instant last = manager.lastUsed(a.name());
     boolean usedInWindow = last != null && Duration.between(last, now).compareTo(settings.recentWindow()) < 0;
     boolean recent = usedInWindow && usesInWindow >= settings.recentUses();
+    if (holders.isEmpty()) {
+      if (recent && manager.hasFreeRoom(endpoints)) {
+        LOG.info("adapter {}: recently used but paged out; loading it into free room", a.name());
+        manager.prefetch(a.name(), a.source(), a.endpoints());
+      }
+      return; // otherwise the next request loads it
+    }
     boolean busy = endpoints.stream().anyMatch(e -> holders.contains(e.address())
         && e.inFlight().forModel(a.name()) >= settings.busyInFlight());
     if (busy) {

@@ -42,4 +42,19 @@ class CopyScalerTest extends SimPodsTestBase {
         + models(IPS.get(2)).size() == 1);
     assertThat(runtime.unloads).hasSize(2);
   }
+
+  @Test
+  void aRecentlyUsedAdapterThatWasPagedOutIsLoadedBackIntoFreeRoomBeforeAnyoneAsks() throws Exception {
+    AdapterManager m = manager(AdapterSettings.defaults());
+    CopyScaler scaler = new CopyScaler(m, () -> List.of(new LoadableAdapter("back", "hf://org/back", this::endpoints)),
+        new CopySettings(1, Duration.ofMinutes(5), 2, 100, Duration.ofSeconds(10)), clock);
+    String first = m.ensureLoaded("back", "hf://org/back", this::endpoints).get(5, TimeUnit.SECONDS);
+    m.used(first, "back");
+    m.unloadWhereIdle("back", endpoints());
+    await().atMost(Duration.ofSeconds(5)).until(() -> models(first.split(":")[0]).isEmpty());
+    clock.advance(Duration.ofSeconds(11)); // past our own unload's stand-in: only the pods' lists count
+    scaler.tick();
+    await().atMost(Duration.ofSeconds(5)).until(() -> m.residentOn("back", endpoints()).size() == 1);
+    assertThat(runtime.loads).hasSize(2);
+  }
 }
