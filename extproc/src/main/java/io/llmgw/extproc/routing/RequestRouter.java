@@ -69,6 +69,11 @@ public final class RequestRouter {
         : modelRewrite != null && !modelRewrite.isBlank() ? modelRewrite
         : TargetChooser.choose(route, random.get());
     List<EndpointState> states = datastore.states(view.pools());
+    // admission first: a request that would be shed must not start (or wait for) an adapter load
+    int priority = topology.priority(view, objective);
+    if (priority < 0 && saturation.saturated(states)) {
+      return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
+    }
     String source = TargetChooser.source(route, target);
     if (source != null && rollouts != null && loadedOn == null) {
       Rollouts.Effective now = rollouts.effective(route, target, source, states);
@@ -86,10 +91,6 @@ public final class RequestRouter {
             adapters.ensureLoaded(target, source, () -> datastore.states(view.pools())));
       }
       subset = intersect(subset, holders);
-    }
-    int priority = topology.priority(view, objective);
-    if (priority < 0 && saturation.saturated(states)) {
-      return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
     }
     long[] blocks = NO_BLOCKS;
     if (prefixHasher != null) {
