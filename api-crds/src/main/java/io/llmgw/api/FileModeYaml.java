@@ -38,4 +38,16 @@ public final class FileModeYaml {
         spec: {backendRefs: [{name: %s}], adapter: {name: "%s", priority: %d}}
         """.formatted(name, pool, model, priority);
   }
+
+  /** A route serving {@code model} through one target adapter that is loaded on demand from {@code source}. */
+  public static String loadableRoute(String name, String pool, String model, String target, String source) {
+    return """
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: %s}
+        spec:
+          backendRefs: [{name: %s}]
+          adapter: {name: "%s", targets: [{name: "%s", source: "%s"}]}
+        """.formatted(name, pool, model, target, source);
+  }
 }

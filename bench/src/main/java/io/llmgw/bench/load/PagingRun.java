@@ -89,12 +89,8 @@ public final class PagingRun {
     StringBuilder yaml = new StringBuilder(FileModeYaml.pool("sim-pool", "sim", 8000));
     for (int i = 0; i < adapters.size(); i++) {
       String a = adapters.get(i);
-      yaml.append(FileModeYaml.SEPARATOR).append("""
-          apiVersion: inference.x-k8s.io/v1alpha1
-          kind: LLMRoute
-          metadata: {name: route-%d}
-          spec: {backendRefs: [{name: sim-pool}], adapter: {name: "%s", targets: [{name: "%s", source: "hf://bench/%s"}]}}
-          """.formatted(i, a, a, a));
+      yaml.append(FileModeYaml.SEPARATOR)
+          .append(FileModeYaml.loadableRoute("route-" + i, "sim-pool", a, a, "hf://bench/" + a));
     }
     for (int i = 0; i < pods.pods().size(); i++) {
       String address = pods.pods().get(i).address();

@@ -37,28 +37,12 @@ class AdapterLoadingTest {
 
   static String config(SimPods pods) {
     StringBuilder yaml = new StringBuilder(FileModeYaml.pool("sim-pool", "sim", 8000));
-    yaml.append(FileModeYaml.SEPARATOR).append("""
-        apiVersion: inference.x-k8s.io/v1alpha1
-        kind: LLMRoute
-        metadata: {name: cold}
-        spec:
-          backendRefs: [{name: sim-pool}]
-          adapter: {name: cold-lora, targets: [{name: cold-lora-v1, source: "hf://org/cold-lora-v1"}]}
-        ---
-        apiVersion: inference.x-k8s.io/v1alpha1
-        kind: LLMRoute
-        metadata: {name: broken}
-        spec:
-          backendRefs: [{name: sim-pool}]
-          adapter: {name: broken-lora, targets: [{name: broken-lora-v1, source: "hf://org/broken-fail"}]}
-        ---
-        apiVersion: inference.x-k8s.io/v1alpha1
-        kind: LLMRoute
-        metadata: {name: warm}
-        spec:
-          backendRefs: [{name: sim-pool}]
-          adapter: {name: warm-lora, targets: [{name: warm-lora-v1, source: "hf://org/warm-lora-v1"}]}
-        """);
+    yaml.append(FileModeYaml.SEPARATOR)
+        .append(FileModeYaml.loadableRoute("cold", "sim-pool", "cold-lora", "cold-lora-v1", "hf://org/cold-lora-v1"))
+        .append(FileModeYaml.SEPARATOR)
+        .append(FileModeYaml.loadableRoute("broken", "sim-pool", "broken-lora", "broken-lora-v1", "hf://org/broken-fail"))
+        .append(FileModeYaml.SEPARATOR)
+        .append(FileModeYaml.loadableRoute("warm", "sim-pool", "warm-lora", "warm-lora-v1", "hf://org/warm-lora-v1"));
     for (int i = 0; i < pods.pods().size(); i++) {
       String address = pods.pods().get(i).address();
       yaml.append(FileModeYaml.SEPARATOR)
@@ -169,14 +153,7 @@ class AdapterLoadingTest {
   }
 
   static String rollRoute(String version) {
-    return """
-        apiVersion: inference.x-k8s.io/v1alpha1
-        kind: LLMRoute
-        metadata: {name: roll}
-        spec:
-          backendRefs: [{name: sim-pool}]
-          adapter: {name: roll-lora, targets: [{name: %s, source: "hf://org/%s"}]}
-        """.formatted(version, version);
+    return FileModeYaml.loadableRoute("roll", "sim-pool", "roll-lora", version, "hf://org/" + version);
   }
 
   @Test
