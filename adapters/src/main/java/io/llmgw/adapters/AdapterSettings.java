@@ -11,12 +11,17 @@ import java.time.Duration;
  * @param capacityPerPod adapters a pod holds before the least recently used idle one is unloaded for a new one
  * @param loadingPerPod loads one pod runs at once; more wait for a pod with room
  * @param copyScaling whether recently used and busy adapters get more copies (off: one copy each, as static placement)
+ * @param mmeshPort 0 to load through vLLM's runtime LoRA API on the pod's serving port; otherwise the pods' ModelMesh
+ *     runtime SPI port
  */
 public record AdapterSettings(Duration loadWaitTimeout, int attempts, Duration failureExpiry, int capacityPerPod,
-    int loadingPerPod, boolean copyScaling) {
+    int loadingPerPod, boolean copyScaling, int mmeshPort) {
   public AdapterSettings {
     if (attempts < 1 || capacityPerPod < 1 || loadingPerPod < 1) {
       throw new IllegalArgumentException("adapter attempts, capacity and loading concurrency must be at least 1");
+    }
+    if (mmeshPort < 0 || mmeshPort > 65535) {
+      throw new IllegalArgumentException("--mmesh-port must be within 0..65535");
     }
     if (loadWaitTimeout.isNegative() || loadWaitTimeout.isZero()) {
       throw new IllegalArgumentException("--load-wait-timeout must be positive");
@@ -24,22 +29,33 @@ public record AdapterSettings(Duration loadWaitTimeout, int attempts, Duration f
   }
 
   public static AdapterSettings defaults() {
-    return new AdapterSettings(Duration.ofSeconds(30), 3, Duration.ofMinutes(15), 8, 2, true);
+    return new AdapterSettings(Duration.ofSeconds(30), 3, Duration.ofMinutes(15), 8, 2, true, 0);
   }
 
   public AdapterSettings withLoadWaitTimeout(Duration d) {
-    return new AdapterSettings(d, attempts, failureExpiry, capacityPerPod, loadingPerPod, copyScaling);
+    return new AdapterSettings(d, attempts, failureExpiry, capacityPerPod, loadingPerPod, copyScaling, mmeshPort);
   }
 
   public AdapterSettings withCapacityPerPod(int n) {
-    return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, n, loadingPerPod, copyScaling);
+    return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, n, loadingPerPod, copyScaling, mmeshPort);
   }
 
   public AdapterSettings withCopyScaling(boolean on) {
-    return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, capacityPerPod, loadingPerPod, on);
+    return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, capacityPerPod, loadingPerPod, on, mmeshPort);
+  }
+
+  /** Load through the ModelMesh runtime SPI on this port of each pod (0: vLLM's HTTP API). */
+  public AdapterSettings withMmeshPort(int port) {
+    return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, capacityPerPod, loadingPerPod, copyScaling,
+        port);
+  }
+
+  /** The loader these settings name. */
+  public AdapterRuntime runtime() {
+    return mmeshPort == 0 ? new VllmRuntime(loadWaitTimeout) : new MmeshRuntime(mmeshPort, loadWaitTimeout);
   }
 
   public AdapterSettings withFailureExpiry(Duration d) {
-    return new AdapterSettings(loadWaitTimeout, attempts, d, capacityPerPod, loadingPerPod, copyScaling);
+    return new AdapterSettings(loadWaitTimeout, attempts, d, capacityPerPod, loadingPerPod, copyScaling, mmeshPort);
   }
 }

@@ -109,6 +109,11 @@ public final class ServeCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   int adapterCapacity;
 
+  @Option(names = "--mmesh-port", defaultValue = "0",
+      description = "Load adapters through the ModelMesh runtime SPI (mmesh.ModelRuntime gRPC) on this port of each "
+          + "pod instead of vLLM's runtime LoRA API (default: 0, vLLM's API).")
+  int mmeshPort;
+
   @Option(names = "--xds-port", defaultValue = "0",
       description = "Also serve a plain Envoy its whole configuration over xDS (ADS) on this port, following every "
           + "change of pools and routes; start Envoy with envoy-config/envoy-xds.yaml (default: off).")
@@ -128,7 +133,8 @@ public final class ServeCommand implements Callable<Integer> {
     try {
       settings = new EppSettings(sourceSettings(), bind, grpcPort, healthPort, metricsPort, policy, threshold,
           maxBodyBytes, staleAfter, headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval),
-          AdapterSettings.defaults().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity));
+          AdapterSettings.defaults().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
+              .withMmeshPort(mmeshPort));
     } catch (IllegalArgumentException e) {
       System.err.println("llmgw: " + e.getMessage());
       return 2;

@@ -4,7 +4,6 @@ import io.grpc.Server;
 import io.llmgw.adapters.AdapterManager;
 import io.llmgw.adapters.CopyScaler;
 import io.llmgw.adapters.CopySettings;
-import io.llmgw.adapters.VllmRuntime;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.api.ConfigException;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -91,7 +90,7 @@ public final class Epp implements AutoCloseable {
       }
     });
     PrefixHasher hasher = s.policy() == EppSettings.PolicyName.SCORERS ? new PrefixHasher() : null;
-    adapters = new AdapterManager(new VllmRuntime(s.adapters().loadWaitTimeout()), s.adapters(), clock,
+    adapters = new AdapterManager(s.adapters().runtime(), s.adapters(), clock,
         metrics);
     metrics.watchAdapters(adapters, datastore);
     copies = new CopySettings(2, Duration.ofMinutes(5), 10, s.adapterPendingThreshold(), Duration.ofSeconds(10));

@@ -74,13 +74,17 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "42", description = "Seed for text, lengths and failures.")
   long seed;
 
+  @Option(names = "--runtime-port", defaultValue = "0",
+      description = "Also serve the ModelMesh runtime SPI (mmesh.ModelRuntime gRPC) on this port (default: off).")
+  int runtimePort;
+
   public SimConfig config() {
     return SimConfig.builder().model(model).adapters(adapters)
         .loras(maxLoras, maxCpuLoras == null ? maxLoras : maxCpuLoras)
         .capacity(maxNumSeqs, maxWaiting, gpuBlocks).maxModelLen(maxModelLen)
         .prefill(prefillOverheadMs, prefillPerTokenMs).decode(decodeBaseMs, decodePerSeqMs)
         .loraLatency(loraLoadMs, loraSwapMs).meanOutputTokens(meanOutputTokens).failureRate(failureRate).seed(seed)
-        .build();
+        .runtimePort(runtimePort).build();
   }
 
   @Override

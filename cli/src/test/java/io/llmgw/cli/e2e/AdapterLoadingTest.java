@@ -193,4 +193,25 @@ class AdapterLoadingTest {
       Files.deleteIfExists(file);
     }
   }
+
+  @Test
+  void withTheModelMeshRuntimeSpiTheSameRequestLoadsItsAdapterOverGrpc() throws Exception {
+    SimPods pods = SimPods.start(SimConfig.builder().loraLatency(100, 10).runtimePort(8034).build(),
+        List.of("127.0.0.188", "127.0.0.189"), 8000);
+    Path file = Files.createTempFile("mmesh", ".yaml");
+    Files.writeString(file, FileModeYaml.pool("sim-pool", "sim", 8000) + FileModeYaml.SEPARATOR
+        + FileModeYaml.pod("sim-0", "sim", "127.0.0.188") + FileModeYaml.SEPARATOR
+        + FileModeYaml.pod("sim-1", "sim", "127.0.0.189") + FileModeYaml.SEPARATOR
+        + FileModeYaml.loadableRoute("mm", "sim-pool", "mm-lora", "mm-lora-v1", "s3://models/mm-lora-v1"));
+    EppSettings settings = EppSettings.defaults(file).onLoopbackEphemeralPorts()
+        .withAdapters(io.llmgw.adapters.AdapterSettings.defaults().withMmeshPort(8034));
+    try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
+      HttpResponse<String> r = chat(rig.proxyPort(), "mm-lora");
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      assertThat(holders(pods, "mm-lora-v1")).hasSize(1);
+      assertThat(metric(rig.epp(), "llmgw_adapter_loads_total{result=\"ok\"}")).isEqualTo(1.0);
+    } finally {
+      Files.deleteIfExists(file);
+    }
+  }
 }

@@ -18,6 +18,7 @@ import java.util.List;
  * @param meanOutputTokens output length when the request sets no {@code max_tokens} (uniform in 1..2×mean−1)
  * @param failureRate share of requests answered 500 at random
  * @param seed makes output text, output lengths and injected failures repeatable
+ * @param runtimePort where each pod also serves the ModelMesh runtime SPI (gRPC) for adapter loads; 0: not served
  */
 public record SimConfig(
     String model,
@@ -37,7 +38,8 @@ public record SimConfig(
     int meanOutputTokens,
     double failureRate,
     long seed,
-    List<String> adapters) {
+    List<String> adapters,
+    int runtimePort) {
 
   public static final String DEFAULT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -54,6 +56,7 @@ public record SimConfig(
         && loraLoadMs >= 0 && loraSwapMs >= 0, "latencies must not be negative (decode base must be positive)");
     require(meanOutputTokens >= 1, "--mean-output-tokens must be at least 1");
     require(failureRate >= 0 && failureRate <= 1, "--failure-rate must be within 0..1");
+    require(runtimePort >= 0 && runtimePort <= 65535, "--runtime-port must be within 0..65535");
   }
 
   /** vLLM's own defaults where it has one (max-loras 1, block size 16), a small fast pool otherwise. */
@@ -85,6 +88,7 @@ public record SimConfig(
     b.failureRate = failureRate;
     b.seed = seed;
     b.adapters = adapters;
+    b.runtimePort = runtimePort;
     return b;
   }
 
@@ -107,6 +111,7 @@ public record SimConfig(
     private int meanOutputTokens = 64;
     private double failureRate;
     private long seed;
+    private int runtimePort;
     private List<String> adapters = List.of();
 
     private Builder() {}
@@ -178,7 +183,13 @@ public record SimConfig(
     public SimConfig build() {
       return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
           prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs,
-          meanOutputTokens, failureRate, seed, adapters);
+          meanOutputTokens, failureRate, seed, adapters, runtimePort);
+    }
+
+    /** Also serve the ModelMesh runtime SPI on this port of every pod (0: off). */
+    public Builder runtimePort(int port) {
+      runtimePort = port;
+      return this;
     }
   }
 

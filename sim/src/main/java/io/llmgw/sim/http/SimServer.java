@@ -40,6 +40,7 @@ public final class SimServer extends AbstractVerticle {
   private final long created = System.currentTimeMillis() / 1000;
   private volatile Engine engine;
   private HttpServer server;
+  private io.grpc.Server runtime;
   private long responses;
 
   public SimServer(SimConfig config, String host, int port) {
@@ -52,9 +53,21 @@ public final class SimServer extends AbstractVerticle {
   @Override
   public void start(Promise<Void> started) {
     engine = new Engine(config, new VertxScheduler(vertx));
+    if (config.runtimePort() > 0) {
+      try {
+        runtime = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+            .forAddress(new java.net.InetSocketAddress(host, config.runtimePort()))
+            .addService(new SimModelRuntime(context, engine, config)).build().start();
+      } catch (java.io.IOException e) {
+        started.fail(e);
+        return;
+      }
+    }
     server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port).setIdleTimeout(300));
     server.requestHandler(this::handle).listen().<Void>map(s -> null).onComplete(started);
   }
+
+
 
   public String address() {
     return host + ":" + (server == null ? port : server.actualPort());
@@ -249,6 +262,9 @@ public final class SimServer extends AbstractVerticle {
   @Override
   public void stop() {
     LOG.info("{}: stopping", address());
+    if (runtime != null) {
+      runtime.shutdownNow();
+    }
   }
 
   /** Answers one generation request as its tokens come out of the engine. */
