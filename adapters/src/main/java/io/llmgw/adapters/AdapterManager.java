@@ -45,6 +45,7 @@ public final class AdapterManager {
   private final Map<String, Map<String, Instant>> lastUse = new ConcurrentHashMap<>();
   private final Map<String, java.util.concurrent.atomic.LongAdder> uses = new ConcurrentHashMap<>();
   private final Map<String, Instant> lastUseAnywhere = new ConcurrentHashMap<>();
+  private final Set<String> pinned = ConcurrentHashMap.newKeySet();
   /** Adapters found resident but not used since this EPP started count as used at its start. */
   private final Instant startedAt;
 
@@ -55,6 +56,15 @@ public final class AdapterManager {
     this.events = events;
     this.failures = new FailureRecords(clock, settings.failureExpiry());
     this.startedAt = clock.instant();
+  }
+
+  /** Keeps {@code adapter} from being evicted or scaled down (a rollout's old and new version while it runs). */
+  public void pin(String adapter) {
+    pinned.add(adapter);
+  }
+
+  public void unpin(String adapter) {
+    pinned.remove(adapter);
   }
 
   /** Some reachable pod holds fewer adapters than its capacity: a load there would evict nothing. */
@@ -119,6 +129,9 @@ public final class AdapterManager {
    * copies stay. Returns how many unloads it started.
    */
   public int dropCopies(String adapter, int keep, List<EndpointState> endpoints) {
+    if (pinned.contains(adapter)) {
+      return 0;
+    }
     List<EndpointState> holders = endpoints.stream()
         .filter(e -> e.scrapeHealthy() && resident(e).contains(adapter)).sorted(java.util.Comparator.comparing(
             (EndpointState e) -> lastUse.getOrDefault(e.address(), Map.of()).getOrDefault(adapter, Instant.MIN))
@@ -345,7 +358,7 @@ public final class AdapterManager {
       inFlight.put(a, e.inFlight().forModel(a));
     }
     return new PodView(e.address(), e.scrapeHealthy(), resident, loadingPerPod.getOrDefault(e.address(), 0),
-        Map.copyOf(lastUse.getOrDefault(e.address(), Map.of())), inFlight);
+        Map.copyOf(lastUse.getOrDefault(e.address(), Map.of())), inFlight, Set.copyOf(pinned));
   }
 
   /** Every adapter in {@code adapters}, as operators see it across {@code endpoints}. */

@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * Where a missing adapter goes (pure): a reachable pod not yet tried and without a failure for it, with loads to spare;
  * first the pod with the most free capacity; when every pod is full, the pod whose least recently used idle adapter is
- * oldest, which is unloaded to make room (an adapter with requests in flight is never chosen); fewer running loads
+ * oldest, which is unloaded to make room (an adapter with requests in flight, or pinned by a rollout, is never
+ * chosen); fewer running loads
  * break ties.
  */
 final class Placement {
@@ -53,7 +54,7 @@ final class Placement {
   }
 
   private static String leastRecentlyUsedIdle(PodView p) {
-    return p.resident().stream().filter(a -> p.inFlight().getOrDefault(a, 0) == 0)
+    return p.resident().stream().filter(a -> p.inFlight().getOrDefault(a, 0) == 0 && !p.pinned().contains(a))
         .min(Comparator.comparing((String a) -> p.lastUse().getOrDefault(a, Instant.MIN)).thenComparing(a -> a))
         .orElse(null);
   }

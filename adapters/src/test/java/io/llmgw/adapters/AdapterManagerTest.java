@@ -107,4 +107,19 @@ class AdapterManagerTest extends SimPodsTestBase {
     assertThat(m.residentOn("a1", endpoints())).containsExactly(placed.get(0));
     assertThat(models(placed.get(2).split(":")[0])).containsExactly("a4");
   }
+
+  @Test
+  void aPinnedAdapterIsNeverTheOneEvictedEvenWhenItIsTheLeastRecentlyUsed() throws Exception {
+    AdapterManager m = manager(AdapterSettings.defaults().withCapacityPerPod(1));
+    List<String> placed = new ArrayList<>();
+    for (String a : List.of("p1", "p2", "p3")) {
+      placed.add(m.ensureLoaded(a, "hf://org/" + a, this::endpoints).get(5, TimeUnit.SECONDS));
+      clock.advance(Duration.ofSeconds(1));
+    }
+    m.pin("p1"); // the oldest: LRU would take it
+    String where = m.ensureLoaded("p4", "hf://org/p4", this::endpoints).get(5, TimeUnit.SECONDS);
+    assertThat(where).isEqualTo(placed.get(1));
+    assertThat(runtime.unloads).containsExactly("p2@" + placed.get(1));
+    assertThat(m.dropCopies("p1", 0, endpoints())).as("nor scaled down").isZero();
+  }
 }

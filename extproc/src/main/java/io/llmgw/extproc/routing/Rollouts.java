@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Versioned adapters (model-mesh's vmodels): when a route's only target changes from one loadable adapter to another,
  * the new one is loaded first while requests keep going to the old one, traffic moves once the new one is resident,
  * and the old one is unloaded from each pod as soon as nothing is in flight for it there. Clients never wait for the
- * new version's load. Weighted targets (a canary) are not a rollout: both stay resident.
+ * new version's load, and neither version can be evicted while the rollout runs. Weighted targets (a canary) are not a rollout: both stay resident.
  */
 public final class Rollouts {
   private static final Logger LOG = LoggerFactory.getLogger(Rollouts.class);
@@ -67,8 +67,12 @@ public final class Rollouts {
       return; // nothing serves the old version: requests load the new one as usual
     }
     active.put(routeKey, new Rollout(from, to.name()));
+    adapters.pin(from);
+    adapters.pin(to.name());
     LOG.info("route {}: rolling out {} (loading it) while {} keeps serving", routeKey, to.name(), from);
     adapters.prefetch(to.name(), to.source(), () -> datastore.states(view.pools())).whenComplete((address, error) -> {
+      adapters.unpin(to.name());
+      adapters.unpin(from);
       if (error != null) {
         LOG.warn("route {}: {} could not be loaded ({}); {} keeps serving", routeKey, to.name(), error.getMessage(),
             from);
