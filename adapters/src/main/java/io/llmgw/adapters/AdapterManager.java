@@ -31,7 +31,9 @@ public final class AdapterManager {
   private static final Logger LOG = LoggerFactory.getLogger(AdapterManager.class);
   /** How long our own load or unload stands in for the pod's report (the model list is scraped every second). */
   static final Duration OWN_ACTION_TTL = Duration.ofSeconds(10);
-  private static final long BUSY_RETRY_MS = 50;
+  private final java.util.PriorityQueue<Waiting> waiting = new java.util.PriorityQueue<>(
+      java.util.Comparator.comparingInt((Waiting w) -> w.job().priority()).thenComparingLong(w -> w.job().seq()));
+  private final java.util.concurrent.atomic.AtomicLong jobs = new java.util.concurrent.atomic.AtomicLong();
 
   private final AdapterRuntime runtime;
   private final AdapterSettings settings;
@@ -40,12 +42,16 @@ public final class AdapterManager {
   private final FailureRecords failures;
   private final Map<String, CompletableFuture<String>> loads = new ConcurrentHashMap<>();
   private final Map<String, Integer> loadingPerPod = new HashMap<>();
+  private final Map<String, Set<String>> loadingOn = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Instant>> loadedByUs = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Instant>> unloadedByUs = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Instant>> lastUse = new ConcurrentHashMap<>();
   private final Map<String, java.util.concurrent.atomic.LongAdder> uses = new ConcurrentHashMap<>();
   private final Map<String, Instant> lastUseAnywhere = new ConcurrentHashMap<>();
   private final Set<String> pinned = ConcurrentHashMap.newKeySet();
+  /** What each pod's runtime reported as its capacity; asked once per pod, the configured value until it answers. */
+  private final Map<String, Integer> reportedCapacity = new ConcurrentHashMap<>();
+  private final Set<String> capacityAsked = ConcurrentHashMap.newKeySet();
   /** Adapters found resident but not used since this EPP started count as used at its start. */
   private final Instant startedAt;
 
@@ -56,6 +62,17 @@ public final class AdapterManager {
     this.events = events;
     this.failures = new FailureRecords(clock, settings.failureExpiry());
     this.startedAt = clock.instant();
+  }
+
+  /** The pod's capacity in adapters: its runtime's own figure once known, else the configured one. */
+  int capacity(String address) {
+    if (capacityAsked.add(address)) {
+      runtime.capacity(address).thenAccept(c -> c.ifPresent(n -> {
+        reportedCapacity.put(address, n);
+        LOG.info("{} holds at most {} adapters, by its runtime's report", address, n);
+      }));
+    }
+    return reportedCapacity.getOrDefault(address, settings.capacityPerPod());
   }
 
   /** Keeps {@code adapter} from being evicted or scaled down (a rollout's old and new version while it runs). */
@@ -69,7 +86,7 @@ public final class AdapterManager {
 
   /** Some reachable pod holds fewer adapters than its capacity: a load there would evict nothing. */
   public boolean hasFreeRoom(List<EndpointState> endpoints) {
-    return endpoints.stream().anyMatch(e -> e.scrapeHealthy() && resident(e).size() < settings.capacityPerPod());
+    return endpoints.stream().anyMatch(e -> e.scrapeHealthy() && resident(e).size() < capacity(e.address()));
   }
 
   /** How many adapters each reachable pod holds. */
@@ -164,12 +181,17 @@ public final class AdapterManager {
    * time their copy out; the shared load goes on for the others.
    */
   public CompletableFuture<String> ensureLoaded(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
-    return ensureLoaded(adapter, source, endpoints, true);
+    return ensureLoaded(adapter, source, endpoints, REQUESTED);
   }
 
   /** Loads ahead of demand (a rollout's new version): the same shared load, but no request missed. */
   public CompletableFuture<String> prefetch(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
-    return ensureLoaded(adapter, source, endpoints, false);
+    return ensureLoaded(adapter, source, endpoints, COPY);
+  }
+
+  /** Loads a recently used adapter back into free room: the lowest priority, after requests and copies. */
+  public CompletableFuture<String> fill(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
+    return ensureLoaded(adapter, source, endpoints, FILL);
   }
 
   /**
@@ -211,23 +233,36 @@ public final class AdapterManager {
       return CompletableFuture.failedFuture(new LoadFailure(adapter, null, "a copy is being added already"));
     }
     Set<String> holders = residentOn(adapter, endpoints.get());
-    attempt(new Job(key, adapter, source, endpoints, holders, true, true,
+    attempt(new Job(key, adapter, source, endpoints, holders, true, COPY, jobs.incrementAndGet(),
         System.nanoTime() + settings.loadWaitTimeout().toNanos(), mine), new HashSet<>(), null);
     return mine.copy();
   }
 
   /** One load under way: what, where it may go, and who waits for it. */
   private record Job(String key, String adapter, String source, Supplier<List<EndpointState>> endpoints,
-      Set<String> skip, boolean copy, boolean background, long deadline, CompletableFuture<String> result) {}
+      Set<String> skip, boolean copy, int priority, long seq, long deadline, CompletableFuture<String> result) {
+    /** Not for a waiting request: may not take a pod's last loading slot. */
+    boolean background() {
+      return priority > REQUESTED;
+    }
+  }
+
+  /** A load that found no pod with a free loading slot, waiting for one to free up. */
+  private record Waiting(Job job, Set<String> tried, String lastError) {}
+
+  /** Load priorities (model-mesh's order): a request waiting, then copies and rollouts, then filling free room. */
+  static final int REQUESTED = 0;
+  static final int COPY = 1;
+  static final int FILL = 2;
 
   private CompletableFuture<String> ensureLoaded(String adapter, String source,
-      Supplier<List<EndpointState>> endpoints, boolean requested) {
+      Supplier<List<EndpointState>> endpoints, int priority) {
     FailureRecords.Failure failed = failures.adapterFailure(adapter);
     if (failed != null) {
       return CompletableFuture.failedFuture(new LoadFailure(adapter, null, "loading it failed at " + failed.at()
           + " (" + failed.reason() + "); it is tried again " + minutes(settings.failureExpiry()) + " after that"));
     }
-    if (requested) {
+    if (priority == REQUESTED) {
       events.cacheMiss(adapter);
     }
     CompletableFuture<String> mine = new CompletableFuture<>();
@@ -235,7 +270,7 @@ public final class AdapterManager {
     if (running != null) {
       return running.copy();
     }
-    attempt(new Job(adapter, adapter, source, endpoints, Set.of(), false, !requested,
+    attempt(new Job(adapter, adapter, source, endpoints, Set.of(), false, priority, jobs.incrementAndGet(),
         System.nanoTime() + settings.loadWaitTimeout().toNanos(), mine), new HashSet<>(), null);
     return mine.copy();
   }
@@ -261,16 +296,21 @@ public final class AdapterManager {
       }
       // loads a request waits for come first: background ones (copies, prefetches) leave a pod's last slot free
       int maxLoading = job.background() ? Math.max(1, settings.loadingPerPod() - 1) : settings.loadingPerPod();
-      choice = Placement.choose(views, excluded, settings.capacityPerPod(), maxLoading);
+      choice = Placement.choose(views, excluded, maxLoading);
       busy = views.stream().anyMatch(v -> v.healthy() && !excluded.contains(v.address()));
       if (choice != null) {
         loadingPerPod.merge(choice.address(), 1, Integer::sum);
+        loadingOn.computeIfAbsent(choice.address(), a -> ConcurrentHashMap.newKeySet()).add(adapter);
       }
     }
     if (choice == null) {
       if (busy && System.nanoTime() < job.deadline()) {
-        CompletableFuture.runAsync(() -> attempt(job, tried, lastError),
-            CompletableFuture.delayedExecutor(BUSY_RETRY_MS, TimeUnit.MILLISECONDS));
+        Waiting w = new Waiting(job, tried, lastError);
+        synchronized (this) {
+          waiting.add(w);
+        }
+        CompletableFuture.runAsync(() -> expire(w), CompletableFuture.delayedExecutor(
+            Math.max(1, job.deadline() - System.nanoTime()), TimeUnit.NANOSECONDS));
       } else if (!tried.isEmpty()) {
         giveUp(job, tried, lastError);
       } else {
@@ -290,7 +330,9 @@ public final class AdapterManager {
     room.thenCompose(x -> runtime.load(address, adapter, job.source())).whenComplete((ok, error) -> {
       synchronized (this) {
         loadingPerPod.computeIfPresent(address, (a, n) -> n > 1 ? n - 1 : null);
+        loadingOn.getOrDefault(address, Set.of()).remove(adapter);
       }
+      dispatchWaiting();
       if (error == null) {
         Instant now = clock.instant();
         loadedByUs.computeIfAbsent(address, a -> new ConcurrentHashMap<>()).put(adapter, now);
@@ -310,6 +352,35 @@ public final class AdapterManager {
       LOG.warn("loading adapter {} on {} failed: {}", adapter, address, reason);
       attempt(job, tried, reason);
     });
+  }
+
+  /** A loading slot came free: the waiting loads try again, highest priority and oldest first. */
+  private void dispatchWaiting() {
+    List<Waiting> ready = new ArrayList<>();
+    synchronized (this) {
+      while (!waiting.isEmpty()) {
+        ready.add(waiting.poll());
+      }
+    }
+    for (Waiting w : ready) {
+      attempt(w.job(), w.tried(), w.lastError()); // takes a slot, or waits again in its place
+    }
+  }
+
+  /** Still waiting at its deadline: no slot came free in time. */
+  private void expire(Waiting w) {
+    synchronized (this) {
+      if (!waiting.remove(w)) {
+        return;
+      }
+    }
+    if (!w.tried().isEmpty()) {
+      giveUp(w.job(), w.tried(), w.lastError());
+      return;
+    }
+    loads.remove(w.job().key(), w.job().result());
+    w.job().result().completeExceptionally(new LoadFailure(w.job().adapter(), null,
+        "every pod that could load it was busy loading others for " + settings.loadWaitTimeout()));
   }
 
   private void giveUp(Job job, Set<String> tried, String lastError) {
@@ -358,7 +429,47 @@ public final class AdapterManager {
       inFlight.put(a, e.inFlight().forModel(a));
     }
     return new PodView(e.address(), e.scrapeHealthy(), resident, loadingPerPod.getOrDefault(e.address(), 0),
-        Map.copyOf(lastUse.getOrDefault(e.address(), Map.of())), inFlight, Set.copyOf(pinned));
+        Map.copyOf(lastUse.getOrDefault(e.address(), Map.of())), inFlight, Set.copyOf(pinned), capacity(e.address()));
+  }
+
+  /**
+   * The reaper (model-mesh's, every 7 minutes): drops expired failure records, our own actions the pods' reports have
+   * long replaced, and what we remember of pods that are gone, so nothing grows with churn. Returns what it dropped.
+   */
+  public int reap(List<EndpointState> endpoints) {
+    int dropped = failures.reap();
+    Instant horizon = clock.instant().minus(OWN_ACTION_TTL);
+    for (Map<String, Map<String, Instant>> byPod : List.of(loadedByUs, unloadedByUs)) {
+      for (Map<String, Instant> m : byPod.values()) {
+        int n = m.size();
+        m.values().removeIf(at -> !at.isAfter(horizon));
+        dropped += n - m.size();
+      }
+    }
+    Set<String> live = new HashSet<>();
+    endpoints.forEach(e -> live.add(e.address()));
+    for (Map<String, ?> byPod : List.of(loadedByUs, unloadedByUs, lastUse, loadingOn)) {
+      byPod.keySet().retainAll(live);
+    }
+    return dropped;
+  }
+
+  /** Failure records held (expired ones included until read or reaped). */
+  int failureRecords() {
+    return failures.size();
+  }
+
+  /** The residency registry, pod by pod, for operators. */
+  public List<PodResidency> pods(List<EndpointState> endpoints) {
+    List<PodResidency> out = new ArrayList<>();
+    for (EndpointState e : endpoints) {
+      Set<String> active = new java.util.TreeSet<>(e.metrics().runningAdapters());
+      active.addAll(e.metrics().waitingAdapters());
+      out.add(new PodResidency(e.address(), capacity(e.address()), List.copyOf(new java.util.TreeSet<>(resident(e))),
+          List.copyOf(active), List.copyOf(new java.util.TreeSet<>(loadingOn.getOrDefault(e.address(), Set.of()))),
+          failures.on(e.address())));
+    }
+    return out;
   }
 
   /** Every adapter in {@code adapters}, as operators see it across {@code endpoints}. */

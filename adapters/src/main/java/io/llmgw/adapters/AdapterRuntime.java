@@ -11,4 +11,13 @@ public interface AdapterRuntime {
   CompletableFuture<Void> load(String address, String adapter, String source);
 
   CompletableFuture<Void> unload(String address, String adapter);
+
+  /**
+   * How many adapters the server at {@code address} says it holds at most, when the runtime can tell (the ModelMesh
+   * SPI's capacity over its default model size); empty when it cannot (vLLM does not export max_cpu_loras), in which
+   * case the configured capacity applies.
+   */
+  default CompletableFuture<java.util.OptionalInt> capacity(String address) {
+    return CompletableFuture.completedFuture(java.util.OptionalInt.empty());
+  }
 }

@@ -60,7 +60,7 @@ public final class CopyScaler {
     if (holders.isEmpty()) {
       if (recent && manager.hasFreeRoom(endpoints)) {
         LOG.info("adapter {}: recently used but paged out; loading it into free room", a.name());
-        manager.prefetch(a.name(), a.source(), a.endpoints());
+        manager.fill(a.name(), a.source(), a.endpoints());
       }
       return; // otherwise the next request loads it
     }

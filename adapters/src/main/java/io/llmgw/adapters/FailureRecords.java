@@ -41,6 +41,34 @@ final class FailureRecords {
     return live(byAdapter, adapter);
   }
 
+  /** The live failures on one pod: adapter → when and why. */
+  Map<String, String> on(String address) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    String suffix = "@" + address;
+    for (String key : java.util.List.copyOf(byAdapterAndPod.keySet())) {
+      if (key.endsWith(suffix)) {
+        Failure f = live(byAdapterAndPod, key);
+        if (f != null) {
+          out.put(key.substring(0, key.length() - suffix.length()), f.at() + ": " + f.reason());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Drops every expired record (they are also dropped when read); returns how many went. */
+  int reap() {
+    Instant horizon = clock.instant().minus(expiry);
+    int before = byAdapterAndPod.size() + byAdapter.size();
+    byAdapterAndPod.values().removeIf(f -> !f.at().isAfter(horizon));
+    byAdapter.values().removeIf(f -> !f.at().isAfter(horizon));
+    return before - byAdapterAndPod.size() - byAdapter.size();
+  }
+
+  int size() {
+    return byAdapterAndPod.size() + byAdapter.size();
+  }
+
   void succeeded(String adapter) {
     byAdapter.remove(adapter);
   }

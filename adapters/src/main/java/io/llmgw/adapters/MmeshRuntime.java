@@ -7,6 +7,8 @@ import io.grpc.stub.StreamObserver;
 import io.llmgw.spi.mmesh.LoadModelRequest;
 import io.llmgw.spi.mmesh.LoadModelResponse;
 import io.llmgw.spi.mmesh.ModelRuntimeGrpc;
+import io.llmgw.spi.mmesh.RuntimeStatusRequest;
+import io.llmgw.spi.mmesh.RuntimeStatusResponse;
 import io.llmgw.spi.mmesh.UnloadModelRequest;
 import io.llmgw.spi.mmesh.UnloadModelResponse;
 import java.time.Duration;
@@ -46,6 +48,31 @@ public final class MmeshRuntime implements AdapterRuntime, AutoCloseable {
     CompletableFuture<Void> done = new CompletableFuture<>();
     stub(address).unloadModel(UnloadModelRequest.newBuilder().setModelId(adapter).build(),
         observer(done, adapter, address));
+    return done;
+  }
+
+  @Override
+  public CompletableFuture<java.util.OptionalInt> capacity(String address) {
+    CompletableFuture<java.util.OptionalInt> done = new CompletableFuture<>();
+    stub(address).runtimeStatus(RuntimeStatusRequest.getDefaultInstance(), new StreamObserver<>() {
+      @Override
+      public void onNext(RuntimeStatusResponse r) {
+        done.complete(r.getStatus() == RuntimeStatusResponse.Status.READY && r.getDefaultModelSizeInBytes() > 0
+            ? java.util.OptionalInt.of((int) Math.min(Integer.MAX_VALUE,
+                r.getCapacityInBytes() / r.getDefaultModelSizeInBytes()))
+            : java.util.OptionalInt.empty());
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        done.complete(java.util.OptionalInt.empty());
+      }
+
+      @Override
+      public void onCompleted() {
+        done.complete(java.util.OptionalInt.empty());
+      }
+    });
     return done;
   }
 

@@ -18,16 +18,16 @@ final class Placement {
 
   private Placement() {}
 
-  static Choice choose(List<PodView> pods, Set<String> excluded, int capacity, int maxLoading) {
+  static Choice choose(List<PodView> pods, Set<String> excluded, int maxLoading) {
     List<PodView> eligible = pods.stream()
         .filter(p -> p.healthy() && !excluded.contains(p.address()) && p.loading() < maxLoading).toList();
     if (eligible.isEmpty()) {
       return null;
     }
-    PodView roomiest = eligible.stream().max(Comparator.comparingInt((PodView p) -> free(p, capacity))
+    PodView roomiest = eligible.stream().max(Comparator.comparingInt(Placement::free)
         .thenComparing(Comparator.comparingInt(PodView::loading).reversed())
         .thenComparing(Comparator.comparing(PodView::address).reversed())).orElseThrow();
-    if (free(roomiest, capacity) > 0) {
+    if (free(roomiest) > 0) {
       return new Choice(roomiest.address(), null);
     }
     Choice best = null;
@@ -49,8 +49,8 @@ final class Placement {
     return best != null ? best : new Choice(roomiest.address(), null);
   }
 
-  private static int free(PodView p, int capacity) {
-    return capacity - p.resident().size() - p.loading();
+  private static int free(PodView p) {
+    return p.capacity() - p.resident().size() - p.loading();
   }
 
   private static String leastRecentlyUsedIdle(PodView p) {

@@ -82,7 +82,10 @@ class AdapterManagerTest extends SimPodsTestBase {
     assertThat(again).isCompletedExceptionally();
     assertThat(runtime.loads).as("no new attempt while the record lasts").hasSize(3);
 
+    assertThat(m.failureRecords()).as("three pods and the adapter").isEqualTo(4);
     clock.advance(Duration.ofMinutes(15));
+    m.reap(endpoints());
+    assertThat(m.failureRecords()).as("the reaper took the expired records").isZero();
     var later = m.ensureLoaded("broken", "hf://org/broken-fail", this::endpoints);
     assertThatThrownBy(() -> later.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
     assertThat(runtime.loads).as("retried by itself once the record expired").hasSize(6);
@@ -121,5 +124,17 @@ class AdapterManagerTest extends SimPodsTestBase {
     assertThat(where).isEqualTo(placed.get(1));
     assertThat(runtime.unloads).containsExactly("p2@" + placed.get(1));
     assertThat(m.dropCopies("p1", 0, endpoints())).as("nor scaled down").isZero();
+  }
+
+  @Test
+  void loadsWaitingForASlotGoRequestsFirstThenFillsWhateverTheirArrival() throws Exception {
+    AdapterManager m = manager(new AdapterSettings(Duration.ofSeconds(10), 3, Duration.ofMinutes(15), 8, 1, true, 0));
+    java.util.function.Supplier<List<EndpointState>> onePod = () -> endpoints().subList(0, 1);
+    var first = m.ensureLoaded("q-a", "hf://org/q-a", onePod);
+    var fill = m.fill("q-b", "hf://org/q-b", onePod);
+    var request = m.ensureLoaded("q-c", "hf://org/q-c", onePod);
+    CompletableFuture.allOf(first, fill, request).get(10, TimeUnit.SECONDS);
+    assertThat(runtime.loads).as("one slot: the request overtakes the fill that queued before it")
+        .containsExactly("q-a@" + IPS.get(0) + ":8000", "q-c@" + IPS.get(0) + ":8000", "q-b@" + IPS.get(0) + ":8000");
   }
 }

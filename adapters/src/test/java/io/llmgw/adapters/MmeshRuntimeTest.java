@@ -41,6 +41,8 @@ class MmeshRuntimeTest {
       runtime.unload(pod, "mm-lora").get(5, TimeUnit.SECONDS);
       assertThat(models(pod)).doesNotContain("\"mm-lora\"");
       runtime.unload(pod, "mm-lora").get(5, TimeUnit.SECONDS); // unloading what is not loaded is fine too
+      assertThat(runtime.capacity(pod).get(5, TimeUnit.SECONDS)).as("capacity over default size: max-cpu-loras")
+          .hasValue(SimConfig.builder().build().maxCpuLoras());
     }
   }
 

@@ -31,6 +31,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -136,6 +137,8 @@ public final class Epp implements AutoCloseable {
 
   private void startServing(EppSettings s) throws IOException {
     scraper.start();
+    scheduler.scheduleWithFixedDelay(() -> adapters.reap(
+        datastore.states(List.copyOf(datastore.topology().poolsByKey().values()))), 7, 7, TimeUnit.MINUTES);
     if (s.adapters().copyScaling()) {
       scheduler.scheduleWithFixedDelay(copyScaler::tick, copies.tick().toMillis(), copies.tick().toMillis(),
           TimeUnit.MILLISECONDS);

@@ -121,7 +121,9 @@ class AdapterLoadingTest {
 
       String admin = get(rig.epp(), "/admin/adapters").body();
       assertThat(admin).contains("\"name\":\"cold-lora-v1\",\"state\":\"LOADED\",\"copies\":1")
-          .contains("\"name\":\"broken-lora-v1\",\"state\":\"LOADING_FAILED\"", "corrupt");
+          .contains("\"name\":\"broken-lora-v1\",\"state\":\"LOADING_FAILED\"", "corrupt")
+          .as("the registry pod by pod, with the failure on each pod tried")
+          .contains("\"pods\":[", "\"capacity\":8", "\"failed\":{\"broken-lora-v1\":");
       assertThat(metric(rig.epp(), "llmgw_adapter_lru_age_seconds")).isGreaterThanOrEqualTo(0.0);
       assertThat(metric(rig.epp(), "llmgw_adapters_resident{endpoint=\"" + holders(pods, "cold-lora-v1").getFirst()
           + "\"}")).isEqualTo(1.0);
@@ -170,6 +172,20 @@ class AdapterLoadingTest {
       assertThat(chat(rig.proxyPort(), "roll-lora").statusCode()).isEqualTo(200);
       assertThat(metric(rig.epp(), "llmgw_adapter_cache_misses_total")).isEqualTo(1.0);
       assertThat(holders(pods, "roll-v1")).hasSize(1);
+      String spare = pods.pods().stream().map(p -> p.address()).filter(a -> {
+        try {
+          return !holders(pods, "roll-v1").contains(a);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }).findFirst().orElseThrow();
+      var operatorCopy = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + spare + "/v1/load_lora_adapter"))
+          .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+              "{\"lora_name\":\"roll-v1\",\"lora_path\":\"hf://org/roll-v1\"}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(operatorCopy.statusCode()).isEqualTo(200);
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore()
+          .scrapeState(spare).metrics().loadedAdapters().contains("roll-v1"));
 
       Files.writeString(file, base + rollRoute("roll-v2"));
       org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore().topology()
@@ -180,15 +196,16 @@ class AdapterLoadingTest {
         assertThat(r.body()).contains("\"model\":\"roll-lora\"");
       }
       org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() ->
-          holders(pods, "roll-v2").size() == 1 && holders(pods, "roll-v1").isEmpty());
+          holders(pods, "roll-v2").size() == 2 && holders(pods, "roll-v1").isEmpty());
       for (int i = 0; i < 5; i++) {
         assertThat(chat(rig.proxyPort(), "roll-lora").statusCode()).isEqualTo(200);
       }
       assertThat(metric(rig.epp(), "llmgw_adapter_cache_misses_total"))
           .as("no request waited for the new version's load").isEqualTo(1.0);
       assertThat(metric(rig.epp(), "llmgw_adapter_cache_miss_wait_seconds_count")).isEqualTo(1.0);
-      assertThat(metric(rig.epp(), "llmgw_adapter_loads_total{result=\"ok\"}")).isEqualTo(2.0);
-      assertThat(metric(rig.epp(), "llmgw_adapter_unloads_total")).isEqualTo(1.0);
+      assertThat(metric(rig.epp(), "llmgw_adapter_loads_total{result=\"ok\"}"))
+          .as("v1 once, v2 to the two copies v1 had").isEqualTo(3.0);
+      assertThat(metric(rig.epp(), "llmgw_adapter_unloads_total")).as("v1 from both pods").isEqualTo(2.0);
     } finally {
       Files.deleteIfExists(file);
     }

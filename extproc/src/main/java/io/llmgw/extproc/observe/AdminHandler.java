@@ -19,7 +19,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The operator's view of adapters, on the metrics port: {@code GET /admin/adapters} lists every route target that
- * names a {@code source} with its state (NOT_LOADED, LOADING, LOADED, LOADING_FAILED), copies and pods;
+ * names a {@code source} with its state (NOT_LOADED, LOADING, LOADED, LOADING_FAILED), copies and pods, and the
+ * residency registry pod by pod (capacity, resident, active in the batch, loading, failed with time and reason);
  * {@code POST /admin/adapters/{name}:ensureLoaded} loads one now (as a request would) and answers with its status.
  */
 public final class AdminHandler implements HttpHandler {
@@ -44,7 +45,10 @@ public final class AdminHandler implements HttpHandler {
         for (LoadableAdapter l : datastore.loadableAdapters()) {
           out.add(describe(status(l)));
         }
-        send(ex, 200, Map.of("adapters", out));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("adapters", out);
+        body.put("pods", adapters.pods(datastore.states(List.copyOf(datastore.topology().poolsByKey().values()))));
+        send(ex, 200, body);
       } else if (path.startsWith(PREFIX + "/") && path.endsWith(ENSURE) && ex.getRequestMethod().equals("POST")) {
         ensureLoaded(ex, path.substring(PREFIX.length() + 1, path.length() - ENSURE.length()));
       } else {

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Versioned adapters (model-mesh's vmodels): when a route's only target changes from one loadable adapter to another,
- * the new one is loaded first while requests keep going to the old one, traffic moves once the new one is resident,
+ * the new one is loaded first, to as many copies as the old one has, while requests keep going to the old one; traffic
+ * moves once that is done,
  * and the old one is unloaded from each pod as soon as nothing is in flight for it there. Clients never wait for the
  * new version's load, and neither version can be evicted while the rollout runs. Weighted targets (a canary) are not a rollout: both stay resident.
  */
@@ -63,33 +64,46 @@ public final class Rollouts {
 
   private void start(String routeKey, String from, AdapterTarget to, RouteView view) {
     List<EndpointState> states = datastore.states(view.pools());
-    if (adapters.residentOn(from, states).isEmpty()) {
+    int copies = adapters.residentOn(from, states).size();
+    if (copies == 0) {
       return; // nothing serves the old version: requests load the new one as usual
     }
     active.put(routeKey, new Rollout(from, to.name()));
     adapters.pin(from);
     adapters.pin(to.name());
-    LOG.info("route {}: rolling out {} (loading it) while {} keeps serving", routeKey, to.name(), from);
-    adapters.prefetch(to.name(), to.source(), () -> datastore.states(view.pools())).whenComplete((address, error) -> {
-      adapters.unpin(to.name());
-      adapters.unpin(from);
-      if (error != null) {
-        LOG.warn("route {}: {} could not be loaded ({}); {} keeps serving", routeKey, to.name(), error.getMessage(),
-            from);
-        return;
-      }
-      LOG.info("route {}: {} is resident on {}; traffic moves to it and {} is unloaded when idle", routeKey,
-          to.name(), address, from);
-      active.remove(routeKey);
-      drain(from, view);
-    });
+    LOG.info("route {}: rolling out {} to {} copies while {} keeps serving", routeKey, to.name(), copies, from);
+    adapters.prefetch(to.name(), to.source(), () -> datastore.states(view.pools()))
+        .thenCompose(address -> matchCopies(to, copies, view))
+        .whenComplete((ok, error) -> {
+          adapters.unpin(to.name());
+          adapters.unpin(from);
+          active.remove(routeKey);
+          if (error != null) {
+            LOG.warn("route {}: {} could not be loaded ({}); requests for it now load it themselves", routeKey,
+                to.name(), error.getMessage());
+            return;
+          }
+          LOG.info("route {}: {} is resident; traffic moves to it and {} is unloaded when idle", routeKey, to.name(),
+              from);
+          drain(from, view);
+        });
+  }
+
+  /** Adds copies of the new version until it has as many as the old one had (a failed copy ends it: fewer is fine). */
+  private java.util.concurrent.CompletableFuture<Void> matchCopies(AdapterTarget to, int copies, RouteView view) {
+    if (adapters.residentOn(to.name(), datastore.states(view.pools())).size() >= copies) {
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+    return adapters.addCopy(to.name(), to.source(), () -> datastore.states(view.pools()))
+        .handle((address, error) -> error == null ? matchCopies(to, copies, view)
+            : java.util.concurrent.CompletableFuture.<Void>completedFuture(null))
+        .thenCompose(next -> next);
   }
 
   /** The version to send a request to: during a rollout, the old one until the new one is resident. */
   Effective effective(LLMRoute route, String target, String source, List<EndpointState> states) {
     Rollout r = active.get(key(route));
-    if (r == null || !r.to().equals(target) || !adapters.residentOn(target, states).isEmpty()
-        || adapters.residentOn(r.from(), states).isEmpty()) {
+    if (r == null || !r.to().equals(target) || adapters.residentOn(r.from(), states).isEmpty()) {
       return new Effective(target, source);
     }
     return new Effective(r.from(), null);
