@@ -40,7 +40,11 @@ public final class CopyScaler {
   public synchronized void tick() {
     Instant now = clock.instant();
     Set<String> busyNow = new HashSet<>();
-    for (LoadableAdapter a : adapters.get()) {
+    // most recently used first: fills queue in that order, so free room goes to the adapters likeliest to be asked for
+    List<LoadableAdapter> byRecency = new java.util.ArrayList<>(adapters.get());
+    byRecency.sort(java.util.Comparator.comparing((LoadableAdapter a) -> manager.lastUsed(a.name()),
+        java.util.Comparator.nullsLast(java.util.Comparator.reverseOrder())));
+    for (LoadableAdapter a : byRecency) {
       try {
         scale(a, now, busyNow);
       } catch (RuntimeException e) {
