@@ -125,15 +125,26 @@ public final class AdapterManager {
     return settings;
   }
 
-  /** The reachable pods among {@code endpoints} that hold {@code adapter} now. */
+  /** The reachable pods among {@code endpoints} that hold {@code adapter} now. On the request path: no copies. */
   public Set<String> residentOn(String adapter, List<EndpointState> endpoints) {
     Set<String> out = new LinkedHashSet<>();
+    Instant horizon = clock.instant().minus(OWN_ACTION_TTL);
     for (EndpointState e : endpoints) {
-      if (e.scrapeHealthy() && resident(e).contains(adapter)) {
+      if (e.scrapeHealthy() && holds(e, adapter, horizon)) {
         out.add(e.address());
       }
     }
     return out;
+  }
+
+  /** Whether one pod holds the adapter: our unload or load of the last seconds, else the pod's own report. */
+  private boolean holds(EndpointState e, String adapter, Instant horizon) {
+    Instant unloaded = unloadedByUs.getOrDefault(e.address(), Map.of()).get(adapter);
+    if (unloaded != null && unloaded.isAfter(horizon)) {
+      return false;
+    }
+    Instant loaded = loadedByUs.getOrDefault(e.address(), Map.of()).get(adapter);
+    return (loaded != null && loaded.isAfter(horizon)) || e.metrics().loadedAdapters().contains(adapter);
   }
 
   /** When {@code adapter} was last used on any pod (even one it has left since), or null since this EPP started. */

@@ -3,20 +3,13 @@ package io.llmgw.bench.load;
 import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.envoy.devproxy.ProxySettings;
-import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Adapter paging under load (issue 5's benchmark): one open-loop trace served three ways on 8 simulated pods
@@ -75,12 +68,12 @@ public final class PagingRun {
       System.out.flush();
       RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 120).run(n -> { });
       System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
-      String metrics = metrics(rig.epp());
-      double misses = value(metrics, "llmgw_adapter_cache_misses_total");
+      String metrics = EppMetricsText.scrape(rig.epp());
+      double misses = EppMetricsText.value(metrics, "llmgw_adapter_cache_misses_total");
       return String.format(Locale.ROOT, "| %s | %d/%d | %.1f | %s | %.0f | %.0f | %.0f | %.0f | %d |%n", mode, r.ok(),
           r.sent(), 1000 * misses / requests, resident ? "–" : String.format(Locale.ROOT, "%.2f", misses / min),
-          r.ttftMs(50), r.ttftMs(99), value(metrics, "llmgw_adapter_loads_total{result=\"ok\"}"),
-          value(metrics, "llmgw_adapter_unloads_total"), r.errors());
+          r.ttftMs(50), r.ttftMs(99), EppMetricsText.value(metrics, "llmgw_adapter_loads_total{result=\"ok\"}"),
+          EppMetricsText.value(metrics, "llmgw_adapter_unloads_total"), r.errors());
     }
   }
 
@@ -98,16 +91,5 @@ public final class PagingRun {
           .append(FileModeYaml.pod("sim-" + i, "sim", address.substring(0, address.lastIndexOf(':'))));
     }
     return yaml.toString();
-  }
-
-  private static String metrics(Epp epp) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + epp.metricsPort() + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
-  }
-
-  private static double value(String metrics, String series) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(metrics);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 }

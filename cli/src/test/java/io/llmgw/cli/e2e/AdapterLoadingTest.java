@@ -3,6 +3,7 @@ package io.llmgw.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.FileModeYaml;
+import io.llmgw.bench.load.EppMetricsText;
 import io.llmgw.bench.load.Rig;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
@@ -22,8 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,10 +58,7 @@ class AdapterLoadingTest {
   }
 
   static double metric(Epp epp, String series) throws Exception {
-    String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + epp.metricsPort() + "/metrics"))
-        .build(), HttpResponse.BodyHandlers.ofString()).body();
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    return EppMetricsText.value(EppMetricsText.scrape(epp), series);
   }
 
   static HttpResponse<String> get(Epp epp, String path) throws Exception {

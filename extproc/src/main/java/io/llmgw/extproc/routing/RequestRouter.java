@@ -1,7 +1,6 @@
 package io.llmgw.extproc.routing;
 
 import io.llmgw.adapters.AdapterManager;
-import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.api.LLMRoute;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.RequestBody;
@@ -33,8 +32,8 @@ public final class RequestRouter {
 
   /**
    * @param prefixHasher null when the policy does not use prefix affinity (saves hashing the prompt)
-   * @param adapters loads targets that name a {@code source} on demand (null: no loading)
-   * @param rollouts keeps a route on its old version while its new one loads (null: no rollouts)
+   * @param adapters loads targets that name a {@code source} on demand
+   * @param rollouts keeps a route on its old version while its new one loads
    */
   public RequestRouter(Datastore datastore, EndpointPicker picker, SaturationDetector saturation,
       PrefixHasher prefixHasher, Supplier<RandomGenerator> random, AdapterManager adapters, Rollouts rollouts) {
@@ -75,7 +74,7 @@ public final class RequestRouter {
       return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
     }
     String source = TargetChooser.source(route, target);
-    if (source != null && rollouts != null && loadedOn == null) {
+    if (source != null && loadedOn == null) {
       Rollouts.Effective now = rollouts.effective(route, target, source, states);
       target = now.target();
       source = now.source();
@@ -84,7 +83,7 @@ public final class RequestRouter {
         subset = intersect(subset, oldHolders);
       }
     }
-    if (source != null && adapters != null) {
+    if (source != null) {
       Set<String> holders = loadedOn != null ? Set.of(loadedOn.address()) : adapters.residentOn(target, states);
       if (holders.isEmpty()) {
         return new RoutingResult.AwaitingLoad(route, target,
@@ -101,9 +100,7 @@ public final class RequestRouter {
     return switch (outcome) {
       case PickOutcome.Picked p -> {
         var lease = datastore.inFlight().acquire(p.decision().primary().address(), target);
-        if (adapters != null) {
-          adapters.used(p.decision().primary().address(), target);
-        }
+        adapters.used(p.decision().primary().address(), target);
         var forwarded = target.equals(found.model()) ? body.bytes() : body.withModel(found, target);
         yield new RoutingResult.Routed(route, found.model(), target, p.decision(), lease, forwarded);
       }
@@ -116,7 +113,7 @@ public final class RequestRouter {
 
   /** How long a request waits for its adapter to be loaded. */
   public java.time.Duration loadWaitTimeout() {
-    return adapters == null ? AdapterSettings.defaults().loadWaitTimeout() : adapters.settings().loadWaitTimeout();
+    return adapters.settings().loadWaitTimeout();
   }
 
   /** The target a waited-for load brought in, and the pod it is on. */

@@ -50,10 +50,14 @@ public final class Rollouts {
   /** A new configuration: every route whose single loadable target changed starts a rollout. */
   public synchronized void onChange(Topology next) {
     if (previous != null) {
+      Map<String, LLMRoute> before = new HashMap<>();
+      for (RouteView v : previous.routesByModel().values()) {
+        before.put(key(v.route()), v.route());
+      }
       for (RouteView view : next.routesByModel().values()) {
         LLMRoute now = view.route();
         AdapterTarget to = onlyLoadable(now);
-        AdapterTarget from = onlyLoadable(routeByKey(previous, key(now)));
+        AdapterTarget from = onlyLoadable(before.get(key(now)));
         if (to != null && from != null && !to.name().equals(from.name())) {
           start(key(now), from.name(), to, view);
         }
@@ -139,14 +143,6 @@ public final class Rollouts {
     }
     AdapterTarget t = route.adapter().targets().getFirst();
     return t.source() == null ? null : t;
-  }
-
-  private static LLMRoute routeByKey(Topology t, String key) {
-    Map<String, LLMRoute> byKey = new HashMap<>();
-    for (RouteView v : t.routesByModel().values()) {
-      byKey.put(key(v.route()), v.route());
-    }
-    return byKey.get(key);
   }
 
   private static String key(LLMRoute route) {

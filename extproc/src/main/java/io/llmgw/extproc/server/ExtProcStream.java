@@ -222,10 +222,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
         try {
           RoutingResult next = deps.router().route(found, body, headers.get(EppProtocol.MODEL_REWRITE),
               headers.get(EppProtocol.OBJECTIVE), subset, new RequestRouter.LoadedTarget(w.target(), address));
-          act(next instanceof RoutingResult.AwaitingLoad
-              ? new RoutingResult.Rejected(ErrorReply.unavailable("adapter_unavailable", "adapter '" + w.target()
-                  + "' was loaded on " + address + " but that pod cannot be picked now"), w.route())
-              : next, found);
+          act(next, found); // routed to that pod, or rejected (it may have gone, or the pool saturated meanwhile)
           if (trailersPending && !closed) {
             out.onNext(Frames.requestTrailers());
           }
