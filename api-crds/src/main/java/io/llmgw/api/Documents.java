@@ -58,7 +58,8 @@ final class Documents {
       pools.add(r.name(refs.get(i), "name", "spec.backendRefs[" + i + "].name"));
     }
     JsonNode adapter = r.object(spec, "adapter", "spec.adapter");
-    r.onlyFields(adapter, "spec.adapter", Set.of("name", "priority", "objectives", "targets"));
+    r.onlyFields(adapter, "spec.adapter",
+        Set.of("name", "priority", "objectives", "targets", "objectiveFallback", "variants", "requirements"));
     String model = r.string(adapter, "name", "spec.adapter.name");
     int priority = r.integer(adapter, "priority", "spec.adapter.priority", -MAX_PRIORITY, MAX_PRIORITY, 0);
     List<Objective> objectives = new ArrayList<>();
@@ -82,7 +83,75 @@ final class Documents {
       }
       targets.add(new AdapterTarget(tName, weight, source));
     }
-    return new LLMRoute(ns, name, pools, new RouteAdapter(model, priority, objectives, targets));
+    ObjectiveFallback fallback = objectiveFallback(r, adapter, priority);
+    List<Variant> variants = variants(r, adapter, pools);
+    if (!variants.isEmpty() && !targets.isEmpty()) {
+      throw r.error("spec.adapter.variants", "a route lists either targets or variants, not both");
+    }
+    Requirements requirements = requirements(r, adapter);
+    if (variants.isEmpty() && adapter.has("requirements")) {
+      throw r.error("spec.adapter.requirements", "only a route with variants has requirements");
+    }
+    return new LLMRoute(ns, name, pools,
+        new RouteAdapter(model, priority, objectives, targets, fallback, variants, requirements));
+  }
+
+  private static ObjectiveFallback objectiveFallback(NodeReader r, JsonNode adapter, int priority)
+      throws ConfigException {
+    String value = r.optionalString(adapter, "objectiveFallback", "spec.adapter.objectiveFallback");
+    if (value == null || value.equals("Queue")) {
+      return ObjectiveFallback.QUEUE;
+    }
+    if (!value.equals("Shed")) {
+      throw r.error("spec.adapter.objectiveFallback", "'" + value + "' is not Queue or Shed");
+    }
+    if (priority >= 0) {
+      throw r.error("spec.adapter.objectiveFallback", "only a sheddable route (priority below 0) may shed");
+    }
+    return ObjectiveFallback.SHED;
+  }
+
+  private static List<Variant> variants(NodeReader r, JsonNode adapter, List<String> pools) throws ConfigException {
+    List<Variant> out = new ArrayList<>();
+    List<JsonNode> nodes = r.list(adapter, "variants", "spec.adapter.variants", false);
+    for (int i = 0; i < nodes.size(); i++) {
+      String path = "spec.adapter.variants[" + i + "]";
+      JsonNode v = nodes.get(i);
+      r.onlyFields(v, path, Set.of("name", "pool", "accuracy", "costPer1kTokens", "source"));
+      String vName = r.string(v, "name", path + ".name");
+      String pool = r.name(v, "pool", path + ".pool");
+      if (!pools.contains(pool)) {
+        throw r.error(path + ".pool", "'" + pool + "' is not one of the route's backendRefs " + pools);
+      }
+      double accuracy = r.number(v, "accuracy", path + ".accuracy", 0, 1, Double.NaN);
+      double cost = r.number(v, "costPer1kTokens", path + ".costPer1kTokens", 0, 1e9, Double.NaN);
+      if (Double.isNaN(accuracy) || Double.isNaN(cost)) {
+        throw r.error(path + (Double.isNaN(accuracy) ? ".accuracy" : ".costPer1kTokens"), "is required");
+      }
+      for (Variant prior : out) {
+        if (prior.name().equals(vName) && prior.pool().equals(pool)) {
+          throw r.error(path + ".name", "variant '" + vName + "' in pool '" + pool + "' is listed twice");
+        }
+      }
+      out.add(new Variant(vName, pool, accuracy, cost, r.optionalString(v, "source", path + ".source")));
+    }
+    return out;
+  }
+
+  private static Requirements requirements(NodeReader r, JsonNode adapter) throws ConfigException {
+    JsonNode q = r.optionalObject(adapter, "requirements", "spec.adapter.requirements");
+    if (q == null) {
+      return Requirements.NONE;
+    }
+    String path = "spec.adapter.requirements";
+    r.onlyFields(q, path, Set.of("maxLatency", "minAccuracy", "maxCostPer1kTokens"));
+    String latency = r.optionalString(q, "maxLatency", path + ".maxLatency");
+    Duration d = latency == null ? null : Durations.parse(latency);
+    if (latency != null && (d == null || d.isZero())) {
+      throw r.error(path + ".maxLatency", "'" + latency + "' is not a positive duration such as 2s or 500ms");
+    }
+    return new Requirements(d, r.number(q, "minAccuracy", path + ".minAccuracy", 0, 1, 0),
+        r.number(q, "maxCostPer1kTokens", path + ".maxCostPer1kTokens", 0, 1e9, Double.POSITIVE_INFINITY));
   }
 
   static InferenceObjective inferenceObjective(NodeReader r, JsonNode doc) throws ConfigException {

@@ -13,6 +13,17 @@ public final class EppProtocol {
   public static final String REQUEST_ID = "x-request-id";
   public static final String MODEL_REWRITE = "x-gateway-model-name-rewrite";
   public static final String OBJECTIVE = "x-gateway-inference-objective";
+  /** The flow a request belongs to for fairness within its priority band; default: its route. */
+  public static final String FAIRNESS_ID = "x-gateway-inference-fairness-id";
+  /** A per-request time-to-first-token objective in milliseconds: its deadline for EDF and for pod filtering. */
+  public static final String SLO_TTFT_MS = "x-slo-ttft-ms";
+  /** Requirements for a model-less route (INFaaS): time to first token, declared accuracy, price per 1k tokens. */
+  public static final String MAX_LATENCY_MS = "x-llmgw-max-latency-ms";
+  public static final String MIN_ACCURACY = "x-llmgw-min-accuracy";
+  public static final String MAX_COST = "x-llmgw-max-cost";
+  /** On the response of a model-less route: the variant that served it, and the requirements it could not meet. */
+  public static final String VARIANT = "x-llmgw-variant";
+  public static final String REQUIREMENTS_UNMET = "x-llmgw-requirements-unmet";
   /**
    * Set by the EPP on every routed request: the LLMRoute ({@code namespace/name}) that matched. Envoy configured over
    * our xDS routes on it, so each use case gets its own Envoy route, cluster and statistics.

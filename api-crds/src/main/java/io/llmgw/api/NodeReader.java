@@ -117,6 +117,22 @@ final class NodeReader {
     return v;
   }
 
+  double number(JsonNode parent, String field, String path, double min, double max, double dflt)
+      throws ConfigException {
+    JsonNode n = parent.get(field);
+    if (n == null || n.isNull()) {
+      return dflt;
+    }
+    if (!n.isNumber() || !Double.isFinite(n.doubleValue())) {
+      throw error(path, "must be a number");
+    }
+    double v = n.doubleValue();
+    if (v < min || v > max) {
+      throw error(path, v + " is outside " + min + ".." + max);
+    }
+    return v;
+  }
+
   boolean bool(JsonNode parent, String field, String path, boolean dflt) throws ConfigException {
     JsonNode n = parent.get(field);
     if (n == null || n.isNull()) {

@@ -12,7 +12,12 @@ import io.llmgw.extproc.control.ConfigSource;
 import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
+import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.latency.LatencyTracker;
 import io.llmgw.extproc.observe.AdminHandler;
+import io.llmgw.extproc.observe.FlowMetrics;
+import io.llmgw.extproc.observe.GatewayStatus;
+import io.llmgw.scraper.ScrapeListener;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.routing.RequestRouter;
@@ -58,6 +63,10 @@ public final class Epp implements AutoCloseable {
   private final AdapterManager adapters;
   private final CopyScaler copyScaler;
   private final CopySettings copies;
+  private final java.util.concurrent.ExecutorService flowDispatcher;
+  private final FlowControl flow;
+  private final LatencyTracker latency;
+  private final GatewayStatus status;
   private Server grpc;
   private HealthServer health;
   private HTTPServer metricsServer;
@@ -70,10 +79,34 @@ public final class Epp implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    SaturationDetector saturation = SaturationDetector.defaults(clock);
+    flowDispatcher = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "epp-flow");
+      t.setDaemon(true);
+      return t;
+    });
+    SaturationDetector saturation = s.saturation().detector(clock);
     metrics = new EppMetrics();
-    scraper = new MetricsScraper(s.scrape(), scheduler, clock, metrics);
+    FlowControl[] flowRef = new FlowControl[1]; // the scraper exists before flow control, which needs its datastore
+    scraper = new MetricsScraper(s.scrape(), scheduler, clock, new ScrapeListener() {
+      @Override
+      public void scraped(String address, int skipped) {
+        metrics.scraped(address, skipped);
+        if (flowRef[0] != null) {
+          flowRef[0].signal(); // fresh metrics: a waiting request may fit now
+        }
+      }
+
+      @Override
+      public void failed(String address, String what, String error) {
+        metrics.failed(address, what, error);
+      }
+    });
     datastore = new Datastore(scraper);
+    FlowMetrics flowMetrics = new FlowMetrics(metrics.registry());
+    flow = new FlowControl(s.flow(), saturation, datastore, clock, flowDispatcher, scheduler, flowMetrics);
+    flowRef[0] = flow;
+    latency = new LatencyTracker();
+    datastore.onChange(t -> latency.retain(t.config().routes(), t.addresses()));
     metrics.watch(datastore, saturation, clock);
     Policy policy = switch (s.policy()) {
       case SEED -> Policies.seed(s.adapterPendingThreshold(), ThreadLocalRandom::current);
@@ -99,8 +132,11 @@ public final class Epp implements AutoCloseable {
     Rollouts rollouts = new Rollouts(adapters, datastore, scheduler);
     datastore.onChange(rollouts::onChange);
     RequestRouter router = new RequestRouter(datastore, picker, saturation, hasher, ThreadLocalRandom::current,
-        adapters, rollouts);
-    streamDeps = new StreamDeps(router, datastore, metrics, s.maxBodyBytes(), s.headerCarriesFallbacks());
+        adapters, rollouts, flow, latency, clock);
+    status = new GatewayStatus(datastore, saturation, flow, latency);
+    FlowMetrics.watch(metrics.registry(), flow, status);
+    streamDeps = new StreamDeps(router, datastore, metrics, s.maxBodyBytes(), s.headerCarriesFallbacks(), flow,
+        latency);
     switch (s.source()) {
       case SourceSettings.File f -> {
         ownClient = null;
@@ -150,7 +186,7 @@ public final class Epp implements AutoCloseable {
         .build()
         .start();
     metricsServer = HTTPServer.builder().hostname(s.bindHost()).port(s.metricsPort()).registry(metrics.registry())
-        .defaultHandler(new AdminHandler(adapters, datastore)).buildAndStart();
+        .defaultHandler(new AdminHandler(adapters, datastore, status)).buildAndStart();
     serving = true;
     health.setReady(datastore.loaded());
     LOG.info("EPP {}: ext_proc on {}:{}, health on {}, metrics on {}, policy {}",
@@ -172,6 +208,11 @@ public final class Epp implements AutoCloseable {
 
   public Datastore datastore() {
     return datastore;
+  }
+
+  /** Pools, routes and objectives as {@code ./llmgw status} shows them. */
+  public GatewayStatus.Report status() {
+    return status.report();
   }
 
   public ConfigSource configSource() {
@@ -206,6 +247,7 @@ public final class Epp implements AutoCloseable {
     }
     scraper.close();
     scheduler.shutdownNow();
+    flowDispatcher.shutdownNow();
     if (ownClient != null) {
       ownClient.close();
     }

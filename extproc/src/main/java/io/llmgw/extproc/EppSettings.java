@@ -4,6 +4,8 @@ import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.picker.EndpointPicker;
 import io.llmgw.picker.Policies;
+import io.llmgw.picker.SaturationSettings;
+import io.llmgw.picker.flow.FlowSettings;
 import io.llmgw.scraper.ScrapeSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +28,9 @@ public record EppSettings(
     Duration staleAfter,
     boolean headerCarriesFallbacks,
     ScrapeSettings scrape,
-    AdapterSettings adapters) {
+    AdapterSettings adapters,
+    FlowSettings flow,
+    SaturationSettings saturation) {
 
   /** Our policies, and the baselines benchmarks compare them with (round-robin is what a plain Service does). */
   public enum PolicyName {
@@ -60,39 +64,44 @@ public record EppSettings(
   public static EppSettings defaults(SourceSettings source) {
     return new EppSettings(source, "0.0.0.0", 9002, 9003, 9090, PolicyName.SEED,
         Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, 8 << 20, EndpointPicker.DEFAULT_STALE_AFTER, false,
-        ScrapeSettings.defaults(), AdapterSettings.defaults());
+        ScrapeSettings.defaults(), AdapterSettings.defaults(), FlowSettings.defaults(), SaturationSettings.defaults());
   }
 
   /** Loopback on the default ports: a local run others can reach at the documented ports. */
   public EppSettings onLoopback() {
     return new EppSettings(source, "127.0.0.1", grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, adapters);
+        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, adapters, flow, saturation);
   }
 
   /** Loopback and free ports: what tests and local runs want. */
   public EppSettings onLoopbackEphemeralPorts() {
     return new EppSettings(source, "127.0.0.1", 0, 0, 0, policy, adapterPendingThreshold, maxBodyBytes, staleAfter,
-        headerCarriesFallbacks, scrape, adapters);
+        headerCarriesFallbacks, scrape, adapters, flow, saturation);
   }
 
   public EppSettings withPolicy(PolicyName p, int threshold) {
     return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, p, threshold, maxBodyBytes,
-        staleAfter, headerCarriesFallbacks, scrape, adapters);
+        staleAfter, headerCarriesFallbacks, scrape, adapters, flow, saturation);
   }
 
   public EppSettings withMaxBodyBytes(int bytes) {
     return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        bytes, staleAfter, headerCarriesFallbacks, scrape, adapters);
+        bytes, staleAfter, headerCarriesFallbacks, scrape, adapters, flow, saturation);
   }
 
   public EppSettings withHeaderFallbacks(boolean on) {
     return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, on, scrape, adapters);
+        maxBodyBytes, staleAfter, on, scrape, adapters, flow, saturation);
   }
 
   public EppSettings withAdapters(AdapterSettings a) {
     return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, a);
+        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, a, flow, saturation);
+  }
+
+  public EppSettings withFlow(FlowSettings f, SaturationSettings sat) {
+    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
+        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, adapters, f, sat);
   }
 
   private static void require(boolean ok, String message) {

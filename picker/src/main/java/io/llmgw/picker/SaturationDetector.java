@@ -1,8 +1,8 @@
 package io.llmgw.picker;
 
 import java.time.Clock;
-import java.time.Duration;
 import io.llmgw.picker.latency.LoadSnapshot;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -19,7 +19,7 @@ public record SaturationDetector(Clock clock, int queueLimit, double kvLimit, Du
   }
 
   public static SaturationDetector defaults(Clock clock) {
-    return new SaturationDetector(clock, 5, 0.8, Duration.ofMillis(200));
+    return SaturationSettings.defaults().detector(clock);
   }
 
   public double saturation(List<EndpointState> pool) {

@@ -19,4 +19,14 @@ public record AdapterSpec(
     List<ObjectiveSpec> objectives,
     @Size(max = 16)
     @JsonPropertyDescription("Concrete adapter versions and their traffic weights; empty means the name itself is served.")
-    List<TargetSpec> targets) {}
+    List<TargetSpec> targets,
+    @JsonPropertyDescription("When no pod is predicted to meet the objectives: Queue (wait in the EPP) or Shed "
+        + "(429 at once; sheddable routes only).")
+    ObjectiveFallbackType objectiveFallback,
+    @Size(max = 8)
+    @JsonPropertyDescription("Model-less route: the EPP picks the cheapest variant that meets the requirements.")
+    List<VariantSpec> variants,
+    RequirementsSpec requirements) {
+
+  public enum ObjectiveFallbackType { Queue, Shed }
+}

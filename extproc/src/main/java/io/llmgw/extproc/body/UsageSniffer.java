@@ -16,12 +16,14 @@ import java.util.Locale;
 public final class UsageSniffer {
   private static final JsonFactory JSON = new JsonFactory();
   private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] DONE = "data: [DONE]".getBytes(StandardCharsets.US_ASCII);
   private static final int MAX_SSE_LINE = 64 << 10;
   private static final int JSON_TAIL = 8 << 10;
 
   private final boolean sse;
   private byte[] carry = new byte[0];
   private TokenUsage usage;
+  private int dataEvents;
 
   public UsageSniffer(String contentType) {
     this.sse = contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
@@ -64,8 +66,21 @@ public final class UsageSniffer {
     return usage;
   }
 
+  /** Whether the response is a server-sent event stream (tokens arrive as they are generated). */
+  public boolean streaming() {
+    return sse;
+  }
+
+  /** SSE {@code data:} events other than {@code [DONE]}: the tokens streamed when no usage is reported. */
+  public int dataEvents() {
+    return dataEvents;
+  }
+
   private void sseLine(byte[] data, int start, int end) {
     if (end - start > 5 && data[start] == 'd') {
+      if (!startsWith(data, start, end, DONE)) {
+        dataEvents++;
+      }
       int at = indexOf(data, start, end, USAGE);
       TokenUsage u = at < 0 ? null : usageObjectAt(data, at + USAGE.length, end);
       if (u != null) {
@@ -102,6 +117,10 @@ public final class UsageSniffer {
       return null;
     }
     return prompt < 0 && completion < 0 ? null : new TokenUsage(Math.max(0, prompt), Math.max(0, completion));
+  }
+
+  private static boolean startsWith(byte[] data, int start, int end, byte[] prefix) {
+    return end - start >= prefix.length && Arrays.equals(data, start, start + prefix.length, prefix, 0, prefix.length);
   }
 
   private static byte[] lastBytes(byte[] data, int n) {

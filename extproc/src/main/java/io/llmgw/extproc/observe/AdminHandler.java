@@ -22,25 +22,33 @@ import java.util.concurrent.TimeoutException;
  * names a {@code source} with its state (NOT_LOADED, LOADING, LOADED, LOADING_FAILED), copies and pods, and the
  * residency registry pod by pod (capacity, resident, active in the batch, loading, failed with time and reason);
  * {@code POST /admin/adapters/{name}:ensureLoaded} loads one now (as a request would) and answers with its status.
+ * {@code GET /admin/status} reports pools (pods, saturation, waiting requests, desired pods) and routes (priority,
+ * objectives' attainment): what {@code ./llmgw status} prints.
  */
 public final class AdminHandler implements HttpHandler {
   private static final String PREFIX = "/admin/adapters";
+  private static final String STATUS = "/admin/status";
   private static final String ENSURE = ":ensureLoaded";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final AdapterManager adapters;
   private final Datastore datastore;
 
-  public AdminHandler(AdapterManager adapters, Datastore datastore) {
+  private final GatewayStatus status;
+
+  public AdminHandler(AdapterManager adapters, Datastore datastore, GatewayStatus status) {
     this.adapters = adapters;
     this.datastore = datastore;
+    this.status = status;
   }
 
   @Override
   public void handle(HttpExchange ex) throws IOException {
     try (ex) {
       String path = ex.getRequestURI().getPath();
-      if (path.equals(PREFIX) && ex.getRequestMethod().equals("GET")) {
+      if (path.equals(STATUS) && ex.getRequestMethod().equals("GET")) {
+        send(ex, 200, status.report());
+      } else if (path.equals(PREFIX) && ex.getRequestMethod().equals("GET")) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (LoadableAdapter l : datastore.loadableAdapters()) {
           out.add(describe(status(l)));
@@ -53,7 +61,7 @@ public final class AdminHandler implements HttpHandler {
         ensureLoaded(ex, path.substring(PREFIX.length() + 1, path.length() - ENSURE.length()));
       } else {
         send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
-            + " (try GET " + PREFIX + " or POST " + PREFIX + "/{name}" + ENSURE + ")"));
+            + " (try GET " + STATUS + ", GET " + PREFIX + " or POST " + PREFIX + "/{name}" + ENSURE + ")"));
       }
     }
   }

@@ -23,6 +23,27 @@ public record ErrorReply(int status, String type, String code, String message) {
         "the pool serving '" + model + "' is saturated and this use case is sheddable; retry later");
   }
 
+  public static ErrorReply objectiveUnattainable(String model) {
+    return new ErrorReply(429, "rate_limit_error", "objective_unattainable",
+        "no endpoint serving '" + model + "' is predicted to meet its latency objective and this use case is "
+            + "sheddable; retry later");
+  }
+
+  public static ErrorReply queueFull(String reason) {
+    return new ErrorReply(429, "rate_limit_error", "queue_full", reason + "; retry later");
+  }
+
+  public static ErrorReply evicted(int evictedPriority, int byPriority) {
+    return new ErrorReply(429, "rate_limit_error", "evicted",
+        "this request (priority " + evictedPriority + ") was waiting for capacity and gave its place in the full queue "
+            + "to a request of priority " + byPriority + "; retry later");
+  }
+
+  public static ErrorReply expired(java.time.Duration ttl) {
+    return new ErrorReply(503, "server_error", "queue_timeout",
+        "no capacity became free for this request within " + ttl.toSeconds() + " s");
+  }
+
   public static ErrorReply unavailable(String code, String message) {
     return new ErrorReply(503, "server_error", code, message);
   }

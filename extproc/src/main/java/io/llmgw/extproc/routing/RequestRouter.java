@@ -2,8 +2,12 @@ package io.llmgw.extproc.routing;
 
 import io.llmgw.adapters.AdapterManager;
 import io.llmgw.api.LLMRoute;
+import io.llmgw.api.ObjectiveFallback;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.RequestBody;
+import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.latency.LatencyTracker;
+import io.llmgw.extproc.latency.ObjectiveLimits;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.RouteView;
 import io.llmgw.extproc.state.Topology;
@@ -13,12 +17,17 @@ import io.llmgw.picker.PickOutcome;
 import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.SaturationDetector;
+import io.llmgw.picker.latency.LoadSnapshot;
+import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
-/** The decision for one request body: route lookup, target choice, admission, picking, in-flight accounting. */
+/**
+ * The decision for one request body: route lookup, target (or variant) choice, admission and flow control, latency
+ * objectives, adapter residency, picking, in-flight accounting.
+ */
 public final class RequestRouter {
   private static final long[] NO_BLOCKS = new long[0];
 
@@ -29,14 +38,21 @@ public final class RequestRouter {
   private final Supplier<RandomGenerator> random;
   private final AdapterManager adapters;
   private final Rollouts rollouts;
+  private final FlowControl flow;
+  private final LatencyTracker latency;
+  private final VariantChooser variants;
+  private final Clock clock;
 
   /**
    * @param prefixHasher null when the policy does not use prefix affinity (saves hashing the prompt)
    * @param adapters loads targets that name a {@code source} on demand
    * @param rollouts keeps a route on its old version while its new one loads
+   * @param flow holds requests while their pool is saturated (its settings may switch it off)
+   * @param latency the latency model objectives are checked against
    */
   public RequestRouter(Datastore datastore, EndpointPicker picker, SaturationDetector saturation,
-      PrefixHasher prefixHasher, Supplier<RandomGenerator> random, AdapterManager adapters, Rollouts rollouts) {
+      PrefixHasher prefixHasher, Supplier<RandomGenerator> random, AdapterManager adapters, Rollouts rollouts,
+      FlowControl flow, LatencyTracker latency, Clock clock) {
     this.datastore = datastore;
     this.picker = picker;
     this.saturation = saturation;
@@ -44,52 +60,65 @@ public final class RequestRouter {
     this.random = random;
     this.adapters = adapters;
     this.rollouts = rollouts;
+    this.flow = flow;
+    this.latency = latency;
+    this.variants = new VariantChooser(datastore, saturation, latency.estimator());
+    this.clock = clock;
   }
 
-  /** @param objective the {@code x-gateway-inference-objective} header, or null */
-  public RoutingResult route(ExtractedBody found, RequestBody body, String modelRewrite, String objective,
-      Set<String> subset) {
-    return route(found, body, modelRewrite, objective, subset, null);
-  }
-
-  /**
-   * @param loadedOn after a load this request waited for: the pod it was loaded on, the only one to pick; the target is
-   *     then not loaded again
-   */
-  public RoutingResult route(ExtractedBody found, RequestBody body, String modelRewrite, String objective,
-      Set<String> subset, LoadedTarget loadedOn) {
+  public RoutingResult route(ExtractedBody found, RequestBody body, RequestHints hints, Stage stage) {
     Topology topology = datastore.topology();
     RouteView view = topology.routesByModel().get(found.model());
     if (view == null) {
       return new RoutingResult.Rejected(ErrorReply.modelNotFound(found.model()), null);
     }
     LLMRoute route = view.route();
-    String target = loadedOn != null ? loadedOn.target()
-        : modelRewrite != null && !modelRewrite.isBlank() ? modelRewrite
-        : TargetChooser.choose(route, random.get());
-    List<EndpointState> states = datastore.states(view.pools());
-    // admission first: a request that would be shed must not start (or wait for) an adapter load
-    int priority = topology.priority(view, objective);
-    if (priority < 0 && saturation.saturated(states)) {
-      return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
+    long promptTokens = body.size() / 4;
+    Choice choice = switch (stage) {
+      case Stage.Dispatched d -> d.choice();
+      case Stage.Loaded l -> l.choice();
+      case Stage.Fresh f -> choose(view, hints, promptTokens);
+    };
+    if (choice == null) {
+      return new RoutingResult.Rejected(ErrorReply.unavailable("no_ready_endpoint",
+          "no pool of a variant of '" + found.model() + "' has an endpoint"), route);
     }
-    String source = TargetChooser.source(route, target);
-    if (source != null && loadedOn == null) {
+    List<EndpointState> states = datastore.states(choice.pools());
+    int priority = topology.priority(view, hints.objectiveName());
+    ObjectiveLimits limits = ObjectiveLimits.of(route.adapter(), hints);
+    if (stage instanceof Stage.Fresh) {
+      RoutingResult held = admit(route, choice, states, priority, limits, hints, body.size(), promptTokens, found);
+      if (held != null) {
+        return held;
+      }
+    }
+    Set<String> subset = hints.subset();
+    String target = choice.target();
+    String source = choice.source();
+    if (source != null && stage instanceof Stage.Fresh && choice.variant() == null) {
       Rollouts.Effective now = rollouts.effective(route, target, source, states);
+      choice = choice.withTarget(now.target(), now.source());
       target = now.target();
       source = now.source();
       if (source == null) {
-        Set<String> oldHolders = adapters.residentOn(target, states);
-        subset = intersect(subset, oldHolders);
+        subset = intersect(subset, adapters.residentOn(target, states));
       }
     }
     if (source != null) {
-      Set<String> holders = loadedOn != null ? Set.of(loadedOn.address()) : adapters.residentOn(target, states);
+      Set<String> holders = stage instanceof Stage.Loaded l ? Set.of(l.address()) : adapters.residentOn(target, states);
       if (holders.isEmpty()) {
-        return new RoutingResult.AwaitingLoad(route, target,
-            adapters.ensureLoaded(target, source, () -> datastore.states(view.pools())));
+        Choice loading = choice;
+        return new RoutingResult.AwaitingLoad(route, loading,
+            adapters.ensureLoaded(target, source, () -> datastore.states(loading.pools())));
       }
       subset = intersect(subset, holders);
+    }
+    ObjectiveLimits left = limits.after(hints.waitedMillis());
+    if (left.any()) {
+      Set<String> meeting = intersect(subset, left.meeting(states, latency.estimator(), promptTokens));
+      if (!meeting.isEmpty()) {
+        subset = meeting; // otherwise the objective cannot be met anywhere: best effort among the rest
+      }
     }
     long[] blocks = NO_BLOCKS;
     if (prefixHasher != null) {
@@ -99,10 +128,13 @@ public final class RequestRouter {
     PickOutcome outcome = picker.pick(new PickRequest(target, priority, blocks, subset), states);
     return switch (outcome) {
       case PickOutcome.Picked p -> {
-        var lease = datastore.inFlight().acquire(p.decision().primary().address(), target);
-        adapters.used(p.decision().primary().address(), target);
+        String address = p.decision().primary().address();
+        LoadSnapshot load = loadOf(states, address);
+        var lease = datastore.inFlight().acquire(address, target);
+        adapters.used(address, target);
         var forwarded = target.equals(found.model()) ? body.bytes() : body.withModel(found, target);
-        yield new RoutingResult.Routed(route, found.model(), target, p.decision(), lease, forwarded);
+        yield new RoutingResult.Routed(route, found.model(), choice, p.decision(), lease, forwarded, load,
+            promptTokens);
       }
       case PickOutcome.NoReadyEndpoint n -> new RoutingResult.Rejected(
           ErrorReply.unavailable("no_ready_endpoint", "no endpoint can serve '" + found.model() + "': " + n.detail()), route);
@@ -111,13 +143,60 @@ public final class RequestRouter {
     };
   }
 
+  /**
+   * Admission: a sheddable request is refused when the pool has no room (saturated, or others already waiting); with
+   * flow control, any other request without room waits, as does one whose objective no pod is predicted to meet
+   * (unless its route sheds instead). Null: go ahead now.
+   */
+  private RoutingResult admit(LLMRoute route, Choice choice, List<EndpointState> states, int priority,
+      ObjectiveLimits limits, RequestHints hints, int bytes, long promptTokens, ExtractedBody found) {
+    boolean flowOn = flow.settings().enabled();
+    boolean noRoom = saturation.saturated(states) || flowOn && flow.hasWaiting(choice.pools());
+    if (priority < 0 && noRoom) {
+      return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
+    }
+    if (states.stream().noneMatch(EndpointState::scrapeHealthy)) {
+      return null; // nothing to wait for: the picker answers at once (503 when no endpoint can serve)
+    }
+    boolean objectiveUnmet = limits.any() && !FlowControl.idle(states)
+        && limits.meeting(states, latency.estimator(), promptTokens).isEmpty();
+    if (objectiveUnmet && route.adapter().objectiveFallback() == ObjectiveFallback.SHED) {
+      return new RoutingResult.Rejected(ErrorReply.objectiveUnattainable(found.model()), route);
+    }
+    if (!flowOn || !(noRoom || objectiveUnmet)) {
+      return null;
+    }
+    long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
+    String flowId = hints.fairnessId() != null ? hints.fairnessId() : route.namespace() + "/" + route.name();
+    var ticket = flow.enqueue(choice.pools(), priority, flowId, bytes, deadline,
+        now -> !limits.after(hints.waitedMillis()).any()
+            || !limits.after(hints.waitedMillis()).meeting(now, latency.estimator(), promptTokens).isEmpty());
+    return new RoutingResult.Queued(route, choice, ticket);
+  }
+
+  private Choice choose(RouteView view, RequestHints hints, long promptTokens) {
+    LLMRoute route = view.route();
+    if (route.adapter().modelLess()) {
+      var req = route.adapter().requirements().overriddenBy(hints.maxLatency(), hints.minAccuracy(), hints.maxCost());
+      return variants.choose(route.adapter(), view.pools(), req, promptTokens);
+    }
+    String target = hints.modelRewrite() != null ? hints.modelRewrite() : TargetChooser.choose(route, random.get());
+    return Choice.of(target, TargetChooser.source(route, target), view.pools());
+  }
+
+  private static LoadSnapshot loadOf(List<EndpointState> states, String address) {
+    for (EndpointState s : states) {
+      if (s.address().equals(address)) {
+        return LoadSnapshot.of(s);
+      }
+    }
+    return new LoadSnapshot(0, 0, 0);
+  }
+
   /** How long a request waits for its adapter to be loaded. */
   public java.time.Duration loadWaitTimeout() {
     return adapters.settings().loadWaitTimeout();
   }
-
-  /** The target a waited-for load brought in, and the pod it is on. */
-  public record LoadedTarget(String target, String address) {}
 
   /** The proxy's subset (if any) narrowed to the pods holding the adapter. */
   private static Set<String> intersect(Set<String> subset, Set<String> holders) {

@@ -19,7 +19,10 @@ import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.body.ResponseModelRewriter;
 import io.llmgw.extproc.body.UsageSniffer;
 import io.llmgw.extproc.routing.ErrorReply;
-import io.llmgw.extproc.routing.RequestRouter;
+import io.llmgw.extproc.flow.FlowRejection;
+import io.llmgw.extproc.flow.Ticket;
+import io.llmgw.extproc.routing.RequestHints;
+import io.llmgw.extproc.routing.Stage;
 import io.llmgw.extproc.routing.RoutingResult;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +67,12 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private UsageSniffer usage;
   private String responseStatus = "0";
   private boolean finished;
-  private boolean awaitingLoad;
+  /** Waiting for an adapter load or for flow control: trailers are answered after the decision. */
+  private boolean awaiting;
+  /** The request's place in flow control while it waits there; cancelled when the stream ends. */
+  private Ticket ticket;
+  private RequestHints hints;
+  private ResponseTiming timing;
   /** The proxy ended or cancelled the stream: a load finishing later must not route (or count) anything. */
   private boolean streamEnded;
   private boolean trailersPending;
@@ -106,6 +114,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       fullDuplexResponse = req.getProtocolConfig().getResponseBodyMode() == BodySendMode.FULL_DUPLEX_STREAMED;
     }
     HttpHeaders h = req.getRequestHeaders();
+    timing = new ResponseTiming(System.nanoTime());
     headers = IncomingRequest.headers(h.getHeaders());
     requestId = headers.get(EppProtocol.REQUEST_ID);
     if (requestId == null || requestId.isBlank()) {
@@ -166,7 +175,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (!decided) {
       decide();
     }
-    if (awaitingLoad) {
+    if (awaiting) {
       trailersPending = true; // answered after the routing decision, in order
     } else if (!closed) {
       out.onNext(Frames.requestTrailers());
@@ -182,8 +191,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     ExtractedBody found = (ExtractedBody) scanned;
     long t0 = System.nanoTime();
-    RoutingResult result = deps.router().route(found, body, headers.get(EppProtocol.MODEL_REWRITE),
-        headers.get(EppProtocol.OBJECTIVE), subset);
+    try {
+      hints = RequestHints.parse(headers, subset, timing.arrivalNanos());
+    } catch (RequestHints.BadHeader e) {
+      reject(ErrorReply.badRequest("invalid_header", e.getMessage()), found.model());
+      return;
+    }
+    RoutingResult result = deps.router().route(found, body, hints, Stage.FRESH);
     deps.metrics().decisionSeconds((System.nanoTime() - t0) / 1e9);
     act(result, found);
   }
@@ -193,6 +207,52 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       case RoutingResult.Rejected r -> reject(r.reply(), r.route() == null ? null : r.route().modelName());
       case RoutingResult.Routed r -> forward(r);
       case RoutingResult.AwaitingLoad w -> awaitLoad(w, found);
+      case RoutingResult.Queued q -> awaitDispatch(q, found);
+    }
+  }
+
+  /**
+   * The pool has no room: the stream waits in flow control without holding a thread. Dispatched, the request is
+   * routed as decided at arrival; refused, evicted or expired, it is answered with the reason. A client that goes away
+   * leaves the queue at once (see {@link #onError}).
+   */
+  private void awaitDispatch(RoutingResult.Queued q, ExtractedBody found) {
+    awaiting = true;
+    ticket = q.ticket();
+    ticket.dispatched().whenComplete((ignored, error) -> {
+      synchronized (this) {
+        awaiting = false;
+        ticket = null;
+        if (closed || streamEnded) {
+          return;
+        }
+        if (error != null) {
+          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+          if (cause instanceof FlowRejection r) {
+            reject(r.reply(), q.route().modelName());
+          } else if (!(cause instanceof java.util.concurrent.CancellationException)) {
+            LOG.error("request {}: flow control failed", requestId, cause);
+            reject(new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request"),
+                null);
+          }
+          return;
+        }
+        continueWith(() -> deps.router().route(found, body, hints, new Stage.Dispatched(q.choice())), found,
+            "after waiting in flow control");
+      }
+    });
+  }
+
+  /** Routes again after a wait, answers the trailers held meanwhile, and never lets an exception escape the callback. */
+  private void continueWith(java.util.function.Supplier<RoutingResult> next, ExtractedBody found, String when) {
+    try {
+      act(next.get(), found); // routed, waiting again (a load), or rejected (the pod may have gone meanwhile)
+      if (trailersPending && !closed && !awaiting) {
+        out.onNext(Frames.requestTrailers());
+      }
+    } catch (RuntimeException e) {
+      LOG.error("request {}: internal error {}", requestId, when, e);
+      reject(new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request"), null);
     }
   }
 
@@ -202,12 +262,12 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
    * adapter and why.
    */
   private void awaitLoad(RoutingResult.AwaitingLoad w, ExtractedBody found) {
-    awaitingLoad = true;
+    awaiting = true;
     long started = System.nanoTime();
     var timeout = deps.router().loadWaitTimeout();
     w.address().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((address, error) -> {
       synchronized (this) {
-        awaitingLoad = false;
+        awaiting = false;
         deps.metrics().cacheMissWaitSeconds((System.nanoTime() - started) / 1e9);
         if (closed || streamEnded) {
           return;
@@ -219,24 +279,15 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
               + found.model() + "' is unavailable: " + why), w.route().modelName());
           return;
         }
-        try {
-          RoutingResult next = deps.router().route(found, body, headers.get(EppProtocol.MODEL_REWRITE),
-              headers.get(EppProtocol.OBJECTIVE), subset, new RequestRouter.LoadedTarget(w.target(), address));
-          act(next, found); // routed to that pod, or rejected (it may have gone, or the pool saturated meanwhile)
-          if (trailersPending && !closed) {
-            out.onNext(Frames.requestTrailers());
-          }
-        } catch (RuntimeException e) {
-          LOG.error("request {}: internal error after loading adapter {}", requestId, w.target(), e);
-          reject(new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request"),
-              null);
-        }
+        continueWith(() -> deps.router().route(found, body, hints, new Stage.Loaded(w.choice(), address)), found,
+            "after loading adapter " + w.target());
       }
     });
   }
 
   private void forward(RoutingResult.Routed r) {
     routed = r;
+    timing.dispatched(System.nanoTime());
     String destination = r.decision().destinationValue();
     String header = deps.headerCarriesFallbacks() ? destination : r.decision().primary().address();
     CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
@@ -272,9 +323,20 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       if (served != null) {
         routed.lease().moveTo(served);
       }
+      HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
       if (routed.rewritten()) {
         rewriter = new ResponseModelRewriter(routed.target(), routed.requestedModel());
-        common.setHeaderMutation(HeaderMutation.newBuilder().addRemoveHeaders("content-length"));
+        mutation.addRemoveHeaders("content-length");
+      }
+      if (routed.choice().variant() != null) {
+        mutation.addSetHeaders(Frames.setHeader(EppProtocol.VARIANT, routed.target()));
+        if (!routed.choice().unmet().isEmpty()) {
+          mutation.addSetHeaders(Frames.setHeader(EppProtocol.REQUIREMENTS_UNMET,
+              String.join("; ", routed.choice().unmet())));
+        }
+      }
+      if (mutation.getRemoveHeadersCount() > 0 || mutation.getSetHeadersCount() > 0) {
+        common.setHeaderMutation(mutation);
       }
     }
     usage = new UsageSniffer(response.get("content-type"));
@@ -286,6 +348,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private void onResponseBody(HttpBody chunk) {
     boolean eos = chunk.getEndOfStream();
+    timing.bytes(System.nanoTime(), chunk.getBody().size());
     if (usage != null) {
       usage.accept(chunk.getBody(), eos);
     }
@@ -340,6 +403,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     finished = true;
     routed.lease().release();
+    deps.flow().signal(); // a pod has room for one more
+    if ("200".equals(code)) {
+      var observed = timing.complete(routed, usage, System.nanoTime());
+      if (observed != null) {
+        deps.latency().observe(observed);
+      }
+    }
     deps.metrics().requestDone(routed.requestedModel(), routed.target(),
         Integer.toString(routed.route().adapter().priority()), code);
     if (usage != null && usage.usage() != null) {
@@ -350,6 +420,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   @Override
   public synchronized void onError(Throwable t) {
     streamEnded = true;
+    leaveQueue();
     Status s = Status.fromThrowable(t);
     if (routed != null && !finished) {
       LOG.info("request {}: stream ended by the proxy ({}) before the response completed", requestId, s.getCode());
@@ -360,7 +431,16 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   @Override
   public synchronized void onCompleted() {
     streamEnded = true;
+    leaveQueue();
     finish("incomplete");
     out.onCompleted();
+  }
+
+  /** The client went away while its request waited: it leaves the queue now, not at its TTL. */
+  private void leaveQueue() {
+    if (ticket != null) {
+      ticket.cancel();
+      ticket = null;
+    }
   }
 }

@@ -22,7 +22,9 @@ final class ClusterEpp implements AutoCloseable {
     var cluster = SourceSettings.Cluster.defaults(namespace, identity).withLeaderElection(leaderElection)
         .withLeaseTimings(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200),
             Duration.ofMillis(200));
-    epp = Epp.start(EppSettings.defaults(cluster).onLoopbackEphemeralPorts(), Clock.systemUTC(), client);
+    // these tests are about the control loop: requests answer at once (flow control has its own tests)
+    EppSettings settings = EppSettings.defaults(cluster).onLoopbackEphemeralPorts();
+    epp = Epp.start(settings.withFlow(settings.flow().disabled(), settings.saturation()), Clock.systemUTC(), client);
     channel = NettyChannelBuilder.forAddress("127.0.0.1", epp.grpcPort()).usePlaintext().build();
     stub = ExternalProcessorGrpc.newStub(channel);
   }

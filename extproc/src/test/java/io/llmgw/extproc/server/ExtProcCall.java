@@ -64,6 +64,11 @@ final class ExtProcCall implements ClientResponseObserver<ProcessingRequest, Pro
     requests.cancel("client went away", null);
   }
 
+  /** Whether the EPP has answered anything that was not taken yet. */
+  boolean answered() {
+    return !responses.isEmpty();
+  }
+
   /** The next response; the bound is a failure deadline, not a synchronisation sleep. */
   ProcessingResponse next() throws InterruptedException {
     ProcessingResponse r = responses.poll(10, TimeUnit.SECONDS);

@@ -157,16 +157,6 @@ class ExtProcIntegrationTest {
     assertImmediate(subset.next(), 503, "subset_mismatch");
   }
 
-  @Test
-  void sheddableRequestsGet429WhenThePoolIsSaturatedAndCriticalOnesStillRoute() throws Exception {
-    h.pods.forEach(p -> p.setVllm(10, 4, 0.5, 4, List.of(), List.of()));
-    h.awaitQueue(10);
-
-    assertRejected(429, "pool_saturated", chat("shed-me"));
-    ExtProcCall critical = h.open();
-    assertThat(setHeader(routeFullDuplex(critical, chat("adapter-a")), EppProtocol.DESTINATION)).isNotNull();
-    critical.cancel();
-  }
 
   @Test
   void subsetHintRestrictsThePickToTheListedEndpoints() throws Exception {

@@ -1,0 +1,77 @@
+package io.llmgw.extproc.observe;
+
+import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.flow.FlowEvents;
+import io.llmgw.extproc.flow.PoolScaling;
+import io.llmgw.extproc.latency.ObjectiveStatus;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * Flow control, latency objectives and the scaling signal, on the EPP's registry: what leaves the queue and how, what
+ * waits, each route objective's attainment, and each pool's desired pods for an autoscaler.
+ */
+public final class FlowMetrics implements FlowEvents {
+  private final Counter outcomes;
+  private final Histogram wait;
+
+  public FlowMetrics(PrometheusRegistry registry) {
+    outcomes = Counter.builder().name("llmgw_flow_requests_total")
+        .help("Requests that left flow control, by pool, priority and outcome (dispatched, full, evicted, expired, "
+            + "cancelled)")
+        .labelNames("pool", "priority", "outcome").register(registry);
+    wait = Histogram.builder().name("llmgw_flow_wait_seconds")
+        .help("Time requests waited in flow control before they were dispatched").labelNames("pool")
+        .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30).register(registry);
+  }
+
+  @Override
+  public void left(String pool, int priority, String outcome, double waitedSeconds) {
+    outcomes.labelValues(pool, Integer.toString(priority), outcome).inc();
+    if (outcome.equals("dispatched")) {
+      wait.labelValues(pool).observe(waitedSeconds);
+    }
+  }
+
+  /** Gauges read at scrape time from flow control and the status report. */
+  public static void watch(PrometheusRegistry registry, FlowControl flow, GatewayStatus status) {
+    GaugeWithCallback.builder().name("llmgw_flow_queue_requests")
+        .help("Requests waiting in flow control, by pool and priority").labelNames("pool", "priority")
+        .callback(cb -> flow.waitingByPool().forEach((pool, bands) ->
+            bands.forEach((priority, n) -> cb.call(n, pool, Integer.toString(priority))))).register(registry);
+    GaugeWithCallback.builder().name("llmgw_flow_queue_bytes")
+        .help("Request-body bytes waiting in flow control, by pool").labelNames("pool")
+        .callback(cb -> flow.bytesByPool().forEach((pool, n) -> cb.call(n, pool))).register(registry);
+    GaugeWithCallback.builder().name("llmgw_objective_attainment_ratio")
+        .help("Share of a route's last 1,000 requests within its objective's latency").labelNames("route", "objective")
+        .callback(cb -> {
+          for (ObjectiveStatus o : status.report().routes().stream().flatMap(r -> r.objectives().stream()).toList()) {
+            if (!Double.isNaN(o.attainment())) {
+              cb.call(o.attainment(), o.route(), o.type());
+            }
+          }
+        }).register(registry);
+    GaugeWithCallback.builder().name("llmgw_objective_target_ratio")
+        .help("The share an objective asks for (its quantile: 0.99 for p99)").labelNames("route", "objective")
+        .callback(cb -> status.report().routes().forEach(r -> r.objectives()
+            .forEach(o -> cb.call(o.quantile(), o.route(), o.type())))).register(registry);
+    GaugeWithCallback.builder().name("llmgw_objective_observed_seconds")
+        .help("A route's latency at its objective's quantile over its last 1,000 requests")
+        .labelNames("route", "objective")
+        .callback(cb -> status.report().routes().forEach(r -> r.objectives().forEach(o -> {
+          if (!Double.isNaN(o.observedMs())) {
+            cb.call(o.observedMs() / 1000.0, o.route(), o.type());
+          }
+        }))).register(registry);
+    GaugeWithCallback.builder().name("llmgw_pool_desired_replicas")
+        .help("Pods the pool needs for its demand with 20 % slack, one more while an objective is missed "
+            + "(an HPA External metric with target averageValue 1 follows it)").labelNames("pool")
+        .callback(cb -> {
+          for (PoolScaling p : status.report().pools()) {
+            cb.call(p.desired(), p.pool());
+          }
+        }).register(registry);
+  }
+}
