@@ -50,7 +50,8 @@ public final class ClusterScaleRun {
       SourceSettings.Cluster cluster = SourceSettings.Cluster.defaults("scale", "bench").withLeaderElection(false);
       EppSettings settings = new EppSettings(cluster, "127.0.0.1", 0, 0, 0, EppSettings.PolicyName.SEED, 50, 8 << 20,
           Duration.ofSeconds(20), false, ScrapeSettings.defaults().withInterval(Duration.ofSeconds(10)),
-          AdapterSettings.defaults());
+          AdapterSettings.defaults(), io.llmgw.picker.flow.FlowSettings.defaults(),
+          io.llmgw.picker.SaturationSettings.defaults());
       int expected = pools * podsPerPool;
       long start = System.nanoTime();
       try (Epp epp = Epp.start(settings, Clock.systemUTC(), client)) {

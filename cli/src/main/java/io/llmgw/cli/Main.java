@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "llmgw", mixinStandardHelpOptions = true, version = "llmgw 0.1.0",
     description = "LLM Instance Gateway: an Envoy ext_proc Endpoint Picker for pools of LLM model servers.",
     subcommands = {QuickstartCommand.class, ServeCommand.class, SimCommand.class, ProxyCommand.class,
-        BenchCommand.class})
+        BenchCommand.class, StatusCommand.class})
 public final class Main implements Runnable {
   public static void main(String[] args) {
     if (args.length > 0 && (args[0].equals("quickstart") || args[0].equals("bench"))) {

@@ -127,6 +127,9 @@ public final class ServeCommand implements Callable<Integer> {
       description = "xDS: how Envoy reaches this EPP, e.g. its Service's DNS name (default: ${DEFAULT-VALUE}).")
   String xdsEppHost;
 
+  @picocli.CommandLine.Mixin
+  FlowOptions flowOptions = new FlowOptions();
+
   @Override
   public Integer call() throws Exception {
     EppSettings settings;
@@ -134,7 +137,7 @@ public final class ServeCommand implements Callable<Integer> {
       settings = new EppSettings(sourceSettings(), bind, grpcPort, healthPort, metricsPort, policy, threshold,
           maxBodyBytes, staleAfter, headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval),
           AdapterSettings.defaults().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
-              .withMmeshPort(mmeshPort));
+              .withMmeshPort(mmeshPort), flowOptions.flow(), flowOptions.saturation());
     } catch (IllegalArgumentException e) {
       System.err.println("llmgw: " + e.getMessage());
       return 2;

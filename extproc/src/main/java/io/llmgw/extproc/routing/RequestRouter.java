@@ -62,7 +62,7 @@ public final class RequestRouter {
     this.rollouts = rollouts;
     this.flow = flow;
     this.latency = latency;
-    this.variants = new VariantChooser(datastore, saturation, latency.estimator());
+    this.variants = new VariantChooser(datastore, saturation, latency.estimator(), adapters);
     this.clock = clock;
   }
 

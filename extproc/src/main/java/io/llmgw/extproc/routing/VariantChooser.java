@@ -1,5 +1,6 @@
 package io.llmgw.extproc.routing;
 
+import io.llmgw.adapters.AdapterManager;
 import io.llmgw.api.Requirements;
 import io.llmgw.api.RouteAdapter;
 import io.llmgw.api.Variant;
@@ -16,7 +17,9 @@ import java.util.List;
  * Model-less routing (INFaaS): the caller states requirements, the EPP picks the variant. In order of preference:
  * <ol>
  *   <li>the cheapest variant that is resident (a ready pod serves it) and meets every requirement, its latency
- *       predicted from its pods' current load (a saturated pool cannot meet a latency requirement);
+ *       predicted from its pods' current load (a saturated pool cannot meet a latency requirement); when a cheaper
+ *       qualifying variant could be made resident, it is loaded in the background, so later requests converge on
+ *       the lowest cost without this one waiting for a load;
  *   <li>the cheapest variant that meets the accuracy and cost requirements and can be made resident (it has a
  *       {@code source}): it is loaded for this request;
  *   <li>the closest variant — the smallest shortfall, each requirement's shortfall relative to the requirement — and
@@ -27,11 +30,14 @@ final class VariantChooser {
   private final Datastore datastore;
   private final SaturationDetector saturation;
   private final LatencyEstimator estimator;
+  private final AdapterManager adapters;
 
-  VariantChooser(Datastore datastore, SaturationDetector saturation, LatencyEstimator estimator) {
+  VariantChooser(Datastore datastore, SaturationDetector saturation, LatencyEstimator estimator,
+      AdapterManager adapters) {
     this.datastore = datastore;
     this.saturation = saturation;
     this.estimator = estimator;
+    this.adapters = adapters;
   }
 
   Choice choose(RouteAdapter adapter, List<PoolView> routePools, Requirements req, long promptTokens) {
@@ -59,6 +65,11 @@ final class VariantChooser {
     Candidate chosen = bestResident != null ? bestResident : bestLoadable != null ? bestLoadable : closest;
     if (chosen == null) {
       return null;
+    }
+    if (chosen == bestResident && bestLoadable != null && bestLoadable.cheaperThan(bestResident)) {
+      PoolView pool = bestLoadable.pool;
+      adapters.prefetch(bestLoadable.variant.name(), bestLoadable.variant.source(),
+          () -> datastore.states(List.of(pool))); // failures are recorded by the manager and retried after expiry
     }
     List<String> unmet = chosen == bestLoadable ? List.of() : chosen.unmet;
     return new Choice(chosen.variant.name(), chosen.variant.source(), List.of(chosen.pool), chosen.variant, unmet);

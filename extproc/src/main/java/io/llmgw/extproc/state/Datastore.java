@@ -3,6 +3,7 @@ package io.llmgw.extproc.state;
 import io.llmgw.adapters.LoadableAdapter;
 import io.llmgw.api.AdapterTarget;
 import io.llmgw.api.GatewayConfig;
+import io.llmgw.api.Variant;
 import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.scraper.MetricsScraper;
@@ -60,8 +61,8 @@ public final class Datastore {
   }
 
   /**
-   * Every route target that names a {@code source} (loaded on demand), once, with its route's pools' endpoints as a
-   * live view.
+   * Every route target (and variant) that names a {@code source} (loaded on demand), once, with its pools' endpoints
+   * as a live view.
    */
   public List<LoadableAdapter> loadableAdapters() {
     java.util.Map<String, LoadableAdapter> out = new java.util.TreeMap<>();
@@ -70,6 +71,12 @@ public final class Datastore {
         if (t.source() != null) {
           List<PoolView> pools = v.pools();
           out.putIfAbsent(t.name(), new LoadableAdapter(t.name(), t.source(), () -> states(pools)));
+        }
+      }
+      for (Variant variant : v.route().adapter().variants()) {
+        if (variant.source() != null) {
+          List<PoolView> pools = v.pools().stream().filter(p -> p.pool().name().equals(variant.pool())).toList();
+          out.putIfAbsent(variant.name(), new LoadableAdapter(variant.name(), variant.source(), () -> states(pools)));
         }
       }
     }

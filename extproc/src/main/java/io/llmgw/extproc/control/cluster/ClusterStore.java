@@ -139,8 +139,14 @@ final class ClusterStore {
     return s.value().poolNames().stream().anyMatch(p -> pools.containsKey(Kinds.key(v.namespace(), p)));
   }
 
-  /** What some ready pod must already serve: targets with a {@code source} are loaded on demand, so they need not be. */
+  /**
+   * What some ready pod must already serve: targets with a {@code source} are loaded on demand, so they need not be; a
+   * model-less route is served by whichever variant fits, so it needs only a ready pod.
+   */
   private static List<String> servedModels(LLMRoute route) {
+    if (route.adapter().modelLess()) {
+      return List.of();
+    }
     return route.adapter().targets().isEmpty()
         ? List.of(route.modelName())
         : route.adapter().targets().stream().filter(t -> t.source() == null).map(t -> t.name()).toList();

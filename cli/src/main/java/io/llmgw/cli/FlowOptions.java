@@ -1,0 +1,77 @@
+package io.llmgw.cli;
+
+import io.llmgw.picker.SaturationSettings;
+import io.llmgw.picker.flow.FlowSettings;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The serve command's flow-control and saturation flags. */
+final class FlowOptions {
+  @Option(names = "--flow-control", defaultValue = "on", description = "on: requests that find their pool saturated "
+      + "wait in the EPP (sheddable ones get 429); off: only sheddable requests are held back (default: ${DEFAULT-VALUE}).")
+  String flowControl;
+
+  @Option(names = "--flow-fairness", defaultValue = "round-robin",
+      description = "Within a priority band: round-robin across flows (x-gateway-inference-fairness-id, else the "
+          + "route) or strict (the band's oldest first) (default: ${DEFAULT-VALUE}).")
+  String fairness;
+
+  @Option(names = "--flow-ordering", defaultValue = "fcfs",
+      description = "Within a flow: fcfs or edf (earliest deadline first: x-slo-ttft-ms, else the route's "
+          + "TimeToFirstToken objective) (default: ${DEFAULT-VALUE}).")
+  String ordering;
+
+  @Option(names = "--flow-ttl", defaultValue = "30s", converter = ServeCommand.DurationConverter.class,
+      description = "How long a request may wait before it is answered 503 (default: ${DEFAULT-VALUE}).")
+  Duration ttl;
+
+  @Option(names = "--flow-max-requests", defaultValue = "10000", description = "Requests all bands may hold together.")
+  int maxRequests;
+
+  @Option(names = "--flow-max-bytes", defaultValue = "1073741824", description = "Body bytes all bands may hold.")
+  long maxBytes;
+
+  @Option(names = "--flow-max-band-requests", defaultValue = "5000", description = "Requests one priority may hold.")
+  int maxBandRequests;
+
+  @Option(names = "--flow-max-band-bytes", defaultValue = "536870912", description = "Body bytes one priority may hold.")
+  long maxBandBytes;
+
+  @Option(names = "--saturation-queue-limit", defaultValue = "5",
+      description = "A pod is full at this many waiting requests (default: ${DEFAULT-VALUE}).")
+  int queueLimit;
+
+  @Option(names = "--saturation-kv-limit", defaultValue = "0.8",
+      description = "A pod is full at this KV-cache use, 0-1 (default: ${DEFAULT-VALUE}).")
+  double kvLimit;
+
+  @Option(names = "--saturation-stale-after", defaultValue = "200ms", converter = ServeCommand.DurationConverter.class,
+      description = "Metrics older than this count a pod as full (default: ${DEFAULT-VALUE}).")
+  Duration staleAfter;
+
+  /** @throws IllegalArgumentException naming the flag at fault */
+  FlowSettings flow() {
+    FlowSettings.Fairness f = switch (fairness) {
+      case "round-robin" -> FlowSettings.Fairness.ROUND_ROBIN;
+      case "strict" -> FlowSettings.Fairness.STRICT;
+      default -> throw new IllegalArgumentException("--flow-fairness takes round-robin or strict, not " + fairness);
+    };
+    FlowSettings.Ordering o = switch (ordering) {
+      case "fcfs" -> FlowSettings.Ordering.FCFS;
+      case "edf" -> FlowSettings.Ordering.EDF;
+      default -> throw new IllegalArgumentException("--flow-ordering takes fcfs or edf, not " + ordering);
+    };
+    if (!flowControl.equals("on") && !flowControl.equals("off")) {
+      throw new IllegalArgumentException("--flow-control takes on or off, not " + flowControl);
+    }
+    FlowSettings s = FlowSettings.defaults().with(f, o)
+        .withLimits(ttl, maxRequests, maxBytes, maxBandRequests, maxBandBytes);
+    return flowControl.equals("on") ? s : s.disabled();
+  }
+
+  SaturationSettings saturation() {
+    SaturationSettings s = new SaturationSettings(queueLimit, kvLimit, staleAfter);
+    s.detector(java.time.Clock.systemUTC()); // validates
+    return s;
+  }
+}
