@@ -174,7 +174,8 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy"})
+  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "autoscaling/hpa",
+      "autoscaling/keda"})
   void kubectlRendersEachKustomization(String dir) throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl is not installed");
     Process p = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString()).redirectErrorStream(true)

@@ -65,13 +65,30 @@ public final class FlowMetrics implements FlowEvents {
             cb.call(o.observedMs() / 1000.0, o.route(), o.type());
           }
         }))).register(registry);
+    // the autoscaler's two signals, labelled so prometheus-adapter and KEDA can select a pool by name
     GaugeWithCallback.builder().name("llmgw_pool_desired_replicas")
         .help("Pods the pool needs for its demand with 20 % slack, one more while an objective is missed "
-            + "(an HPA External metric with target averageValue 1 follows it)").labelNames("pool")
+            + "(an HPA External metric with target averageValue 1 follows it)")
+        .labelNames("namespace", "inference_pool")
         .callback(cb -> {
           for (PoolScaling p : status.report().pools()) {
-            cb.call(p.desired(), p.pool());
+            cb.call(p.desired(), namespace(p.pool()), name(p.pool()));
           }
         }).register(registry);
+    GaugeWithCallback.builder().name("llmgw_pool_flow_queue_size")
+        .help("Requests waiting in flow control for the pool, all priorities").labelNames("namespace", "inference_pool")
+        .callback(cb -> {
+          for (PoolScaling p : status.report().pools()) {
+            cb.call(p.waiting(), namespace(p.pool()), name(p.pool()));
+          }
+        }).register(registry);
+  }
+
+  private static String namespace(String poolKey) {
+    return poolKey.substring(0, poolKey.indexOf('/'));
+  }
+
+  private static String name(String poolKey) {
+    return poolKey.substring(poolKey.indexOf('/') + 1);
   }
 }

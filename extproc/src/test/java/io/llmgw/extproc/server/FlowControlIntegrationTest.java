@@ -66,7 +66,11 @@ class FlowControlIntegrationTest {
     ExtProcCall normal = send("base-model", Map.of());
     await().atMost(Duration.ofSeconds(5)).until(() -> waiting() == 2);
     assertThat(critical.answered() || normal.answered()).as("held while the pool is saturated").isFalse();
-    assertThat(h.metricsText()).contains("llmgw_flow_queue_requests{pool=\"" + POOL + "\",priority=\"5\"} 1.0");
+    assertThat(h.metricsText()).contains("llmgw_flow_queue_requests{pool=\"" + POOL + "\",priority=\"5\"} 1.0")
+        .as("the autoscaler's signals: 3 pods at saturation 2 (10 waiting of 5) and 2 waiting in the EPP need "
+            + "ceil((3 × 2 + 2/5) / 0.8) = 8")
+        .contains("llmgw_pool_flow_queue_size{inference_pool=\"sim-pool\",namespace=\"default\"} 2.0")
+        .contains("llmgw_pool_desired_replicas{inference_pool=\"sim-pool\",namespace=\"default\"} 8.0");
     assertImmediate(send("shed-me", Map.of()).next(), 429, "pool_saturated", "sheddable");
 
     h.pods.forEach(p -> p.setVllm(0, 0, 0.1, 4, List.of(), List.of()));
