@@ -126,6 +126,10 @@ final class QuickstartCommand implements Callable<Integer> {
       RunResult result = new OpenLoopRun(listenHost, port, plan.workload(), rate, requests / rate, 7, 1024, 60)
           .run(bar::update);
       QuickstartReport.print(out, result, PoolStats.of(rig.pods()));
+      out.printf("%nPools and routes, as `./llmgw status --epp 127.0.0.1:%d` shows them:%n", rig.epp().metricsPort());
+      java.io.PrintWriter table = new java.io.PrintWriter(out);
+      StatusCommand.print(rig.epp().status(), table);
+      table.flush();
       out.printf("%nTry it yourself:%n  curl -s http://%s:%d/v1/chat/completions -H 'content-type: application/json' "
           + "\\%n    -d '{\"model\":\"%s\",\"max_tokens\":20,\"messages\":[{\"role\":\"user\",\"content\":"
           + "\"Hello\"}]}'%n", listenHost, port, plan.exampleModel());

@@ -133,11 +133,14 @@ public final class OpenLoopRun {
       String body = workload.body(content, model, outputTokens);
       if (inFlight >= maxInFlight) {
         result.outcome("client-overload");
+        result.classOf(workload.models().get(model)).outcomes.merge("client-overload", 1, Integer::sum);
         finish();
         return;
       }
       inFlight++;
-      new StreamingCall(workload.models().get(model)).send(body);
+      String entry = workload.models().get(model);
+      result.classOf(entry).sent++;
+      new StreamingCall(entry, workload.headers().getOrDefault(entry, java.util.Map.of())).send(body);
     }
 
     private void finish() {
@@ -157,15 +160,20 @@ public final class OpenLoopRun {
     /** One streaming request: times the first content token and the gaps after it. */
     private final class StreamingCall {
       private final String model;
+      private final java.util.Map<String, String> headers;
       private final StringBuilder pending = new StringBuilder();
+      private String variant;
+      private long promptTokens;
+      private long usageCompletionTokens = -1;
       private long sentNanos;
       private long firstTokenNanos;
       private long lastTokenNanos;
       private int tokens;
       private boolean ended;
 
-      StreamingCall(String model) {
+      StreamingCall(String model, java.util.Map<String, String> headers) {
         this.model = model;
+        this.headers = headers;
       }
 
       void send(String body) {
@@ -173,9 +181,11 @@ public final class OpenLoopRun {
         RequestOptions options = new RequestOptions().setHost(host).setPort(port).setMethod(HttpMethod.POST)
             .setURI("/v1/chat/completions").setTimeout(timeoutSeconds * 1000L)
             .putHeader("content-type", "application/json");
+        headers.forEach(options::putHeader);
         client.request(options)
             .compose(req -> req.send(Buffer.buffer(body)))
             .onSuccess(resp -> {
+              variant = resp.getHeader("x-llmgw-variant");
               if (resp.statusCode() != 200) {
                 resp.body().onComplete(ignored -> end(Integer.toString(resp.statusCode())));
                 return;
@@ -195,6 +205,12 @@ public final class OpenLoopRun {
         while ((cut = pending.indexOf("\n\n")) >= 0) {
           String event = pending.substring(0, cut);
           pending.delete(0, cut + 2);
+          int usage = event.indexOf("\"prompt_tokens\":");
+          if (usage >= 0) {
+            promptTokens = number(event, usage + 16);
+            int completion = event.indexOf("\"completion_tokens\":");
+            usageCompletionTokens = completion < 0 ? -1 : number(event, completion + 20);
+          }
           if (event.contains("\"content\":\"") && !event.contains("\"content\":\"\"")) {
             if (tokens == 0) {
               firstTokenNanos = now;
@@ -205,6 +221,14 @@ public final class OpenLoopRun {
         }
       }
 
+      private long number(String s, int from) {
+        int end = from;
+        while (end < s.length() && Character.isDigit(s.charAt(end))) {
+          end++;
+        }
+        return end == from ? 0 : Long.parseLong(s.substring(from, end));
+      }
+
       private void end(String outcome) {
         if (ended) {
           return;
@@ -212,6 +236,14 @@ public final class OpenLoopRun {
         ended = true;
         inFlight--;
         result.outcome(outcome);
+        ClassResult c = result.classOf(model);
+        c.outcomes.merge(outcome, 1, Integer::sum);
+        if (outcome.equals("ok")) {
+          double ttftMs = Math.max(1, (firstTokenNanos - sentNanos) / 1000) / 1000.0;
+          c.ttft.recordValue(Math.max(1, (firstTokenNanos - sentNanos) / 1000));
+          c.completed.add(new ClassResult.Completed(ttftMs, variant, promptTokens,
+              usageCompletionTokens >= 0 ? usageCompletionTokens : tokens));
+        }
         if (outcome.equals("ok")) {
           result.ok++;
           result.okByModel.merge(model, 1, Integer::sum);

@@ -68,7 +68,8 @@ public final class Rig implements AutoCloseable {
     return file;
   }
 
-  private static void awaitScraped(Epp epp, SimPods pods) throws InterruptedException {
+  /** Waits (30 s at most) until the EPP has scraped every pod's metrics and model list. */
+  static void awaitScraped(Epp epp, SimPods pods) throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
     for (SimServer pod : pods.pods()) {
       while (true) {

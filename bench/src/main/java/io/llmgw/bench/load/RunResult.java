@@ -15,6 +15,7 @@ public final class RunResult {
   final Histogram ntpot = new Histogram(600_000_000L, 3);
   final Map<String, Integer> outcomes = new TreeMap<>();
   final Map<String, Integer> okByModel = new TreeMap<>();
+  final Map<String, ClassResult> byClass = new TreeMap<>();
   int sent;
   int ok;
   long completionTokens;
@@ -38,6 +39,15 @@ public final class RunResult {
 
   public Map<String, Integer> outcomes() {
     return outcomes;
+  }
+
+  /** Results per workload entry (model, or {@code model#class}). */
+  public Map<String, ClassResult> byClass() {
+    return byClass;
+  }
+
+  ClassResult classOf(String entry) {
+    return byClass.computeIfAbsent(entry, e -> new ClassResult());
   }
 
   public Map<String, Integer> okByModel() {

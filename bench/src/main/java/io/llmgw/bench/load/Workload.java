@@ -2,24 +2,28 @@ package io.llmgw.bench.load;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
  * What clients ask for: which models (adapters or the base model) with what popularity, and how long prompts and
- * outputs are. Requests share prompt prefixes as real use cases do: each model has {@code prefixesPerModel} system
+ * outputs are. An entry may be a request class {@code model#class}: the body names {@code model}, the class's headers
+ * go with it (requirements, a fairness id), and results are kept per class. Requests share prompt prefixes as real use cases do: each model has {@code prefixesPerModel} system
  * prompts (one per use case, or many documents asked about), picked uniformly; the user turn varies.
  *
  * @param cumulative cumulative popularity, last entry 1.0
  * @param systemTokens length of each shared system prompt
  */
 public record Workload(String name, List<String> models, double[] cumulative, int prefixesPerModel,
-    int systemTokens, int userTokensMin, int userTokensMax, int outputTokensMin, int outputTokensMax) {
+    int systemTokens, int userTokensMin, int userTokensMax, int outputTokensMin, int outputTokensMax,
+    Map<String, Map<String, String>> headers) {
 
   private static final String[] WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
       + "omicron pi rho sigma tau upsilon phi chi psi omega").split(" ");
 
   public Workload {
     models = List.copyOf(models);
+    headers = Map.copyOf(headers);
     if (models.isEmpty() || cumulative.length != models.size()
         || Math.abs(cumulative[cumulative.length - 1] - 1.0) > 1e-9) {
       throw new IllegalArgumentException("a workload needs one cumulative weight per model, ending at 1");
@@ -37,7 +41,7 @@ public record Workload(String name, List<String> models, double[] cumulative, in
       names.add("lora-%02d".formatted(i));
       weights[i] = (i < 5 ? 0.60 : i < 10 ? 0.30 : 0.10) / 5;
     }
-    return new Workload("multi-lora", names, cumulate(weights), 1, 256, 32, 256, 16, 96);
+    return new Workload("multi-lora", names, cumulate(weights), 1, 256, 32, 256, 16, 96, Map.of());
   }
 
   /** A long tail: {@code n} adapters with Zipf(s) popularity. */
@@ -48,7 +52,7 @@ public record Workload(String name, List<String> models, double[] cumulative, in
       names.add("lora-%04d".formatted(i));
       weights[i] = 1.0 / Math.pow(i + 1, s);
     }
-    return new Workload("zipf-" + n, names, cumulate(weights), 1, 256, 32, 256, 16, 96);
+    return new Workload("zipf-" + n, names, cumulate(weights), 1, 256, 32, 256, 16, 96, Map.of());
   }
 
   /**
@@ -57,12 +61,24 @@ public record Workload(String name, List<String> models, double[] cumulative, in
    */
   public static Workload prefix(String baseModel, int documents) {
     return new Workload("prefix-" + documents, List.of(baseModel), new double[] {1.0}, documents, 1500, 16, 64, 16,
-        64);
+        64, Map.of());
   }
 
   /** Any models with the given relative weights. */
   public static Workload of(String name, List<String> models, double[] weights, int outputMin, int outputMax) {
-    return new Workload(name, models, cumulate(weights), 1, 128, 16, 128, outputMin, outputMax);
+    return new Workload(name, models, cumulate(weights), 1, 128, 16, 128, outputMin, outputMax, Map.of());
+  }
+
+  /** Request classes ({@code model#class}) with their weights and the headers each sends. */
+  public static Workload classes(String name, List<String> classes, double[] weights,
+      Map<String, Map<String, String>> headers, int outputMin, int outputMax) {
+    return new Workload(name, classes, cumulate(weights), 1, 128, 16, 128, outputMin, outputMax, headers);
+  }
+
+  /** The model a class's requests name in their body. */
+  public static String modelOf(String entry) {
+    int hash = entry.indexOf('#');
+    return hash < 0 ? entry : entry.substring(0, hash);
   }
 
   static double[] cumulate(double[] weights) {
@@ -97,7 +113,7 @@ public record Workload(String name, List<String> models, double[] cumulative, in
 
   /** One streaming chat request body; tokens are taken as 4 characters, as the simulator counts them. */
   String body(Random random, int model, int outputTokens) {
-    String name = models.get(model);
+    String name = modelOf(models.get(model));
     int prefix = prefixesPerModel == 1 ? 0 : random.nextInt(prefixesPerModel);
     StringBuilder system = new StringBuilder("You serve the use case ").append(name).append(", document ")
         .append(prefix).append(". ");
