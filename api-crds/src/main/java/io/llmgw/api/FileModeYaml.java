@@ -1,5 +1,7 @@
 package io.llmgw.api;
 
+import java.util.List;
+
 /**
  * Writes file-mode documents for generated configurations (tests, load runs, the quickstart), so the YAML shape lives
  * in one place next to the loader that reads it. Join documents with {@link #SEPARATOR}.
@@ -27,6 +29,19 @@ public final class FileModeYaml {
         metadata: {name: %s, labels: {app: %s}}
         status: {podIP: %s, phase: Running, conditions: [{type: Ready, status: "True"}]}
         """.formatted(name, app, ip);
+  }
+
+  /**
+   * Running, ready Pods named {@code prefix-0, prefix-1, …} labelled {@code app}, one per {@code ip:port} address,
+   * each document preceded by a separator (to append after other documents).
+   */
+  public static String pods(String prefix, String app, List<String> addresses) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < addresses.size(); i++) {
+      String a = addresses.get(i);
+      out.append(SEPARATOR).append(pod(prefix + "-" + i, app, a.substring(0, a.lastIndexOf(':'))));
+    }
+    return out.toString();
   }
 
   /** A route serving {@code model} (a base model or an adapter) from one pool. */

@@ -50,11 +50,7 @@ public final class FairnessRun {
     StringBuilder yaml = new StringBuilder(FileModeYaml.pool("sim-pool", "sim", 8000))
         .append(FileModeYaml.SEPARATOR).append(FileModeYaml.route("loud", "sim-pool", "loud-lora", 0))
         .append(FileModeYaml.SEPARATOR).append(FileModeYaml.route("quiet", "sim-pool", "quiet-lora", 0));
-    for (int i = 0; i < pods.pods().size(); i++) {
-      String address = pods.pods().get(i).address();
-      yaml.append(FileModeYaml.SEPARATOR)
-          .append(FileModeYaml.pod("sim-" + i, "sim", address.substring(0, address.lastIndexOf(':'))));
-    }
+    yaml.append(FileModeYaml.pods("sim", "sim", pods.podAddresses()));
     Files.writeString(config, yaml);
     EppSettings s = EppSettings.defaults(config).onLoopbackEphemeralPorts()
         .withPolicy(EppSettings.PolicyName.SCORERS, 50);

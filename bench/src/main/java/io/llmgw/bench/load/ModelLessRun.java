@@ -117,17 +117,7 @@ public final class ModelLessRun {
                   - {name: large-base, pool: large-pool, accuracy: 0.92, costPer1kTokens: 1.5}
             """).append(FileModeYaml.SEPARATOR)
         .append(FileModeYaml.route("large", "large-pool", "large-base", 0));
-    for (int i = 0; i < small.pods().size(); i++) {
-      yaml.append(FileModeYaml.SEPARATOR).append(FileModeYaml.pod("small-" + i, "small", ip(small, i)));
-    }
-    for (int i = 0; i < large.pods().size(); i++) {
-      yaml.append(FileModeYaml.SEPARATOR).append(FileModeYaml.pod("large-" + i, "large", ip(large, i)));
-    }
-    return yaml.toString();
-  }
-
-  private static String ip(SimPods pods, int i) {
-    String address = pods.pods().get(i).address();
-    return address.substring(0, address.lastIndexOf(':'));
+    return yaml.append(FileModeYaml.pods("small", "small", small.podAddresses()))
+        .append(FileModeYaml.pods("large", "large", large.podAddresses())).toString();
   }
 }

@@ -85,11 +85,7 @@ public final class PagingRun {
       yaml.append(FileModeYaml.SEPARATOR)
           .append(FileModeYaml.loadableRoute("route-" + i, "sim-pool", a, a, "hf://bench/" + a));
     }
-    for (int i = 0; i < pods.pods().size(); i++) {
-      String address = pods.pods().get(i).address();
-      yaml.append(FileModeYaml.SEPARATOR)
-          .append(FileModeYaml.pod("sim-" + i, "sim", address.substring(0, address.lastIndexOf(':'))));
-    }
+    yaml.append(FileModeYaml.pods("sim", "sim", pods.podAddresses()));
     return yaml.toString();
   }
 }

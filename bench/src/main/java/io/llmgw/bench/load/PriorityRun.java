@@ -108,11 +108,7 @@ public final class PriorityRun {
                 objectives: [{type: TimeToFirstToken, latency: {value: 2s, quantile: {numerator: 99}}}]
             """).append(FileModeYaml.SEPARATOR)
         .append(FileModeYaml.route("batch", "sim-pool", "batch-lora", batchPriority));
-    for (int i = 0; i < pods.pods().size(); i++) {
-      String address = pods.pods().get(i).address();
-      yaml.append(FileModeYaml.SEPARATOR)
-          .append(FileModeYaml.pod("sim-" + i, "sim", address.substring(0, address.lastIndexOf(':'))));
-    }
+    yaml.append(FileModeYaml.pods("sim", "sim", pods.podAddresses()));
     return yaml.toString();
   }
 }

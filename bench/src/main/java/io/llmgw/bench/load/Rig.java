@@ -59,11 +59,7 @@ public final class Rig implements AutoCloseable {
     for (int i = 0; i < models.size(); i++) {
       yaml.append(FileModeYaml.SEPARATOR).append(FileModeYaml.route("route-" + i, "sim-pool", models.get(i), 0));
     }
-    for (int i = 0; i < pods.pods().size(); i++) {
-      String address = pods.pods().get(i).address();
-      yaml.append(FileModeYaml.SEPARATOR)
-          .append(FileModeYaml.pod("sim-" + i, "sim", address.substring(0, address.lastIndexOf(':'))));
-    }
+    yaml.append(FileModeYaml.pods("sim", "sim", pods.podAddresses()));
     Files.writeString(file, yaml);
     return file;
   }

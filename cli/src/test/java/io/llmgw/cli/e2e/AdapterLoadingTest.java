@@ -42,11 +42,7 @@ class AdapterLoadingTest {
         .append(FileModeYaml.loadableRoute("broken", "sim-pool", "broken-lora", "broken-lora-v1", "hf://org/broken-fail"))
         .append(FileModeYaml.SEPARATOR)
         .append(FileModeYaml.loadableRoute("warm", "sim-pool", "warm-lora", "warm-lora-v1", "hf://org/warm-lora-v1"));
-    for (int i = 0; i < pods.pods().size(); i++) {
-      String address = pods.pods().get(i).address();
-      yaml.append(FileModeYaml.SEPARATOR)
-          .append(FileModeYaml.pod("sim-" + i, "sim", address.substring(0, address.lastIndexOf(':'))));
-    }
+    yaml.append(FileModeYaml.pods("sim", "sim", pods.podAddresses()));
     return yaml.toString();
   }
 

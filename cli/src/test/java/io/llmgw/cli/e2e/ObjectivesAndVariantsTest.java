@@ -52,18 +52,14 @@ class ObjectivesAndVariantsTest {
     return n;
   }
 
-  static String pod(String name, String app, String address) {
-    return FileModeYaml.pod(name, app, address.substring(0, address.lastIndexOf(':')));
-  }
-
   @Test
   void aRouteWithATimeToFirstTokenObjectiveLearnsToAvoidTheSlowPodAndReportsItsAttainment() throws Exception {
     SimPods fast = SimPods.start(SimConfig.builder().prefill(5, 0).seed(1).build(), List.of("127.0.0.211"), 8000);
     SimPods slow = SimPods.start(SimConfig.builder().prefill(400, 0).seed(2).build(), List.of("127.0.0.212"), 8000);
     Path file = Files.createTempFile("objectives", ".yaml");
-    Files.writeString(file, FileModeYaml.pool("sim-pool", "sim", 8000) + FileModeYaml.SEPARATOR
-        + pod("fast", "sim", fast.pods().getFirst().address()) + FileModeYaml.SEPARATOR
-        + pod("slow", "sim", slow.pods().getFirst().address()) + FileModeYaml.SEPARATOR + """
+    Files.writeString(file, FileModeYaml.pool("sim-pool", "sim", 8000)
+        + FileModeYaml.pods("fast", "sim", fast.podAddresses()) + FileModeYaml.pods("slow", "sim", slow.podAddresses())
+        + FileModeYaml.SEPARATOR + """
         apiVersion: inference.x-k8s.io/v1alpha1
         kind: LLMRoute
         metadata: {name: chat}
@@ -108,9 +104,8 @@ class ObjectivesAndVariantsTest {
         8000);
     Path file = Files.createTempFile("variants", ".yaml");
     Files.writeString(file, FileModeYaml.pool("small-pool", "small", 8000) + FileModeYaml.SEPARATOR
-        + FileModeYaml.pool("large-pool", "large", 8000) + FileModeYaml.SEPARATOR
-        + pod("small-0", "small", small.pods().getFirst().address()) + FileModeYaml.SEPARATOR
-        + pod("large-0", "large", large.pods().getFirst().address()) + FileModeYaml.SEPARATOR + """
+        + FileModeYaml.pool("large-pool", "large", 8000) + FileModeYaml.pods("small", "small", small.podAddresses())
+        + FileModeYaml.pods("large", "large", large.podAddresses()) + FileModeYaml.SEPARATOR + """
         apiVersion: inference.x-k8s.io/v1alpha1
         kind: LLMRoute
         metadata: {name: summarize}

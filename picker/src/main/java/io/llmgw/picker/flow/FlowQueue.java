@@ -1,6 +1,6 @@
 package io.llmgw.picker.flow;
 
-import java.time.Clock;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -24,7 +24,7 @@ import java.util.function.Predicate;
  */
 public final class FlowQueue<T> {
   private final FlowSettings settings;
-  private final Clock clock;
+  private final InstantSource clock;
   private final Comparator<FlowItem<T>> withinFlow;
   private final NavigableMap<Integer, Band> bands = new TreeMap<>(Comparator.reverseOrder());
   private final TreeSet<FlowItem<T>> byArrival =
@@ -33,7 +33,7 @@ public final class FlowQueue<T> {
   private int size;
   private long bytes;
 
-  public FlowQueue(FlowSettings settings, Clock clock) {
+  public FlowQueue(FlowSettings settings, InstantSource clock) {
     this.settings = settings;
     this.clock = clock;
     Comparator<FlowItem<T>> fcfs = Comparator.comparingLong(FlowItem::sequence);

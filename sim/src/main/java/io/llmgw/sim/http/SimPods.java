@@ -63,6 +63,11 @@ public final class SimPods implements AutoCloseable {
     return out;
   }
 
+  /** Every pod's {@code ip:port}. */
+  public List<String> podAddresses() {
+    return pods().stream().map(SimServer::address).toList();
+  }
+
   public List<SimServer> pods() {
     return pods;
   }
