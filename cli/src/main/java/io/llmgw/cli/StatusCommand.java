@@ -53,20 +53,20 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   static void print(GatewayStatus.Report report, PrintWriter out) {
-    out.printf("%-32s %5s %10s %8s %8s %s%n", "POOL", "PODS", "SATURATION", "WAITING", "DESIRED", "OBJECTIVES");
+    out.printf("%-28s %5s %10s %8s %8s %s%n", "POOL", "PODS", "SATURATION", "WAITING", "DESIRED", "OBJECTIVES");
     for (PoolScaling p : report.pools()) {
-      out.printf(Locale.ROOT, "%-32s %5d %10.2f %8d %8d %s%n", p.pool(), p.pods(), p.saturation(), p.waiting(),
+      out.printf(Locale.ROOT, "%-28s %5d %10.2f %8d %8d %s%n", p.pool(), p.pods(), p.saturation(), p.waiting(),
           p.desired(), p.objectivesMissed() ? "missed" : "ok");
     }
     out.println();
-    out.printf("%-32s %-28s %8s %-20s %9s %10s %12s%n", "ROUTE", "MODEL", "PRIORITY", "OBJECTIVE", "TARGET",
+    out.printf("%-28s %-34s %8s %-19s %11s %9s %12s%n", "ROUTE", "MODEL", "PRIORITY", "OBJECTIVE", "TARGET",
         "ATTAINED", "AT QUANTILE");
     for (GatewayStatus.RouteStatus r : report.routes()) {
       if (r.objectives().isEmpty()) {
-        out.printf(Locale.ROOT, "%-32s %-28s %8d %-20s%n", r.route(), r.model(), r.priority(), "-");
+        out.printf(Locale.ROOT, "%-28s %-34s %8d %s%n", r.route(), r.model(), r.priority(), "-");
       }
       for (ObjectiveStatus o : r.objectives()) {
-        out.printf(Locale.ROOT, "%-32s %-28s %8d %-20s %9s %10s %12s%n", r.route(), r.model(), r.priority(),
+        out.printf(Locale.ROOT, "%-28s %-34s %8d %-19s %11s %9s %12s%n", r.route(), r.model(), r.priority(),
             o.type(), "p" + Math.round(o.quantile() * 100) + " " + Math.round(o.limitMs()) + "ms",
             Double.isNaN(o.attainment()) ? "-" : String.format(Locale.ROOT, "%.1f%%", o.attainment() * 100),
             Double.isNaN(o.observedMs()) ? "-" : Math.round(o.observedMs()) + "ms");
