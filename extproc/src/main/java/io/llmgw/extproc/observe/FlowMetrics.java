@@ -47,7 +47,7 @@ public final class FlowMetrics implements FlowEvents {
     GaugeWithCallback.builder().name("llmgw_objective_attainment_ratio")
         .help("Share of a route's last 1,000 requests within its objective's latency").labelNames("route", "objective")
         .callback(cb -> {
-          for (ObjectiveStatus o : status.report().routes().stream().flatMap(r -> r.objectives().stream()).toList()) {
+          for (ObjectiveStatus o : status.recent().routes().stream().flatMap(r -> r.objectives().stream()).toList()) {
             if (!Double.isNaN(o.attainment())) {
               cb.call(o.attainment(), o.route(), o.type());
             }
@@ -55,12 +55,12 @@ public final class FlowMetrics implements FlowEvents {
         }).register(registry);
     GaugeWithCallback.builder().name("llmgw_objective_target_ratio")
         .help("The share an objective asks for (its quantile: 0.99 for p99)").labelNames("route", "objective")
-        .callback(cb -> status.report().routes().forEach(r -> r.objectives()
+        .callback(cb -> status.recent().routes().forEach(r -> r.objectives()
             .forEach(o -> cb.call(o.quantile(), o.route(), o.type())))).register(registry);
     GaugeWithCallback.builder().name("llmgw_objective_observed_seconds")
         .help("A route's latency at its objective's quantile over its last 1,000 requests")
         .labelNames("route", "objective")
-        .callback(cb -> status.report().routes().forEach(r -> r.objectives().forEach(o -> {
+        .callback(cb -> status.recent().routes().forEach(r -> r.objectives().forEach(o -> {
           if (!Double.isNaN(o.observedMs())) {
             cb.call(o.observedMs() / 1000.0, o.route(), o.type());
           }
@@ -71,14 +71,14 @@ public final class FlowMetrics implements FlowEvents {
             + "(an HPA External metric with target averageValue 1 follows it)")
         .labelNames("namespace", "inference_pool")
         .callback(cb -> {
-          for (PoolScaling p : status.report().pools()) {
+          for (PoolScaling p : status.recent().pools()) {
             cb.call(p.desired(), namespace(p.pool()), name(p.pool()));
           }
         }).register(registry);
     GaugeWithCallback.builder().name("llmgw_pool_flow_queue_size")
         .help("Requests waiting in flow control for the pool, all priorities").labelNames("namespace", "inference_pool")
         .callback(cb -> {
-          for (PoolScaling p : status.report().pools()) {
+          for (PoolScaling p : status.recent().pools()) {
             cb.call(p.waiting(), namespace(p.pool()), name(p.pool()));
           }
         }).register(registry);

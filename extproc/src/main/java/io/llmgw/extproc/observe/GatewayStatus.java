@@ -27,6 +27,9 @@ public final class GatewayStatus {
   private final SaturationDetector saturation;
   private final FlowControl flow;
   private final LatencyTracker latency;
+  private volatile Recent recent;
+
+  private record Recent(Report report, long builtNanos) {}
 
   public GatewayStatus(Datastore datastore, SaturationDetector saturation, FlowControl flow, LatencyTracker latency) {
     this.datastore = datastore;
@@ -41,6 +44,21 @@ public final class GatewayStatus {
 
   public record Report(List<PoolScaling> pools, List<RouteStatus> routes) {}
 
+  /**
+   * A report at most a second old: one Prometheus scrape reads it for several gauges, and building it reads every
+   * pool's endpoints.
+   */
+  public Report recent() {
+    Recent r = recent;
+    long now = System.nanoTime();
+    if (r == null || now - r.builtNanos > 1_000_000_000L) {
+      r = new Recent(report(), now);
+      recent = r;
+    }
+    return r.report;
+  }
+
+  /** The report as of now. */
   public Report report() {
     List<ObjectiveStatus> objectives = latency.status();
     List<RouteStatus> routes = new ArrayList<>();
