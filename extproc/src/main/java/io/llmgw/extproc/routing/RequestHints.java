@@ -40,7 +40,7 @@ public record RequestHints(String modelRewrite, String objectiveName, String fai
     return new RequestHints(blankToNull(headers.get(EppProtocol.MODEL_REWRITE)),
         blankToNull(headers.get(EppProtocol.OBJECTIVE)), blankToNull(headers.get(EppProtocol.FAIRNESS_ID)), slo,
         maxLatencyMs == 0 ? null : Duration.ofMillis(maxLatencyMs),
-        fraction(headers, EppProtocol.MIN_ACCURACY, 1), fraction(headers, EppProtocol.MAX_COST, 1e9), subset,
+        number(headers, EppProtocol.MIN_ACCURACY, 1, "1"), number(headers, EppProtocol.MAX_COST, 1e9, "1e9"), subset,
         arrivalNanos);
   }
 
@@ -74,7 +74,8 @@ public record RequestHints(String modelRewrite, String objectiveName, String fai
     throw new BadHeader(name, v, "a whole number of milliseconds between 1 and 3600000");
   }
 
-  private static Double fraction(Map<String, String> headers, String name, double max) throws BadHeader {
+  private static Double number(Map<String, String> headers, String name, double max, String maxText)
+      throws BadHeader {
     String v = blankToNull(headers.get(name));
     if (v == null) {
       return null;
@@ -87,6 +88,6 @@ public record RequestHints(String modelRewrite, String objectiveName, String fai
     } catch (NumberFormatException ignored) {
       // reported below
     }
-    throw new BadHeader(name, v, "a number between 0 and " + (max == 1 ? "1" : "1e9"));
+    throw new BadHeader(name, v, "a number between 0 and " + maxText);
   }
 }
