@@ -19,6 +19,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,8 @@ public final class FlowControl {
   private final FlowEvents events;
   private final Map<String, PoolQueue> queues = new LinkedHashMap<>();
   private final AtomicBoolean signalled = new AtomicBoolean();
+  /** Requests in all queues: signals (one per response end, one per scrape) cost nothing while it is zero. */
+  private final AtomicInteger queued = new AtomicInteger();
   private long timerDueMillis = Long.MAX_VALUE;
 
   /**
@@ -105,6 +108,7 @@ public final class FlowControl {
         }
         case Admission.Queued<Waiter> a -> evicted = a.evicted();
       }
+      queued.addAndGet(1 - evicted.size());
       armTimer(q.queue.nextExpiryMillis());
     }
     for (FlowItem<Waiter> e : evicted) {
@@ -117,7 +121,7 @@ public final class FlowControl {
 
   /** Something changed that may let requests go: a response ended, metrics arrived, a timer fired. */
   public void signal() {
-    if (signalled.compareAndSet(false, true)) {
+    if (queued.get() > 0 && signalled.compareAndSet(false, true)) {
       dispatcher.execute(this::dispatchPass);
     }
   }
@@ -175,6 +179,7 @@ public final class FlowControl {
     List<FlowItem<Waiter>> expired;
     synchronized (this) {
       expired = q.queue.expire();
+      queued.addAndGet(-expired.size());
     }
     for (FlowItem<Waiter> e : expired) {
       e.payload().fail(new FlowRejection(ErrorReply.expired(settings.ttl()), "expired"), waitedSeconds(e), events);
@@ -191,6 +196,9 @@ public final class FlowControl {
         }
         boolean idle = idle(states);
         next = q.queue.poll(item -> idle || item.payload().eligible.test(states));
+        if (next != null) {
+          queued.decrementAndGet();
+        }
       }
       if (next == null) {
         return;
@@ -271,6 +279,9 @@ public final class FlowControl {
       synchronized (FlowControl.this) {
         PoolQueue q = queues.get(poolKey);
         removed = q != null && q.queue.remove(item);
+        if (removed) {
+          queued.decrementAndGet();
+        }
       }
       if (removed) {
         events.left(poolKey, item.priority(), "cancelled", waitedSeconds(item));

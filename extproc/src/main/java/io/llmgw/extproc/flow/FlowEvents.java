@@ -2,8 +2,6 @@ package io.llmgw.extproc.flow;
 
 /** What flow control reports: one call per request leaving the queue, however it leaves. */
 public interface FlowEvents {
-  FlowEvents NONE = (pool, priority, outcome, waitedSeconds) -> {};
-
   /**
    * @param outcome {@code dispatched}, {@code full} (refused on arrival), {@code evicted}, {@code expired} or
    *     {@code cancelled}

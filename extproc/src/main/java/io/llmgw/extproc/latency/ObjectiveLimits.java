@@ -22,8 +22,6 @@ public record ObjectiveLimits(double ttftMs, double tpotMs) {
    */
   static final double HEADROOM = 0.8;
 
-  public static final ObjectiveLimits NONE = new ObjectiveLimits(0, 0);
-
   public static ObjectiveLimits of(RouteAdapter adapter, RequestHints hints) {
     Objective ttft = adapter.objective(Objective.TTFT);
     Objective tpot = adapter.objective(Objective.TPOT);

@@ -29,10 +29,6 @@ public record RequestHints(String modelRewrite, String objectiveName, String fai
     }
   }
 
-  public static RequestHints none() {
-    return new RequestHints(null, null, null, 0, null, null, null, null, System.nanoTime());
-  }
-
   public static RequestHints parse(Map<String, String> headers, Set<String> subset, long arrivalNanos)
       throws BadHeader {
     long slo = positiveMillis(headers, EppProtocol.SLO_TTFT_MS);
@@ -42,11 +38,6 @@ public record RequestHints(String modelRewrite, String objectiveName, String fai
         maxLatencyMs == 0 ? null : Duration.ofMillis(maxLatencyMs),
         number(headers, EppProtocol.MIN_ACCURACY, 1, "1"), number(headers, EppProtocol.MAX_COST, 1e9, "1e9"), subset,
         arrivalNanos);
-  }
-
-  public RequestHints withSubset(Set<String> narrowed) {
-    return new RequestHints(modelRewrite, objectiveName, fairnessId, sloTtftMs, maxLatency, minAccuracy, maxCost,
-        narrowed, arrivalNanos);
   }
 
   /** Milliseconds since the request arrived. */

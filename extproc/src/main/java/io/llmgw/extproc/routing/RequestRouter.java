@@ -86,8 +86,12 @@ public final class RequestRouter {
     List<EndpointState> states = datastore.states(choice.pools());
     int priority = topology.priority(view, hints.objectiveName());
     ObjectiveLimits limits = ObjectiveLimits.of(route.adapter(), hints);
+    ObjectiveLimits left = limits.after(hints.waitedMillis());
+    // the pods predicted to meet the request's objectives now: null when it has none (predicted once per decision)
+    Set<String> meeting = left.any() ? left.meeting(states, latency.estimator(), promptTokens) : null;
     if (stage instanceof Stage.Fresh) {
-      RoutingResult held = admit(route, choice, states, priority, limits, hints, body.size(), promptTokens, found);
+      RoutingResult held = admit(route, choice, states, priority, limits, meeting, hints, body.size(), promptTokens,
+          found);
       if (held != null) {
         return held;
       }
@@ -113,11 +117,10 @@ public final class RequestRouter {
       }
       subset = intersect(subset, holders);
     }
-    ObjectiveLimits left = limits.after(hints.waitedMillis());
-    if (left.any()) {
-      Set<String> meeting = intersect(subset, left.meeting(states, latency.estimator(), promptTokens));
-      if (!meeting.isEmpty()) {
-        subset = meeting; // otherwise the objective cannot be met anywhere: best effort among the rest
+    if (meeting != null) {
+      Set<String> narrowed = intersect(subset, meeting);
+      if (!narrowed.isEmpty()) {
+        subset = narrowed; // otherwise the objective cannot be met anywhere: best effort among the rest
       }
     }
     long[] blocks = NO_BLOCKS;
@@ -149,17 +152,18 @@ public final class RequestRouter {
    * (unless its route sheds instead). Null: go ahead now.
    */
   private RoutingResult admit(LLMRoute route, Choice choice, List<EndpointState> states, int priority,
-      ObjectiveLimits limits, RequestHints hints, int bytes, long promptTokens, ExtractedBody found) {
+      ObjectiveLimits limits, Set<String> meeting, RequestHints hints, int bytes, long promptTokens,
+      ExtractedBody found) {
     boolean flowOn = flow.settings().enabled();
-    boolean noRoom = saturation.saturated(states) || flowOn && flow.hasWaiting(choice.pools());
+    boolean noRoom = (flowOn || priority < 0)
+        && (flowOn && flow.hasWaiting(choice.pools()) || saturation.saturated(states));
     if (priority < 0 && noRoom) {
       return new RoutingResult.Rejected(ErrorReply.saturated(found.model()), route);
     }
     if (states.stream().noneMatch(EndpointState::scrapeHealthy)) {
       return null; // nothing to wait for: the picker answers at once (503 when no endpoint can serve)
     }
-    boolean objectiveUnmet = limits.any() && !FlowControl.idle(states)
-        && limits.meeting(states, latency.estimator(), promptTokens).isEmpty();
+    boolean objectiveUnmet = meeting != null && meeting.isEmpty() && !FlowControl.idle(states);
     if (objectiveUnmet && route.adapter().objectiveFallback() == ObjectiveFallback.SHED) {
       return new RoutingResult.Rejected(ErrorReply.objectiveUnattainable(found.model()), route);
     }
@@ -168,9 +172,10 @@ public final class RequestRouter {
     }
     long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
     String flowId = hints.fairnessId() != null ? hints.fairnessId() : route.namespace() + "/" + route.name();
-    var ticket = flow.enqueue(choice.pools(), priority, flowId, bytes, deadline,
-        now -> !limits.after(hints.waitedMillis()).any()
-            || !limits.after(hints.waitedMillis()).meeting(now, latency.estimator(), promptTokens).isEmpty());
+    var ticket = flow.enqueue(choice.pools(), priority, flowId, bytes, deadline, now -> {
+      ObjectiveLimits remaining = limits.after(hints.waitedMillis());
+      return !remaining.any() || !remaining.meeting(now, latency.estimator(), promptTokens).isEmpty();
+    });
     return new RoutingResult.Queued(route, choice, ticket);
   }
 

@@ -240,10 +240,4 @@ public final class FlowQueue<T> {
       return best;
     }
   }
-
-  /** For tests and the status page: how many flows a band has. */
-  int flowCount(int priority) {
-    Band b = bands.get(priority);
-    return b == null ? 0 : b.flows.size();
-  }
 }

@@ -47,10 +47,6 @@ public final class OnlineRegression {
     return weight;
   }
 
-  public double[] coefficients() {
-    return theta.clone();
-  }
-
   /** Gaussian elimination with partial pivoting on (A + ridge·I) θ = b. */
   private void solve() {
     double[][] m = new double[d][d + 1];
