@@ -1,6 +1,7 @@
 package io.llmgw.adapters;
 
 import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.Residency;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +22,10 @@ import org.slf4j.LoggerFactory;
 public final class CopyScaler {
   private static final Logger LOG = LoggerFactory.getLogger(CopyScaler.class);
 
-  private final AdapterManager manager;
+  private final LoadQueue loads;
+  private final Eviction eviction;
+  private final UsageTracker usage;
+  private final CapacityProbe capacity;
   private final Supplier<List<LoadableAdapter>> adapters;
   private final CopySettings settings;
   private final Clock clock;
@@ -29,9 +33,11 @@ public final class CopyScaler {
   /** The rate tracker: each adapter's use count at each tick within the window, oldest first. */
   private final java.util.Map<String, java.util.ArrayDeque<long[]>> history = new java.util.HashMap<>();
 
-  public CopyScaler(AdapterManager manager, Supplier<List<LoadableAdapter>> adapters, CopySettings settings,
-      Clock clock) {
-    this.manager = manager;
+  public CopyScaler(Adapters parts, Supplier<List<LoadableAdapter>> adapters, CopySettings settings, Clock clock) {
+    this.loads = parts.loads();
+    this.eviction = parts.eviction();
+    this.usage = parts.usage();
+    this.capacity = parts.capacity();
     this.adapters = adapters;
     this.settings = settings;
     this.clock = clock;
@@ -42,7 +48,7 @@ public final class CopyScaler {
     Set<String> busyNow = new HashSet<>();
     // most recently used first: fills queue in that order, so free room goes to the adapters likeliest to be asked for
     List<LoadableAdapter> byRecency = new java.util.ArrayList<>(adapters.get());
-    byRecency.sort(java.util.Comparator.comparing((LoadableAdapter a) -> manager.lastUsed(a.name()),
+    byRecency.sort(java.util.Comparator.comparing((LoadableAdapter a) -> usage.lastUsed(a.name()),
         java.util.Comparator.nullsLast(java.util.Comparator.reverseOrder())));
     for (LoadableAdapter a : byRecency) {
       try {
@@ -56,15 +62,15 @@ public final class CopyScaler {
 
   private void scale(LoadableAdapter a, Instant now, Set<String> busyNow) {
     List<EndpointState> endpoints = a.endpoints().get();
-    Set<String> holders = manager.residentOn(a.name(), endpoints);
+    Set<String> holders = Residency.holders(a.name(), endpoints);
     long usesInWindow = usesInWindow(a.name(), now);
-    Instant last = manager.lastUsed(a.name());
+    Instant last = usage.lastUsed(a.name());
     boolean usedInWindow = last != null && Duration.between(last, now).compareTo(settings.recentWindow()) < 0;
     boolean recent = usedInWindow && usesInWindow >= settings.recentUses();
     if (holders.isEmpty()) {
-      if (recent && manager.hasFreeRoom(endpoints)) {
+      if (recent && capacity.hasFreeRoom(endpoints)) {
         LOG.info("adapter {}: recently used but paged out; loading it into free room", a.name());
-        manager.fill(a.name(), a.source(), a.endpoints());
+        loads.fill(a.name(), a.source(), a.endpoints());
       }
       return; // otherwise the next request loads it
     }
@@ -78,7 +84,7 @@ public final class CopyScaler {
     } else if (busy && busyLastTick.contains(a.name())) {
       add(a, "a copy has stayed above " + settings.busyInFlight() + " requests in flight");
     } else if (!usedInWindow && holders.size() > 1) {
-      int dropped = manager.dropCopies(a.name(), 1, endpoints);
+      int dropped = eviction.dropCopies(a.name(), 1, endpoints);
       if (dropped > 0) {
         LOG.info("adapter {}: unused for {}, dropping {} of {} copies", a.name(), settings.recentWindow(), dropped,
             holders.size());
@@ -93,7 +99,7 @@ public final class CopyScaler {
       first.add(new long[] {now.toEpochMilli(), 0}); // first seen: every use so far counts as recent
       return first;
     });
-    long count = manager.uses(adapter);
+    long count = usage.uses(adapter);
     ticks.addLast(new long[] {now.toEpochMilli(), count});
     while (ticks.size() > 2 && now.toEpochMilli() - ticks.peekFirst()[0] > settings.recentWindow().toMillis()) {
       ticks.removeFirst();
@@ -103,6 +109,6 @@ public final class CopyScaler {
 
   private void add(LoadableAdapter a, String why) {
     LOG.info("adapter {}: adding a copy ({})", a.name(), why);
-    manager.addCopy(a.name(), a.source(), a.endpoints());
+    loads.addCopy(a.name(), a.source(), a.endpoints());
   }
 }

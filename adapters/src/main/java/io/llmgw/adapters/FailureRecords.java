@@ -11,21 +11,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * per adapter once every attempt failed, so requests get an answer at once instead of waiting for a load that will
  * fail again. Records expire by themselves; nobody has to clear them.
  */
-final class FailureRecords {
+public final class FailureRecords {
   record Failure(Instant at, String reason) {}
+
+  private record OnPod(String adapter, String address) {}
 
   private final Clock clock;
   private final Duration expiry;
-  private final Map<String, Failure> byAdapterAndPod = new ConcurrentHashMap<>();
+  private final Map<OnPod, Failure> byAdapterAndPod = new ConcurrentHashMap<>();
   private final Map<String, Failure> byAdapter = new ConcurrentHashMap<>();
 
-  FailureRecords(Clock clock, Duration expiry) {
+  public FailureRecords(Clock clock, Duration expiry) {
     this.clock = clock;
     this.expiry = expiry;
   }
 
   void podFailed(String adapter, String address, String reason) {
-    byAdapterAndPod.put(adapter + "@" + address, new Failure(clock.instant(), reason));
+    byAdapterAndPod.put(new OnPod(adapter, address), new Failure(clock.instant(), reason));
   }
 
   void adapterFailed(String adapter, String reason) {
@@ -33,7 +35,7 @@ final class FailureRecords {
   }
 
   boolean failedOn(String adapter, String address) {
-    return live(byAdapterAndPod, adapter + "@" + address) != null;
+    return live(byAdapterAndPod, new OnPod(adapter, address)) != null;
   }
 
   /** The adapter's failure while it lasts, else null. */
@@ -44,12 +46,11 @@ final class FailureRecords {
   /** The live failures on one pod: adapter → when and why. */
   Map<String, String> on(String address) {
     Map<String, String> out = new java.util.TreeMap<>();
-    String suffix = "@" + address;
-    for (String key : java.util.List.copyOf(byAdapterAndPod.keySet())) {
-      if (key.endsWith(suffix)) {
+    for (OnPod key : java.util.List.copyOf(byAdapterAndPod.keySet())) {
+      if (key.address().equals(address)) {
         Failure f = live(byAdapterAndPod, key);
         if (f != null) {
-          out.put(key.substring(0, key.length() - suffix.length()), f.at() + ": " + f.reason());
+          out.put(key.adapter(), f.at() + ": " + f.reason());
         }
       }
     }
@@ -73,7 +74,7 @@ final class FailureRecords {
     byAdapter.remove(adapter);
   }
 
-  private Failure live(Map<String, Failure> records, String key) {
+  private <K> Failure live(Map<K, Failure> records, K key) {
     Failure f = records.get(key);
     if (f != null && !clock.instant().isBefore(f.at().plus(expiry))) {
       records.remove(key, f);

@@ -1,5 +1,7 @@
 package io.llmgw.adapters;
 
+import java.util.concurrent.CompletionException;
+
 /** A load or unload that did not succeed, with what the server said. */
 public final class LoadFailure extends RuntimeException {
   private final String adapter;
@@ -17,5 +19,16 @@ public final class LoadFailure extends RuntimeException {
 
   public String address() {
     return address;
+  }
+
+  /** What a failed future failed with, without the {@link CompletionException} that dependent stages wrap it in. */
+  public static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+  }
+
+  /** A failure in words: our own message for a {@code LoadFailure}, the exception itself otherwise. */
+  public static String reason(Throwable error) {
+    Throwable e = unwrap(error);
+    return e instanceof LoadFailure ? e.getMessage() : e.toString();
   }
 }

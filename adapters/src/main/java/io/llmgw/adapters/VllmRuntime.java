@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -85,7 +84,7 @@ public final class VllmRuntime implements AdapterRuntime {
     HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + address + path)).timeout(timeout)
         .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
     return http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).exceptionally(e -> {
-      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      Throwable cause = LoadFailure.unwrap(e);
       throw new LoadFailure(adapter, address, "cannot reach the server: " + cause);
     });
   }

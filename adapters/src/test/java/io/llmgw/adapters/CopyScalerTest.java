@@ -12,20 +12,20 @@ import org.junit.jupiter.api.Test;
 class CopyScalerTest extends SimPodsTestBase {
   @Test
   void aRecentlyUsedAdapterGetsASecondCopyABusyOneAThirdAndAnIdleOneDropsBackToOne() throws Exception {
-    AdapterManager m = manager(AdapterSettings.defaults());
+    Adapters m = adapters(AdapterSettings.defaults());
     CopySettings settings = new CopySettings(2, Duration.ofMinutes(5), 4, 3, Duration.ofSeconds(10));
     CopyScaler scaler = new CopyScaler(m, () -> List.of(new LoadableAdapter("hot", "hf://org/hot", this::endpoints)),
         settings, clock);
-    String first = m.ensureLoaded("hot", "hf://org/hot", this::endpoints).get(5, TimeUnit.SECONDS);
-    m.used(first, "hot");
-    m.used(first, "hot");
+    String first = m.loads().ensureLoaded("hot", "hf://org/hot", this::endpoints).get(5, TimeUnit.SECONDS);
+    m.usage().used(first, "hot");
+    m.usage().used(first, "hot");
     scaler.tick();
     assertThat(runtime.loads).as("loaded and used twice: 3 uses, not yet the 4 worth a second copy").hasSize(1);
-    m.used(first, "hot");
+    m.usage().used(first, "hot");
     clock.advance(Duration.ofSeconds(10));
 
     scaler.tick();
-    await().atMost(Duration.ofSeconds(5)).until(() -> m.residentOn("hot", endpoints()).size() == 2);
+    await().atMost(Duration.ofSeconds(5)).until(() -> holders("hot").size() == 2);
     scaler.tick();
     assertThat(runtime.loads).as("two copies are enough while it is not busy").hasSize(2);
 
@@ -33,7 +33,7 @@ class CopyScalerTest extends SimPodsTestBase {
     scaler.tick();
     assertThat(runtime.loads).as("busy on one tick only: wait").hasSize(2);
     scaler.tick();
-    await().atMost(Duration.ofSeconds(5)).until(() -> m.residentOn("hot", endpoints()).size() == 3);
+    await().atMost(Duration.ofSeconds(5)).until(() -> holders("hot").size() == 3);
 
     inFlight.clear();
     clock.advance(Duration.ofMinutes(6));
@@ -45,16 +45,16 @@ class CopyScalerTest extends SimPodsTestBase {
 
   @Test
   void aRecentlyUsedAdapterThatWasPagedOutIsLoadedBackIntoFreeRoomBeforeAnyoneAsks() throws Exception {
-    AdapterManager m = manager(AdapterSettings.defaults());
+    Adapters m = adapters(AdapterSettings.defaults());
     CopyScaler scaler = new CopyScaler(m, () -> List.of(new LoadableAdapter("back", "hf://org/back", this::endpoints)),
         new CopySettings(1, Duration.ofMinutes(5), 2, 100, Duration.ofSeconds(10)), clock);
-    String first = m.ensureLoaded("back", "hf://org/back", this::endpoints).get(5, TimeUnit.SECONDS);
-    m.used(first, "back");
-    m.unloadWhereIdle("back", endpoints());
+    String first = m.loads().ensureLoaded("back", "hf://org/back", this::endpoints).get(5, TimeUnit.SECONDS);
+    m.usage().used(first, "back");
+    m.eviction().unloadWhereIdle("back", endpoints());
     await().atMost(Duration.ofSeconds(5)).until(() -> models(first.split(":")[0]).isEmpty());
     clock.advance(Duration.ofSeconds(11)); // past our own unload's stand-in: only the pods' lists count
     scaler.tick();
-    await().atMost(Duration.ofSeconds(5)).until(() -> m.residentOn("back", endpoints()).size() == 1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> holders("back").size() == 1);
     assertThat(runtime.loads).hasSize(2);
   }
 }

@@ -47,16 +47,16 @@ class MmeshRuntimeTest {
   }
 
   @Test
-  void theAdapterManagerPagesThroughTheSpiAsThroughVllmsApi() throws Exception {
+  void theLoadQueuePagesThroughTheSpiAsThroughVllmsApi() throws Exception {
     try (SimPods pods = SimPods.start(SimConfig.builder().loraLatency(50, 5).runtimePort(8033).build(),
         List.of("127.0.0.186", "127.0.0.187"), 8000);
         MmeshRuntime runtime = new MmeshRuntime(8033, Duration.ofSeconds(5))) {
-      AdapterManager m = new AdapterManager(runtime, AdapterSettings.defaults(), java.time.Clock.systemUTC(),
+      Adapters m = Adapters.create(runtime, AdapterSettings.defaults(), java.time.Clock.systemUTC(),
           AdapterEvents.NONE);
       var endpoints = pods.pods().stream().map(p -> new io.llmgw.picker.EndpointState(
           new io.llmgw.picker.Endpoint("pool", p.address(), p.address().split(":")[0], 8000),
           io.llmgw.picker.PodMetrics.unknown(), true, io.llmgw.picker.InFlight.NONE)).toList();
-      String where = m.ensureLoaded("spi-lora", "s3://models/spi-lora", () -> endpoints).get(5, TimeUnit.SECONDS);
+      String where = m.loads().ensureLoaded("spi-lora", "s3://models/spi-lora", () -> endpoints).get(5, TimeUnit.SECONDS);
       assertThat(models(where)).contains("\"spi-lora\"");
     }
   }

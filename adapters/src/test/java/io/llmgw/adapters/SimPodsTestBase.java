@@ -32,6 +32,8 @@ abstract class SimPodsTestBase {
   MutableClock clock;
   CountingRuntime runtime;
   Map<String, Integer> inFlight;
+  /** The parts under test: their registry corrects what {@link #endpoints()} report, as the EPP's datastore does. */
+  Adapters adapters;
 
   @BeforeAll
   static void startPods() throws Exception {
@@ -55,8 +57,14 @@ abstract class SimPodsTestBase {
     }
   }
 
-  AdapterManager manager(AdapterSettings settings) {
-    return new AdapterManager(runtime, settings, clock, AdapterEvents.NONE);
+  Adapters adapters(AdapterSettings settings) {
+    adapters = Adapters.create(runtime, settings, clock, AdapterEvents.NONE);
+    return adapters;
+  }
+
+  /** The reachable pods holding {@code adapter}, as the EPP sees them now. */
+  java.util.Set<String> holders(String adapter) {
+    return io.llmgw.picker.Residency.holders(adapter, endpoints());
   }
 
   /** The pods as the EPP would see them, what they hold read from their model lists as the scraper does. */
@@ -79,7 +87,7 @@ abstract class SimPodsTestBase {
         public int total() {
           return 0;
         }
-      }));
+      }, adapters == null ? io.llmgw.picker.AdapterChanges.NONE : adapters.registry()));
     }
     return out;
   }

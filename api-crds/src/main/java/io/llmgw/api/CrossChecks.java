@@ -16,15 +16,14 @@ final class CrossChecks {
 
   static void check(String source, List<Located<InferencePool>> pools, List<Located<LLMRoute>> routes,
       List<Located<InferenceObjective>> objectives, List<Located<PodInfo>> pods) throws ConfigException {
-    unique(source, "InferencePool", pools, p -> p.namespace() + "/" + p.name());
+    unique(source, "InferencePool", pools, InferencePool::key);
     unique(source, "Pod", pods, p -> p.namespace() + "/" + p.name());
-    unique(source, "LLMRoute", routes, r -> r.namespace() + "/" + r.name());
-    unique(source, "InferenceObjective", objectives, o -> o.namespace() + "/" + o.name());
-    Set<String> poolKeys = pools.stream().map(p -> p.value().namespace() + "/" + p.value().name())
-        .collect(Collectors.toSet());
+    unique(source, "LLMRoute", routes, LLMRoute::key);
+    unique(source, "InferenceObjective", objectives, InferenceObjective::key);
+    Set<PoolKey> poolKeys = pools.stream().map(p -> p.value().key()).collect(Collectors.toSet());
     for (Located<InferenceObjective> located : objectives) {
       InferenceObjective o = located.value();
-      if (!poolKeys.contains(o.namespace() + "/" + o.poolName())) {
+      if (!poolKeys.contains(o.pool())) {
         throw new ConfigException(source, located.document(), "spec.poolRef.name",
             "no InferencePool '" + o.poolName() + "' in namespace " + o.namespace());
       }
@@ -33,7 +32,7 @@ final class CrossChecks {
     for (Located<LLMRoute> located : routes) {
       LLMRoute route = located.value();
       for (int i = 0; i < route.poolNames().size(); i++) {
-        if (!poolKeys.contains(route.namespace() + "/" + route.poolNames().get(i))) {
+        if (!poolKeys.contains(route.key().pool(route.poolNames().get(i)))) {
           throw new ConfigException(source, located.document(), "spec.backendRefs[" + i + "].name",
               "no InferencePool '" + route.poolNames().get(i) + "' in namespace " + route.namespace());
         }
@@ -46,9 +45,9 @@ final class CrossChecks {
     }
   }
 
-  private static <T> void unique(String source, String kind, List<Located<T>> items, Function<T, String> key)
+  private static <T> void unique(String source, String kind, List<Located<T>> items, Function<T, ?> key)
       throws ConfigException {
-    Map<String, Integer> firstDocument = new HashMap<>();
+    Map<Object, Integer> firstDocument = new HashMap<>();
     for (Located<T> item : items) {
       Integer prior = firstDocument.putIfAbsent(key.apply(item.value()), item.document());
       if (prior != null) {

@@ -10,6 +10,10 @@ public record InferencePool(String namespace, String name, Map<String, String> s
     targetPorts = List.copyOf(targetPorts);
   }
 
+  public PoolKey key() {
+    return new PoolKey(namespace, name);
+  }
+
   /** True when every selector label is present on the pod with the same value (Kubernetes matchLabels). */
   public boolean selects(PodInfo pod) {
     if (!pod.namespace().equals(namespace)) {

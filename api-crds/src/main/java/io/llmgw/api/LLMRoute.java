@@ -8,6 +8,10 @@ public record LLMRoute(String namespace, String name, List<String> poolNames, Ro
     poolNames = List.copyOf(poolNames);
   }
 
+  public RouteKey key() {
+    return new RouteKey(namespace, name);
+  }
+
   /** The model name clients put in the request body. */
   public String modelName() {
     return adapter.name();

@@ -48,10 +48,8 @@ public final class ClusterScaleRun {
           routes, (System.nanoTime() - t0) / 1e9);
       long before = heapAfterGc();
       SourceSettings.Cluster cluster = SourceSettings.Cluster.defaults("scale", "bench").withLeaderElection(false);
-      EppSettings settings = new EppSettings(cluster, "127.0.0.1", 0, 0, 0, EppSettings.PolicyName.SEED, 50, 8 << 20,
-          Duration.ofSeconds(20), false, ScrapeSettings.defaults().withInterval(Duration.ofSeconds(10)),
-          AdapterSettings.defaults(), io.llmgw.picker.flow.FlowSettings.defaults(),
-          io.llmgw.picker.SaturationSettings.defaults());
+      EppSettings settings = EppSettings.defaults(cluster).onLoopbackEphemeralPorts()
+          .withScrape(ScrapeSettings.defaults().withInterval(Duration.ofSeconds(10)), Duration.ofSeconds(20));
       int expected = pools * podsPerPool;
       long start = System.nanoTime();
       try (Epp epp = Epp.start(settings, Clock.systemUTC(), client)) {

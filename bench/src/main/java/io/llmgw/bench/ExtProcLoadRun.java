@@ -16,13 +16,13 @@ import io.grpc.stub.StreamObserver;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.picker.config.PolicyShorthand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,42 +36,63 @@ import org.HdrHistogram.Histogram;
 /**
  * Load run of the whole EPP over gRPC: C concurrent clients each drive complete ext_proc exchanges (request headers,
  * a ~2 KiB chat body, the routing answer and re-emitted body, response headers and body) against 16 pods. Reports
- * throughput, the latency from the last body frame to the routing answer, and what is left in flight afterwards.
- * Usage: [clients] [requests] [policy]. Client and server share the machine's cores.
+ * throughput, the latency from the last body frame to the routing answer, and what is left in flight afterwards, next
+ * to the same run against {@link NullExtProc} (the protocol's own cost, measured in the same run: these machines are
+ * noisy, so the ratio is the figure to compare). Usage: [clients] [requests] [policy]. Client and server share the
+ * machine's cores.
  */
 public final class ExtProcLoadRun {
   public static void main(String[] args) throws Exception {
     int clients = args.length > 0 ? Integer.parseInt(args[0]) : 32;
     int requests = args.length > 1 ? Integer.parseInt(args[1]) : 50_000;
-    EppSettings.PolicyName policy = EppSettings.PolicyName.valueOf(args.length > 2 ? args[2].toUpperCase(Locale.ROOT) : "SEED");
+    PolicyShorthand policy = PolicyShorthand.parse(args.length > 2 ? args[2] : "seed");
     int podCount = 16;
     try (StaticPods pods = new StaticPods(podCount, 0, ScrapeLoadRun.metricsPage(),
         "{\"data\":[{\"id\":\"base\"},{\"id\":\"adapter-1\",\"parent\":\"base\"},{\"id\":\"adapter-2\",\"parent\":\"base\"}]}")) {
       Path config = Files.createTempFile("load", ".yaml");
       Files.writeString(config, yaml(pods));
       EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts().withPolicy(policy, 50);
-      try (Epp epp = Epp.start(settings, Clock.systemUTC())) {
+      try (Epp epp = Epp.start(settings, Clock.systemUTC());
+          NullExtProc nullEpp = new NullExtProc(pods.address(0))) {
         Thread.sleep(1_000); // first scrapes of a load run; not a test synchronisation
-        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", epp.grpcPort()).usePlaintext().build();
-        var stub = ExternalProcessorGrpc.newStub(channel);
-        Histogram decision = new ConcurrentHistogram(10_000_000, 3);
-        AtomicLong done = new AtomicLong();
-        AtomicLong errors = new AtomicLong();
         byte[] body = chatBody();
-        runClients(clients, requests / 10, stub, body, new ConcurrentHistogram(10_000_000, 3), new AtomicLong(), errors);
-        long t0 = System.nanoTime();
-        runClients(clients, requests, stub, body, decision, done, errors);
-        double wall = (System.nanoTime() - t0) / 1e9;
-        channel.shutdownNow();
+        Row baseline = measure(nullEpp.port(), clients, requests, body);
+        Row row = measure(epp.grpcPort(), clients, requests, body);
         long leftInFlight = epp.datastore().inFlight().all().values().stream().mapToLong(l -> l.total()).sum();
-        System.out.printf("%n| policy | clients | requests | req/s | routing answer p50 / p99 / max (µs) | errors | in flight after |%n");
-        System.out.printf("|---|---|---|---|---|---|---|%n");
-        System.out.printf("| %s | %d | %d | %.0f | %d / %d / %d | %d | %d |%n", policy.name().toLowerCase(Locale.ROOT), clients,
-            done.get(), done.get() / wall, decision.getValueAtPercentile(50), decision.getValueAtPercentile(99),
-            decision.getMaxValue(), errors.get(), leftInFlight);
+        System.out.printf("%n| policy | clients | requests | req/s | null EPP req/s | EPP / null | routing answer p50 / p99 / "
+            + "max (µs) | null EPP p50 (µs) | errors | in flight after |%n");
+        System.out.printf("|---|---|---|---|---|---|---|---|---|---|%n");
+        System.out.printf("| %s | %d | %d | %.0f | %.0f | %.2f | %d / %d / %d | %d | %d | %d |%n",
+            policy.cliName(), clients, row.done, row.rate(), baseline.rate(),
+            row.rate() / baseline.rate(), row.answer.getValueAtPercentile(50), row.answer.getValueAtPercentile(99),
+            row.answer.getMaxValue(), baseline.answer.getValueAtPercentile(50), row.errors + baseline.errors,
+            leftInFlight);
       } finally {
         Files.deleteIfExists(config);
       }
+    }
+  }
+
+  /** Requests per second through one ext_proc server, after a tenth of the requests as warm-up. */
+  private record Row(long done, long errors, double seconds, Histogram answer) {
+    double rate() {
+      return done / seconds;
+    }
+  }
+
+  private static Row measure(int port, int clients, int requests, byte[] body) throws Exception {
+    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    try {
+      var stub = ExternalProcessorGrpc.newStub(channel);
+      AtomicLong errors = new AtomicLong();
+      runClients(clients, requests / 10, stub, body, new ConcurrentHistogram(10_000_000, 3), new AtomicLong(), errors);
+      Histogram answer = new ConcurrentHistogram(10_000_000, 3);
+      AtomicLong done = new AtomicLong();
+      long t0 = System.nanoTime();
+      runClients(clients, requests, stub, body, answer, done, errors);
+      return new Row(done.get(), errors.get(), (System.nanoTime() - t0) / 1e9, answer);
+    } finally {
+      channel.shutdownNow();
     }
   }
 

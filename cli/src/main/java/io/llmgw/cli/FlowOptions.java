@@ -7,45 +7,50 @@ import picocli.CommandLine.Option;
 
 /** The serve command's flow-control and saturation flags. */
 final class FlowOptions {
-  @Option(names = "--flow-control", defaultValue = "on", description = "on: requests that find their pool saturated "
-      + "wait in the EPP (sheddable ones get 429); off: only sheddable requests are held back (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--flow-control",
+      description = "on: requests that find their pool saturated wait in the EPP (sheddable ones get 429); off: only "
+          + "sheddable requests are held back (default: ${DEFAULT-VALUE}).")
   String flowControl;
 
-  @Option(names = "--flow-fairness", defaultValue = "round-robin",
+  @Option(names = "--flow-fairness",
       description = "Within a priority band: round-robin across flows (x-gateway-inference-fairness-id, else the "
           + "route) or strict (the band's oldest first) (default: ${DEFAULT-VALUE}).")
   String fairness;
 
-  @Option(names = "--flow-ordering", defaultValue = "fcfs",
+  @Option(names = "--flow-ordering",
       description = "Within a flow: fcfs or edf (earliest deadline first: x-slo-ttft-ms, else the route's "
           + "TimeToFirstToken objective) (default: ${DEFAULT-VALUE}).")
   String ordering;
 
-  @Option(names = "--flow-ttl", defaultValue = "30s", converter = ServeCommand.DurationConverter.class,
+  @Option(names = "--flow-ttl", converter = ServeCommand.DurationConverter.class,
       description = "How long a request may wait before it is answered 503 (default: ${DEFAULT-VALUE}).")
   Duration ttl;
 
-  @Option(names = "--flow-max-requests", defaultValue = "10000", description = "Requests all bands may hold together.")
+  @Option(names = "--flow-max-requests",
+      description = "Requests all bands may hold together (default: ${DEFAULT-VALUE}).")
   int maxRequests;
 
-  @Option(names = "--flow-max-bytes", defaultValue = "1073741824", description = "Body bytes all bands may hold.")
+  @Option(names = "--flow-max-bytes",
+      description = "Body bytes all bands may hold (default: ${DEFAULT-VALUE}).")
   long maxBytes;
 
-  @Option(names = "--flow-max-band-requests", defaultValue = "5000", description = "Requests one priority may hold.")
+  @Option(names = "--flow-max-band-requests",
+      description = "Requests one priority may hold (default: ${DEFAULT-VALUE}).")
   int maxBandRequests;
 
-  @Option(names = "--flow-max-band-bytes", defaultValue = "536870912", description = "Body bytes one priority may hold.")
+  @Option(names = "--flow-max-band-bytes",
+      description = "Body bytes one priority may hold (default: ${DEFAULT-VALUE}).")
   long maxBandBytes;
 
-  @Option(names = "--saturation-queue-limit", defaultValue = "5",
+  @Option(names = "--saturation-queue-limit",
       description = "A pod is full at this many waiting requests (default: ${DEFAULT-VALUE}).")
   int queueLimit;
 
-  @Option(names = "--saturation-kv-limit", defaultValue = "0.8",
+  @Option(names = "--saturation-kv-limit",
       description = "A pod is full at this KV-cache use, 0-1 (default: ${DEFAULT-VALUE}).")
   double kvLimit;
 
-  @Option(names = "--saturation-stale-after", defaultValue = "200ms", converter = ServeCommand.DurationConverter.class,
+  @Option(names = "--saturation-stale-after", converter = ServeCommand.DurationConverter.class,
       description = "Metrics older than this count a pod as full (default: ${DEFAULT-VALUE}).")
   Duration staleAfter;
 

@@ -8,7 +8,8 @@ import io.llmgw.bench.load.Rig;
 import io.llmgw.bench.load.RunResult;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.picker.Policies;
+import io.llmgw.picker.config.PolicyShorthand;
+import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.sim.http.SimPods;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -59,12 +60,12 @@ final class QuickstartCommand implements Callable<Integer> {
     PrintStream out = System.out;
     Path file = config != null ? config : defaultConfig();
     QuickstartPlan plan;
-    EppSettings.PolicyName policyName;
+    PolicyShorthand policyName;
     int listenPort;
     String listenHost;
     try {
       plan = QuickstartPlan.from(ConfigFileLoader.load(file), maxLoras);
-      policyName = EppSettings.PolicyName.parse(policy);
+      policyName = PolicyShorthand.parse(policy);
       listenHost = listen.substring(0, listen.lastIndexOf(':'));
       listenPort = Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1));
       if (requests < 1 || rate <= 0) {
@@ -83,7 +84,7 @@ final class QuickstartCommand implements Callable<Integer> {
     }
   }
 
-  private int stoppable(PrintStream out, Path file, QuickstartPlan plan, EppSettings.PolicyName policyName,
+  private int stoppable(PrintStream out, Path file, QuickstartPlan plan, PolicyShorthand policyName,
       String listenHost, int listenPort) throws Exception {
     // Ctrl-C: the hook lets this thread close pods, EPP and proxy before the JVM halts
     CountDownLatch stop = new CountDownLatch(1);
@@ -103,14 +104,14 @@ final class QuickstartCommand implements Callable<Integer> {
     }
   }
 
-  private int demonstrate(PrintStream out, Path file, QuickstartPlan plan, EppSettings.PolicyName policyName,
+  private int demonstrate(PrintStream out, Path file, QuickstartPlan plan, PolicyShorthand policyName,
       String listenHost, int listenPort, CountDownLatch stop) throws Exception {
     Path envoy = noEnvoy || ephemeralPorts ? null : EnvoyProcess.onPath();
     out.printf("llmgw quickstart: %d simulated pods (%s) at %s, port %d, adapters %s%n", plan.podIps().size(),
         plan.sim().model(), plan.podIps(), plan.port(), plan.sim().adapters());
     SimPods pods = SimPods.start(plan.sim(), plan.podIps(), plan.port());
     EppSettings settings = EppSettings.defaults(file).withPolicy(policyName,
-        Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD);
+        LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
     settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
     ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort);
     try (Rig rig = Rig.start(pods, settings, proxySettings);

@@ -1,15 +1,16 @@
 package io.llmgw.cli;
 
-import io.llmgw.adapters.AdapterSettings;
+import io.llmgw.adapters.CopySettings;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.Durations;
 import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.envoy.xds.XdsSettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.RequestSettings;
+import io.llmgw.extproc.config.PluginConfigFile;
 import io.llmgw.extproc.control.SourceSettings;
-import io.llmgw.picker.Policies;
-import io.llmgw.scraper.ScrapeSettings;
+import io.llmgw.picker.config.PolicyShorthand;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +23,7 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(name = "serve", mixinStandardHelpOptions = true, defaultValueProvider = SettingsDefaults.class,
     description = "Run the Endpoint Picker over the pools, routes and pods of a YAML file (file mode) or of a "
         + "Kubernetes namespace (--kubernetes).")
 public final class ServeCommand implements Callable<Integer> {
@@ -60,38 +61,42 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--no-leader-election", description = "Cluster mode: a single replica writes status without a Lease.")
   boolean noLeaderElection;
 
-  @Option(names = "--bind", defaultValue = "0.0.0.0", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String bind;
 
-  @Option(names = "--grpc-port", defaultValue = "9002", description = "ext_proc port (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--grpc-port", description = "ext_proc port (default: ${DEFAULT-VALUE}).")
   int grpcPort;
 
-  @Option(names = "--health-port", defaultValue = "9003", description = "gRPC health port (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--health-port", description = "gRPC health port (default: ${DEFAULT-VALUE}).")
   int healthPort;
 
-  @Option(names = "--metrics-port", defaultValue = "9090",
-      description = "Prometheus metrics port (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--metrics-port", description = "Prometheus metrics port (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
-  @Option(names = "--policy", defaultValue = "seed", converter = PolicyConverter.class,
+  @Option(names = "--policy", converter = PolicyConverter.class,
       description = "seed (pack each adapter onto few pods; default), scorers (GIE queue/kv-cache/prefix/lora-affinity), "
-          + "or a baseline for comparison: round-robin, random, least-request.")
-  EppSettings.PolicyName policy;
+          + "or a baseline for comparison: round-robin, random, least-request. Short for a plugin configuration.")
+  PolicyShorthand policy;
 
-  @Option(names = "--adapter-pending-threshold", defaultValue = "" + Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD,
-      description = "Seed policy: pending requests for an adapter on a pod before the next pod takes over (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--plugins-config", paramLabel = "FILE",
+      description = "Scheduling plugins and profile in the reference EPP's format (kind: EndpointPickerConfig), "
+          + "instead of --policy; docs/architecture.md lists the plugin types.")
+  Path pluginsConfig;
+
+  @Option(names = "--adapter-pending-threshold",
+      description = "Seed policy: pending requests for an adapter on a pod before the next pod takes over "
+          + "(default: ${DEFAULT-VALUE}).")
   int threshold;
 
-  @Option(names = "--scrape-interval", defaultValue = "50ms", converter = DurationConverter.class,
+  @Option(names = "--scrape-interval", converter = DurationConverter.class,
       description = "How often each pod's /metrics is polled (default: ${DEFAULT-VALUE}).")
   Duration scrapeInterval;
 
-  @Option(names = "--stale-after", defaultValue = "2s", converter = DurationConverter.class,
+  @Option(names = "--stale-after", converter = DurationConverter.class,
       description = "Pods whose metrics are older are not picked (default: ${DEFAULT-VALUE}).")
   Duration staleAfter;
 
-  @Option(names = "--max-body-bytes", defaultValue = "8388608",
-      description = "Larger request bodies are answered 413 (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--max-body-bytes", description = "Larger request bodies are answered 413 (default: ${DEFAULT-VALUE}).")
   int maxBodyBytes;
 
   @Option(names = "--header-fallbacks",
@@ -99,17 +104,17 @@ public final class ServeCommand implements Callable<Integer> {
           + "needs one address there). The envoy.lb metadata always carries the ordered list.")
   boolean headerFallbacks;
 
-  @Option(names = "--load-wait-timeout", defaultValue = "30s", converter = DurationConverter.class,
+  @Option(names = "--load-wait-timeout", converter = DurationConverter.class,
       description = "How long a request waits for its adapter (a route target with a source) to be loaded "
           + "(default: ${DEFAULT-VALUE}).")
   Duration loadWaitTimeout;
 
-  @Option(names = "--adapter-capacity", defaultValue = "8",
+  @Option(names = "--adapter-capacity",
       description = "Adapters a pod holds before the least recently used idle one is unloaded for a new one "
           + "(default: ${DEFAULT-VALUE}).")
   int adapterCapacity;
 
-  @Option(names = "--mmesh-port", defaultValue = "0",
+  @Option(names = "--mmesh-port",
       description = "Load adapters through the ModelMesh runtime SPI (mmesh.ModelRuntime gRPC) on this port of each "
           + "pod instead of vLLM's runtime LoRA API (default: 0, vLLM's API).")
   int mmeshPort;
@@ -130,22 +135,25 @@ public final class ServeCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   FlowOptions flowOptions = new FlowOptions();
 
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
     EppSettings settings;
     try {
-      settings = new EppSettings(sourceSettings(), bind, grpcPort, healthPort, metricsPort, policy, threshold,
-          maxBodyBytes, staleAfter, headerFallbacks, ScrapeSettings.defaults().withInterval(scrapeInterval),
-          AdapterSettings.defaults().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
-              .withMmeshPort(mmeshPort), flowOptions.flow(), flowOptions.saturation());
+      settings = settings();
     } catch (IllegalArgumentException e) {
       System.err.println("llmgw: " + e.getMessage());
+      return 2;
+    } catch (ConfigException e) {
+      System.err.println("llmgw: cannot read the plugin configuration: " + e.getMessage());
       return 2;
     }
     Epp epp;
     try {
       epp = Epp.start(settings, Clock.systemUTC());
-    } catch (ConfigException e) {
+    } catch (ConfigException | IllegalArgumentException e) {
       System.err.println("llmgw: cannot start: " + e.getMessage());
       return 2;
     }
@@ -167,6 +175,27 @@ public final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The flags over the settings' defaults; the scheduling from --plugins-config, else from --policy. */
+  private EppSettings settings() throws ConfigException {
+    if (pluginsConfig != null && spec.commandLine().getParseResult().hasMatchedOption("--policy")) {
+      throw new IllegalArgumentException("--policy and --plugins-config both choose the scheduling; give one");
+    }
+    EppSettings d = EppSettings.defaults(sourceSettings());
+    RequestSettings r = d.requests();
+    CopySettings c = d.copies();
+    return d.withListen(d.listen().on(bind, grpcPort, healthPort, metricsPort))
+        .withScheduling(pluginsConfig != null
+            ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
+            : policy.config(threshold))
+        .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), headerFallbacks))
+        .withScrape(d.scrape().withInterval(scrapeInterval), staleAfter)
+        .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
+            .withMmeshPort(mmeshPort))
+        // a copy busier than the seed policy's threshold on two ticks running earns another
+        .withCopies(new CopySettings(c.minCopies(), c.recentWindow(), c.recentUses(), threshold, c.tick()))
+        .withFlow(flowOptions.flow(), flowOptions.saturation());
+  }
+
   /** The xDS server follows the EPP's configuration: whatever the datastore applies is served to Envoy. */
   private XdsServer startXds(Epp epp) throws java.io.IOException {
     XdsServer xds = XdsServer.start(bind, xdsPort, new XdsSettings("0.0.0.0", xdsListenerPort, xdsEppHost,
@@ -184,11 +213,11 @@ public final class ServeCommand implements Callable<Integer> {
         .withPoolLabels(poolSelector).withLeaderElection(!noLeaderElection).withLeaseName(leaseName);
   }
 
-  static final class PolicyConverter implements CommandLine.ITypeConverter<EppSettings.PolicyName> {
+  static final class PolicyConverter implements CommandLine.ITypeConverter<PolicyShorthand> {
     @Override
-    public EppSettings.PolicyName convert(String value) {
+    public PolicyShorthand convert(String value) {
       try {
-        return EppSettings.PolicyName.parse(value);
+        return PolicyShorthand.parse(value);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException("'" + value + "' is not a policy: seed, scorers, round-robin, "
             + "random or least-request");

@@ -1,59 +1,46 @@
 package io.llmgw.extproc;
 
 import io.llmgw.adapters.AdapterSettings;
+import io.llmgw.adapters.CopySettings;
 import io.llmgw.extproc.control.SourceSettings;
-import io.llmgw.picker.EndpointPicker;
-import io.llmgw.picker.Policies;
+import io.llmgw.extproc.latency.ObjectiveSettings;
 import io.llmgw.picker.SaturationSettings;
+import io.llmgw.picker.config.PolicyShorthand;
+import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.picker.flow.FlowSettings;
+import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.scraper.ScrapeSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Every setting of one EPP, validated once at start.
+ * Every setting of one EPP, validated once at start; each group's defaults are in that group's {@code defaults()}.
  *
- * @param bindHost address the three servers listen on
- * @param grpcPort ext_proc (0 picks a free port)
+ * @param scheduling the scheduling plugins and their weights: a {@code --policy} shorthand's, or a plugin
+ *     configuration file's
+ * @param staleAfter endpoints whose metrics are older are not picked
+ * @param rolloutDrainCheck how often a replaced adapter version is checked for idle copies to unload
  */
 public record EppSettings(
     SourceSettings source,
-    String bindHost,
-    int grpcPort,
-    int healthPort,
-    int metricsPort,
-    PolicyName policy,
-    int adapterPendingThreshold,
-    int maxBodyBytes,
+    ListenSettings listen,
+    SchedulingConfig scheduling,
     Duration staleAfter,
-    boolean headerCarriesFallbacks,
+    RequestSettings requests,
     ScrapeSettings scrape,
     AdapterSettings adapters,
+    CopySettings copies,
     FlowSettings flow,
-    SaturationSettings saturation) {
+    SaturationSettings saturation,
+    ObjectiveSettings objectives,
+    Duration rolloutDrainCheck) {
 
-  /** Our policies, and the baselines benchmarks compare them with (round-robin is what a plain Service does). */
-  public enum PolicyName {
-    SEED, SCORERS, ROUND_ROBIN, RANDOM, LEAST_REQUEST;
-
-    /** Accepts the command-line spelling: {@code seed}, {@code scorers}, {@code round-robin}, … */
-    public static PolicyName parse(String value) {
-      return valueOf(value.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
-    }
-
-    public String cliName() {
-      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-    }
-  }
+  public static final PolicyShorthand DEFAULT_POLICY = PolicyShorthand.SEED;
 
   public EppSettings {
-    require(adapterPendingThreshold >= 1, "--adapter-pending-threshold must be at least 1");
-    require(maxBodyBytes >= 1024, "--max-body-bytes must be at least 1024");
     require(!scrape.interval().isNegative() && !scrape.interval().isZero(), "--scrape-interval must be positive");
     require(staleAfter.compareTo(scrape.interval()) > 0, "metrics staleness must exceed the scrape interval");
-    for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
-      require(port >= 0 && port <= 65535, "ports must be within 0..65535");
-    }
+    require(!rolloutDrainCheck.isNegative() && !rolloutDrainCheck.isZero(), "the drain check must be positive");
   }
 
   /** File mode on the documented ports. */
@@ -62,46 +49,65 @@ public record EppSettings(
   }
 
   public static EppSettings defaults(SourceSettings source) {
-    return new EppSettings(source, "0.0.0.0", 9002, 9003, 9090, PolicyName.SEED,
-        Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD, 8 << 20, EndpointPicker.DEFAULT_STALE_AFTER, false,
-        ScrapeSettings.defaults(), AdapterSettings.defaults(), FlowSettings.defaults(), SaturationSettings.defaults());
+    return new EppSettings(source, ListenSettings.defaults(),
+        DEFAULT_POLICY.config(LoraPackingScorer.DEFAULT_PENDING_THRESHOLD), Duration.ofSeconds(2),
+        RequestSettings.defaults(), ScrapeSettings.defaults(), AdapterSettings.defaults(), CopySettings.defaults(),
+        FlowSettings.defaults(), SaturationSettings.defaults(), ObjectiveSettings.defaults(), Duration.ofMillis(500));
   }
 
   /** Loopback on the default ports: a local run others can reach at the documented ports. */
   public EppSettings onLoopback() {
-    return new EppSettings(source, "127.0.0.1", grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, adapters, flow, saturation);
+    return withListen(listen.on("127.0.0.1", listen.grpcPort(), listen.healthPort(), listen.metricsPort()));
   }
 
   /** Loopback and free ports: what tests and local runs want. */
   public EppSettings onLoopbackEphemeralPorts() {
-    return new EppSettings(source, "127.0.0.1", 0, 0, 0, policy, adapterPendingThreshold, maxBodyBytes, staleAfter,
-        headerCarriesFallbacks, scrape, adapters, flow, saturation);
+    return withListen(listen.on("127.0.0.1", 0, 0, 0));
   }
 
-  public EppSettings withPolicy(PolicyName p, int threshold) {
-    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, p, threshold, maxBodyBytes,
-        staleAfter, headerCarriesFallbacks, scrape, adapters, flow, saturation);
+  public EppSettings withListen(ListenSettings l) {
+    return new EppSettings(source, l, scheduling, staleAfter, requests, scrape, adapters, copies, flow, saturation,
+        objectives, rolloutDrainCheck);
+  }
+
+  /** A {@code --policy} shorthand; the threshold is the seed policy's. */
+  public EppSettings withPolicy(PolicyShorthand policy, int pendingThreshold) {
+    return withScheduling(policy.config(pendingThreshold));
+  }
+
+  public EppSettings withScheduling(SchedulingConfig config) {
+    return new EppSettings(source, listen, config, staleAfter, requests, scrape, adapters, copies, flow, saturation,
+        objectives, rolloutDrainCheck);
+  }
+
+  public EppSettings withRequests(RequestSettings r) {
+    return new EppSettings(source, listen, scheduling, staleAfter, r, scrape, adapters, copies, flow, saturation,
+        objectives, rolloutDrainCheck);
   }
 
   public EppSettings withMaxBodyBytes(int bytes) {
-    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        bytes, staleAfter, headerCarriesFallbacks, scrape, adapters, flow, saturation);
-  }
-
-  public EppSettings withHeaderFallbacks(boolean on) {
-    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, on, scrape, adapters, flow, saturation);
+    return withRequests(new RequestSettings(bytes, requests.bytesPerToken(), requests.maxFallbacks(),
+        requests.headerCarriesFallbacks()));
   }
 
   public EppSettings withAdapters(AdapterSettings a) {
-    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, a, flow, saturation);
+    return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, a, copies, flow, saturation,
+        objectives, rolloutDrainCheck);
+  }
+
+  public EppSettings withCopies(CopySettings c) {
+    return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, c, flow, saturation,
+        objectives, rolloutDrainCheck);
   }
 
   public EppSettings withFlow(FlowSettings f, SaturationSettings sat) {
-    return new EppSettings(source, bindHost, grpcPort, healthPort, metricsPort, policy, adapterPendingThreshold,
-        maxBodyBytes, staleAfter, headerCarriesFallbacks, scrape, adapters, f, sat);
+    return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, copies, f, sat,
+        objectives, rolloutDrainCheck);
+  }
+
+  public EppSettings withScrape(ScrapeSettings s, Duration metricsStaleAfter) {
+    return new EppSettings(source, listen, scheduling, metricsStaleAfter, requests, s, adapters, copies, flow,
+        saturation, objectives, rolloutDrainCheck);
   }
 
   private static void require(boolean ok, String message) {

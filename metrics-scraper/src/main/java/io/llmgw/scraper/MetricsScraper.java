@@ -8,9 +8,11 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,7 +37,8 @@ public final class MetricsScraper implements AutoCloseable {
   private final ExecutorService worker;
   private final HttpClient http;
   private final Clock clock;
-  private final ScrapeListener listener;
+  /** Told of every outcome, in the order added (metrics first, then whoever waits for fresh metrics). */
+  private final List<ScrapeListener> listeners = new CopyOnWriteArrayList<>();
   private final Semaphore permits;
   private final Map<String, Slot> slots = new ConcurrentHashMap<>();
   private volatile Slot[] order = new Slot[0];
@@ -47,7 +50,7 @@ public final class MetricsScraper implements AutoCloseable {
     this.settings = settings;
     this.scheduler = scheduler;
     this.clock = clock;
-    this.listener = listener;
+    this.listeners.add(listener);
     this.permits = new Semaphore(settings.maxConcurrent());
     this.worker = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "metrics-scraper");
@@ -97,6 +100,17 @@ public final class MetricsScraper implements AutoCloseable {
       }
       boolean wantModels = now - slot.modelsFetchedAt >= settings.modelsInterval().toMillis();
       scrape(slot, wantModels);
+    }
+  }
+
+  /** Another observer of scrape outcomes, after those given so far. */
+  public void addListener(ScrapeListener listener) {
+    listeners.add(listener);
+  }
+
+  private void failed(Slot slot, String what, String error) {
+    for (ScrapeListener l : listeners) {
+      l.failed(slot.target.address(), what, error);
     }
   }
 
@@ -154,7 +168,9 @@ public final class MetricsScraper implements AutoCloseable {
       loaded.addAll(models.adapters());
     }
     slot.state = new ScrapeState(m.withModels(loaded, models.baseModels()), models, true, 0, null);
-    listener.scraped(slot.target.address(), parsed.skippedLines());
+    for (ScrapeListener l : listeners) {
+      l.scraped(slot.target.address(), parsed.skippedLines());
+    }
   }
 
   private void fetchModels(Slot slot) {
@@ -179,7 +195,7 @@ public final class MetricsScraper implements AutoCloseable {
                 problem);
           }
           slot.modelsFailing = true;
-          listener.failed(slot.target.address(), "/v1/models", problem);
+          failed(slot, "/v1/models", problem);
         });
   }
 
@@ -192,7 +208,7 @@ public final class MetricsScraper implements AutoCloseable {
       LOG.warn("endpoint {}: scrape of /metrics failed ({}); not picked until it answers", slot.target.address(), error);
     }
     slot.state = new ScrapeState(old.metrics(), old.models(), false, old.consecutiveFailures() + 1, error);
-    listener.failed(slot.target.address(), "/metrics", error);
+    failed(slot, "/metrics", error);
   }
 
   private HttpRequest get(String address, String path) {

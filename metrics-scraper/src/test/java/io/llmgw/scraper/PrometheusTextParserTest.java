@@ -62,8 +62,8 @@ class PrometheusTextParserTest {
     assertThat(m.runningAdapters()).containsExactlyInAnyOrder("a", "b");
     assertThat(m.waitingAdapters()).containsExactly("c");
     assertThat(m.loadedAdapters()).containsExactly("r");
-    assertThat(m.hasAdapter("a")).isTrue();
-    assertThat(m.hasAdapter("old")).isFalse();
+    assertThat(m.reportsAdapter("a")).isTrue();
+    assertThat(m.reportsAdapter("old")).isFalse();
   }
 
   @Test

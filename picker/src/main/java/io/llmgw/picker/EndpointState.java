@@ -1,11 +1,44 @@
 package io.llmgw.picker;
 
+import java.util.Set;
+import java.util.TreeSet;
+
 /**
  * An endpoint as the picker sees it for one decision: last reported metrics, whether its scrapes currently succeed,
- * and the gateway's own in-flight view (live counters, read during the decision).
+ * the gateway's own in-flight view (live counters, read during the decision), and the adapter loads and unloads the
+ * gateway made there lately.
  */
-public record EndpointState(Endpoint endpoint, PodMetrics metrics, boolean scrapeHealthy, InFlight inFlight) {
+public record EndpointState(Endpoint endpoint, PodMetrics metrics, boolean scrapeHealthy, InFlight inFlight,
+    AdapterChanges changes) {
+  public EndpointState(Endpoint endpoint, PodMetrics metrics, boolean scrapeHealthy, InFlight inFlight) {
+    this(endpoint, metrics, scrapeHealthy, inFlight, AdapterChanges.NONE);
+  }
+
   public String address() {
     return endpoint.address();
+  }
+
+  /**
+   * The one definition of "resident": the pod holds the adapter when the gateway loaded it there lately, or when the
+   * pod reports it (listed, or in its batch) and the gateway did not unload it lately.
+   */
+  public boolean holdsAdapter(String adapter) {
+    Boolean own = changes.lately(address(), adapter);
+    return own != null ? own : metrics.reportsAdapter(adapter);
+  }
+
+  /** Every adapter {@link #holdsAdapter} says the pod holds. Builds a set: not for the per-request path. */
+  public Set<String> residentAdapters() {
+    Set<String> out = new TreeSet<>(metrics.loadedAdapters());
+    out.addAll(metrics.runningAdapters());
+    out.addAll(metrics.waitingAdapters());
+    out.addAll(changes.loadedLately(address()));
+    out.removeIf(a -> !holdsAdapter(a));
+    return out;
+  }
+
+  /** Serves the model without a load: its base model, or an adapter it holds. */
+  public boolean serves(String model) {
+    return metrics.baseModels().contains(model) || holdsAdapter(model);
   }
 }

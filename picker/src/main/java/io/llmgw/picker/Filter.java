@@ -1,7 +1,14 @@
 package io.llmgw.picker;
 
-/** Keeps or drops one endpoint for one request. */
-@FunctionalInterface
-public interface Filter {
+import java.util.List;
+
+/** Keeps or drops one endpoint for one request, before scoring. */
+public interface Filter extends Plugin {
   boolean keep(PickRequest request, EndpointState endpoint);
+
+  /**
+   * When the filter drops every candidate: why, as the request's answer; or null when the filter is only a
+   * preference, and picking then goes on among the candidates it was given.
+   */
+  PickOutcome.NoEndpoint whyNone(PickRequest request, List<EndpointState> candidates);
 }

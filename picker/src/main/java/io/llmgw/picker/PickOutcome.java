@@ -1,12 +1,17 @@
 package io.llmgw.picker;
 
-/** The picker's answer: a decision, or the reason there is none (each maps to one status code upstream). */
+/** The picker's answer: a decision, or the reason there is none. */
 public sealed interface PickOutcome {
   record Picked(Decision decision) implements PickOutcome {}
 
-  /** No endpoint is ready, fresh and serving. */
-  record NoReadyEndpoint(String detail) implements PickOutcome {}
-
-  /** The proxy's subset hint was empty or matched none of the pool's endpoints. */
-  record SubsetMismatch(String detail) implements PickOutcome {}
+  /**
+   * No endpoint can take the request.
+   *
+   * @param code {@code no_ready_endpoint} or {@code subset_mismatch}: the error code the request is answered with (503)
+   * @param detail which filter left nothing, in words
+   */
+  record NoEndpoint(String code, String detail) implements PickOutcome {
+    public static final String NO_READY_ENDPOINT = "no_ready_endpoint";
+    public static final String SUBSET_MISMATCH = "subset_mismatch";
+  }
 }

@@ -1,17 +1,39 @@
 package io.llmgw.picker;
 
+import io.llmgw.picker.latency.ObjectiveCheck;
 import java.util.Set;
 
 /**
  * What the picker needs to know about one request.
  *
  * @param model the concrete model or adapter the pod must serve (after target selection)
- * @param priority the route's priority; below zero is sheddable
+ * @param priority the request's priority; below zero is sheddable
  * @param prefixBlocks chained hashes of the prompt's leading blocks, for prefix-cache affinity (may be empty)
- * @param subset addresses the proxy allows, or null when it sent no subset hint
+ * @param subset addresses the proxy allows (its subset hint), or null when it sent none
+ * @param holders addresses holding the adapter the request needs, or null when any endpoint may serve it
+ * @param objective the request's latency limits against each endpoint's predicted latency, or null without limits
  */
-public record PickRequest(String model, int priority, long[] prefixBlocks, Set<String> subset) {
+public record PickRequest(String model, int priority, long[] prefixBlocks, Set<String> subset, Set<String> holders,
+    ObjectiveCheck objective) {
+  public static final long[] NO_BLOCKS = new long[0];
+
   public static PickRequest of(String model) {
-    return new PickRequest(model, 0, new long[0], null);
+    return new PickRequest(model, 0, NO_BLOCKS, null, null, null);
+  }
+
+  public PickRequest withPrefixBlocks(long[] blocks) {
+    return new PickRequest(model, priority, blocks, subset, holders, objective);
+  }
+
+  public PickRequest withSubset(Set<String> proxySubset) {
+    return new PickRequest(model, priority, prefixBlocks, proxySubset, holders, objective);
+  }
+
+  public PickRequest withHolders(Set<String> adapterHolders) {
+    return new PickRequest(model, priority, prefixBlocks, subset, adapterHolders, objective);
+  }
+
+  public PickRequest withObjective(ObjectiveCheck check) {
+    return new PickRequest(model, priority, prefixBlocks, subset, holders, check);
   }
 }

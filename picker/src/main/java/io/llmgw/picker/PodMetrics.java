@@ -29,14 +29,12 @@ public record PodMetrics(
     return new PodMetrics(0, 0, 0, 0, Set.of(), Set.of(), Set.of(), Set.of(), Instant.EPOCH);
   }
 
-  /** The adapter is usable on this server without a load: resident, or already being served. */
-  public boolean hasAdapter(String name) {
+  /**
+   * The pod's own report holds the adapter: listed as loaded, or in its batch. What the gateway did lately corrects
+   * this: {@link EndpointState#holdsAdapter} is the definition to use.
+   */
+  public boolean reportsAdapter(String name) {
     return loadedAdapters.contains(name) || runningAdapters.contains(name) || waitingAdapters.contains(name);
-  }
-
-  /** Serves the model: its base model, or one of its adapters. */
-  public boolean serves(String model) {
-    return baseModels.contains(model) || hasAdapter(model);
   }
 
   /**

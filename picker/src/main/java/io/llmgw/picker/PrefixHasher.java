@@ -14,6 +14,9 @@ public final class PrefixHasher {
   private final int maxBlocks;
 
   public PrefixHasher(int blockBytes, int maxBlocks) {
+    if (blockBytes < 1 || maxBlocks < 1) {
+      throw new IllegalArgumentException("prefix blocks need a size and a count of at least 1");
+    }
     this.blockBytes = blockBytes;
     this.maxBlocks = maxBlocks;
   }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 /** Scores every candidate in [0, 1], higher is better; scores may depend on the whole candidate set (normalisation). */
-public interface Scorer {
+public interface Scorer extends Plugin {
   void score(PickRequest request, List<EndpointState> candidates, double[] out);
 
   /** Told which endpoint the request went to, for scorers that learn from routing (prefix cache). */

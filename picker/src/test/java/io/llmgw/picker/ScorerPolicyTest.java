@@ -5,9 +5,9 @@ import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.llmgw.picker.config.PolicyShorthand;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
@@ -16,10 +16,9 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
+/** {@code --policy scorers}: the reference EPP's scorer set. */
 class ScorerPolicyTest {
-  final Random random = new Random(3);
-  final EndpointPicker picker = new EndpointPicker(Policies.scorers(() -> random), Clock.fixed(NOW, ZoneOffset.UTC),
-      Duration.ofSeconds(2), 2);
+  final SchedulingProfile scorers = Profiles.of(PolicyShorthand.SCORERS, 50, new Random(3));
 
   @Test
   void prefersShortQueuesAndFreeKvCache() {
@@ -44,10 +43,11 @@ class ScorerPolicyTest {
     List<EndpointState> pool = List.of(pod(1, metrics(0, 0.2, Set.of("a")), InFlight.NONE),
         pod(2, metrics(0, 0.2, Set.of("a")), InFlight.NONE), pod(3, metrics(0, 0.2, Set.of("a")), InFlight.NONE));
 
-    EndpointState first = primary(new PickRequest("a", 0, blocks, null), pool);
+    assertThat(scorers.prefixHasher()).as("the profile hashes prompts for its prefix scorer").isNotNull();
+    EndpointState first = primary(PickRequest.of("a").withPrefixBlocks(blocks), pool);
     Map<String, Integer> hits = new HashMap<>();
     for (int i = 0; i < 20; i++) {
-      hits.merge(primary(new PickRequest("a", 0, blocks, null), pool).address(), 1, Integer::sum);
+      hits.merge(primary(PickRequest.of("a").withPrefixBlocks(blocks), pool).address(), 1, Integer::sum);
     }
     assertThat(hits).containsOnlyKeys(first.address());
   }
@@ -91,6 +91,6 @@ class ScorerPolicyTest {
   }
 
   private EndpointState primary(PickRequest req, List<EndpointState> pool) {
-    return ((PickOutcome.Picked) picker.pick(req, pool)).decision().primary();
+    return Profiles.primary(scorers, req, pool);
   }
 }

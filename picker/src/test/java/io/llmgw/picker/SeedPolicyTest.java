@@ -1,23 +1,19 @@
 package io.llmgw.picker;
 
-import static io.llmgw.picker.Pods.NOW;
 import static io.llmgw.picker.Pods.active;
 import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.ZoneOffset;
+import io.llmgw.picker.config.PolicyShorthand;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
+/** {@code --policy seed}: the lora-packing scorer under max-score picking. */
 class SeedPolicyTest {
-  final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-  final Random random = new Random(7);
-  final EndpointPicker picker = new EndpointPicker(Policies.seed(3, () -> random), clock, Duration.ofSeconds(2), 2);
+  final SchedulingProfile seed = Profiles.of(PolicyShorthand.SEED, 3, new Random(7));
 
   @Test
   void packsOntoTheLoadedPodWithTheMostPendingBelowTheThreshold() {
@@ -58,9 +54,8 @@ class SeedPolicyTest {
     var p1 = pod(1, metrics(0, 0, Set.of()), new Pods.Pending().set("base", 2));
     var p2 = pod(2, metrics(0, 0, Set.of()), new Pods.Pending().set("base", 1));
     var p3 = pod(3, active(Set.of("a"), Set.of("a")), new Pods.Pending());
-    assertThat(picker.pick(PickRequest.of("base"), List.of(p1, p2, p3)))
-        .isInstanceOfSatisfying(PickOutcome.Picked.class, p -> assertThat(p.decision().ranked())
-            .containsExactly(p2, p1, p3));
+    assertThat(Profiles.picked(seed, PickRequest.of("base"), List.of(p1, p2, p3)).ranked())
+        .containsExactly(p2, p1, p3);
   }
 
   @Test
@@ -74,9 +69,26 @@ class SeedPolicyTest {
     }
   }
 
+  @Test
+  void anAdapterTheGatewayJustLoadedCountsAsHeldBeforeThePodReportsIt() {
+    AdapterChanges loadedOnP2 = new AdapterChanges() {
+      @Override
+      public Boolean lately(String address, String adapter) {
+        return address.equals("127.0.0.2:8000") && adapter.equals("a") ? Boolean.TRUE : null;
+      }
+
+      @Override
+      public Set<String> loadedLately(String address) {
+        return address.equals("127.0.0.2:8000") ? Set.of("a") : Set.of();
+      }
+    };
+    var p1 = pod(1, metrics(0, 0, Set.of()), new Pods.Pending());
+    var p2 = new EndpointState(pod(2, null, InFlight.NONE).endpoint(), metrics(0, 0, Set.of()), true,
+        new Pods.Pending(), loadedOnP2);
+    assertThat(picked(List.of(p1, p2)).primary()).isSameAs(p2);
+  }
+
   private Decision picked(List<EndpointState> pool) {
-    PickOutcome o = picker.pick(PickRequest.of("a"), pool);
-    assertThat(o).isInstanceOf(PickOutcome.Picked.class);
-    return ((PickOutcome.Picked) o).decision();
+    return Profiles.picked(seed, PickRequest.of("a"), pool);
   }
 }

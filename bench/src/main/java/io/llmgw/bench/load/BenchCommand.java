@@ -2,8 +2,8 @@ package io.llmgw.bench.load;
 
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.EppSettings.PolicyName;
-import io.llmgw.picker.Policies;
+import io.llmgw.picker.config.PolicyShorthand;
+import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;
@@ -128,18 +128,18 @@ public final class BenchCommand implements Callable<Integer> {
   private record Row(RunResult result, PoolStats stats) {}
 
   /** A policy, with the seed policy's pending threshold when given as {@code seed:N}. */
-  record PolicySpec(PolicyName name, int threshold) {
+  record PolicySpec(PolicyShorthand name, int threshold) {
     static PolicySpec parse(String spec) {
       int colon = spec.indexOf(':');
       if (colon < 0) {
-        return new PolicySpec(PolicyName.parse(spec), Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD);
+        return new PolicySpec(PolicyShorthand.parse(spec), LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
       }
-      return new PolicySpec(PolicyName.parse(spec.substring(0, colon)), Integer.parseInt(spec.substring(colon + 1)));
+      return new PolicySpec(PolicyShorthand.parse(spec.substring(0, colon)), Integer.parseInt(spec.substring(colon + 1)));
     }
 
     @Override
     public String toString() {
-      return name.cliName() + (threshold == Policies.DEFAULT_ADAPTER_PENDING_THRESHOLD ? "" : ":" + threshold);
+      return name.cliName() + (threshold == LoraPackingScorer.DEFAULT_PENDING_THRESHOLD ? "" : ":" + threshold);
     }
   }
 

@@ -3,6 +3,7 @@ package io.llmgw.bench.load;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.flow.FlowSettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
@@ -53,7 +54,7 @@ public final class FairnessRun {
     yaml.append(FileModeYaml.pods("sim", "sim", pods.podAddresses()));
     Files.writeString(config, yaml);
     EppSettings s = EppSettings.defaults(config).onLoopbackEphemeralPorts()
-        .withPolicy(EppSettings.PolicyName.SCORERS, 50);
+        .withPolicy(PolicyShorthand.SCORERS, 50);
     FlowSettings flow = s.flow().with(fairness, FlowSettings.Ordering.FCFS)
         .withLimits(Duration.ofSeconds(10), 10_000, 1L << 30, 5_000, 512L << 20);
     s = s.withFlow(flow, s.saturation());

@@ -3,6 +3,7 @@ package io.llmgw.bench.load;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;
@@ -66,7 +67,7 @@ public final class ModelLessRun {
         : List.of("large-base#basic", "large-base#premium");
     Workload w = Workload.classes("model-less", classes, new double[] {0.7, 0.3}, headers, 16, 96);
     EppSettings s = EppSettings.defaults(config).onLoopbackEphemeralPorts()
-        .withPolicy(EppSettings.PolicyName.SCORERS, 50);
+        .withPolicy(PolicyShorthand.SCORERS, 50);
     try (large; Rig rig = Rig.start(small, s, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       Rig.awaitScraped(rig.epp(), large);
       System.out.printf("  %-13s ...", mode);

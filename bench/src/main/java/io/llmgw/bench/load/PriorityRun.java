@@ -3,6 +3,7 @@ package io.llmgw.bench.load;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.SaturationSettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
@@ -71,7 +72,7 @@ public final class PriorityRun {
     Files.writeString(config, config(pods, mode.equals("no admission control") ? 0 : -10));
     // the GIE scorers spread by queue; the seed policy would pack each adapter onto few pods, by design
     EppSettings s = EppSettings.defaults(config).onLoopbackEphemeralPorts()
-        .withPolicy(EppSettings.PolicyName.SCORERS, 50);
+        .withPolicy(PolicyShorthand.SCORERS, 50);
     if (!mode.startsWith("flow control")) {
       s = s.withFlow(s.flow().disabled(), s.saturation());
     } else if (mode.endsWith("queue limit 2")) {

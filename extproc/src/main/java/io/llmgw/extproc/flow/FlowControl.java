@@ -1,6 +1,7 @@
 package io.llmgw.extproc.flow;
 
-import io.llmgw.extproc.routing.ErrorReply;
+import io.llmgw.api.PoolKey;
+import io.llmgw.extproc.request.ErrorReply;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.picker.EndpointState;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Late binding in the EPP: requests admitted while their pool is saturated wait here, one {@link FlowQueue} per set of
- * pools, and are dispatched when the pool has room again. Dispatch runs when something can have changed — a response
+ * Late binding in the EPP: requests admitted while their pool is saturated wait here, one {@link FlowQueue} per
+ * {@link PoolSet}, and are dispatched when the pool has room again. Dispatch runs when something can have changed — a response
  * ended ({@link #signal()} from the in-flight accounting), fresh metrics arrived (from the scraper), or the oldest
  * request's TTL is due (one timer) — never on a polling loop. Dispatching completes the request's ticket on the
  * dispatcher thread, so the request is routed (and counted in flight) before the next one is considered.
@@ -41,7 +43,7 @@ public final class FlowControl {
   private final ScheduledExecutorService timer;
   private final Executor dispatcher;
   private final FlowEvents events;
-  private final Map<String, PoolQueue> queues = new LinkedHashMap<>();
+  private final Map<PoolSet, PoolQueue> queues = new LinkedHashMap<>();
   private final AtomicBoolean signalled = new AtomicBoolean();
   /** Requests in all queues: signals (one per response end, one per scrape) cost nothing while it is zero. */
   private final AtomicInteger queued = new AtomicInteger();
@@ -66,21 +68,9 @@ public final class FlowControl {
     return settings;
   }
 
-  /** The key of a set of pools: their queue. */
-  public static String key(List<PoolView> pools) {
-    if (pools.size() == 1) {
-      return pools.getFirst().key();
-    }
-    StringBuilder b = new StringBuilder();
-    for (PoolView p : pools) {
-      b.append(b.isEmpty() ? "" : ",").append(p.key());
-    }
-    return b.toString();
-  }
-
   /** Requests are waiting for these pools: a newcomer must queue behind them, not overtake them. */
-  public synchronized boolean hasWaiting(List<PoolView> pools) {
-    PoolQueue q = queues.get(key(pools));
+  public synchronized boolean hasWaiting(PoolSet pools) {
+    PoolQueue q = queues.get(pools);
     return q != null && !q.queue.isEmpty();
   }
 
@@ -93,17 +83,16 @@ public final class FlowControl {
    */
   public Ticket enqueue(List<PoolView> pools, int priority, String flowId, long bytes, long deadlineMillis,
       Predicate<List<EndpointState>> eligible) {
-    String key = key(pools);
+    PoolSet key = PoolSet.of(pools);
     Waiter waiter = new Waiter(key, eligible);
     List<FlowItem<Waiter>> evicted;
     synchronized (this) {
-      PoolQueue q = queues.computeIfAbsent(key, k -> new PoolQueue(new FlowQueue<>(settings, clock)));
-      q.pools = List.copyOf(pools);
+      PoolQueue q = queues.computeIfAbsent(key, k -> new PoolQueue(k, new FlowQueue<>(settings, clock)));
       FlowItem<Waiter> item = q.queue.item(priority, flowId, bytes, deadlineMillis, waiter);
       waiter.item = item;
       switch (q.queue.offer(item)) {
         case Admission.Refused<Waiter> r -> {
-          waiter.fail(new FlowRejection(ErrorReply.queueFull(r.reason()), "full"), 0, events);
+          waiter.fail(ErrorReply.queueFull(r.reason()), "full", 0, events);
           return waiter;
         }
         case Admission.Queued<Waiter> a -> evicted = a.evicted();
@@ -112,8 +101,7 @@ public final class FlowControl {
       armTimer(q.queue.nextExpiryMillis());
     }
     for (FlowItem<Waiter> e : evicted) {
-      e.payload().fail(new FlowRejection(ErrorReply.evicted(e.priority(), priority), "evicted"),
-          waitedSeconds(e), events);
+      e.payload().fail(ErrorReply.evicted(e.priority(), priority), "evicted", waitedSeconds(e), events);
     }
     signal(); // the pool may have room already (the request queued only to keep its place behind others)
     return waiter;
@@ -127,23 +115,23 @@ public final class FlowControl {
   }
 
   /** Waiting requests per pool key and priority (highest first), and bytes per pool. */
-  public synchronized Map<String, Map<Integer, Integer>> waitingByPool() {
-    Map<String, Map<Integer, Integer>> out = new LinkedHashMap<>();
+  public synchronized Map<PoolSet, Map<Integer, Integer>> waitingByPool() {
+    Map<PoolSet, Map<Integer, Integer>> out = new LinkedHashMap<>();
     queues.forEach((k, q) -> out.put(k, q.queue.sizeByPriority()));
     return out;
   }
 
-  public synchronized Map<String, Long> bytesByPool() {
-    Map<String, Long> out = new LinkedHashMap<>();
+  public synchronized Map<PoolSet, Long> bytesByPool() {
+    Map<PoolSet, Long> out = new LinkedHashMap<>();
     queues.forEach((k, q) -> out.put(k, q.queue.bytes()));
     return out;
   }
 
   /** Requests waiting for this pool, including in queues of routes that span it and other pools. */
-  public synchronized int waiting(String poolKey) {
+  public synchronized int waiting(PoolKey pool) {
     int n = 0;
     for (var e : queues.entrySet()) {
-      if (e.getKey().equals(poolKey) || List.of(e.getKey().split(",")).contains(poolKey)) {
+      if (e.getKey().contains(pool)) {
         n += e.getValue().queue.size();
       }
     }
@@ -182,7 +170,7 @@ public final class FlowControl {
       queued.addAndGet(-expired.size());
     }
     for (FlowItem<Waiter> e : expired) {
-      e.payload().fail(new FlowRejection(ErrorReply.expired(settings.ttl()), "expired"), waitedSeconds(e), events);
+      e.payload().fail(ErrorReply.expired(settings.ttl()), "expired", waitedSeconds(e), events);
     }
     while (true) {
       FlowItem<Waiter> next;
@@ -209,10 +197,10 @@ public final class FlowControl {
 
   /** The pools as the current topology has them (pods come and go while requests wait). */
   private List<PoolView> livePools(PoolQueue q) {
-    Map<String, PoolView> now = datastore.topology().poolsByKey();
-    List<PoolView> out = new ArrayList<>(q.pools.size());
-    for (PoolView p : q.pools) {
-      PoolView live = now.get(p.key());
+    Map<PoolKey, PoolView> now = datastore.topology().poolsByKey();
+    List<PoolView> out = new ArrayList<>(q.pools.pools().size());
+    for (PoolKey p : q.pools.pools()) {
+      PoolView live = now.get(p);
       if (live != null) {
         out.add(live);
       }
@@ -247,29 +235,22 @@ public final class FlowControl {
     timer.schedule(this::signal, delay, TimeUnit.MILLISECONDS);
   }
 
-  private static final class PoolQueue {
-    final FlowQueue<Waiter> queue;
-    List<PoolView> pools = List.of();
-
-    PoolQueue(FlowQueue<Waiter> queue) {
-      this.queue = queue;
-    }
-  }
+  private record PoolQueue(PoolSet pools, FlowQueue<Waiter> queue) {}
 
   /** The payload of one queued request, and its ticket. */
   private final class Waiter implements Ticket {
-    final String poolKey;
+    final PoolSet pools;
     final Predicate<List<EndpointState>> eligible;
-    final CompletableFuture<Void> future = new CompletableFuture<>();
+    final CompletableFuture<Optional<ErrorReply>> future = new CompletableFuture<>();
     FlowItem<Waiter> item;
 
-    Waiter(String poolKey, Predicate<List<EndpointState>> eligible) {
-      this.poolKey = poolKey;
+    Waiter(PoolSet pools, Predicate<List<EndpointState>> eligible) {
+      this.pools = pools;
       this.eligible = eligible;
     }
 
     @Override
-    public CompletableFuture<Void> dispatched() {
+    public CompletableFuture<Optional<ErrorReply>> outcome() {
       return future;
     }
 
@@ -277,26 +258,27 @@ public final class FlowControl {
     public void cancel() {
       boolean removed;
       synchronized (FlowControl.this) {
-        PoolQueue q = queues.get(poolKey);
+        PoolQueue q = queues.get(pools);
         removed = q != null && q.queue.remove(item);
         if (removed) {
           queued.decrementAndGet();
         }
       }
       if (removed) {
-        events.left(poolKey, item.priority(), "cancelled", waitedSeconds(item));
+        events.left(pools.toString(), item.priority(), "cancelled", waitedSeconds(item));
         future.cancel(false);
       }
     }
 
     void dispatch(double waited, FlowEvents ev) {
-      ev.left(poolKey, item.priority(), "dispatched", waited);
-      future.complete(null);
+      ev.left(pools.toString(), item.priority(), "dispatched", waited);
+      future.complete(Optional.empty());
     }
 
-    void fail(FlowRejection why, double waited, FlowEvents ev) {
-      ev.left(poolKey, item.priority(), why.outcome(), waited);
-      future.completeExceptionally(why);
+    /** @param outcome {@code full}, {@code evicted} or {@code expired}: the label it is counted under */
+    void fail(ErrorReply reply, String outcome, double waited, FlowEvents ev) {
+      ev.left(pools.toString(), item.priority(), outcome, waited);
+      future.complete(Optional.of(reply));
     }
   }
 }

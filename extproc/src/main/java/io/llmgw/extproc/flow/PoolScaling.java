@@ -1,5 +1,7 @@
 package io.llmgw.extproc.flow;
 
+import io.llmgw.api.PoolKey;
+
 /**
  * The scaling signal for one pool, in a form an HPA (External metric, AverageValue 1) or KEDA can follow directly.
  *
@@ -13,14 +15,13 @@ package io.llmgw.extproc.flow;
  * @param waiting requests held in flow control for the pool
  * @param objectivesMissed a route on the pool is below its objective's attainment
  */
-public record PoolScaling(String pool, int pods, double saturation, int waiting, boolean objectivesMissed,
+public record PoolScaling(PoolKey pool, int pods, double saturation, int waiting, boolean objectivesMissed,
     int desired) {
-  public static final double TARGET_UTILISATION = 0.8;
-
-  public static PoolScaling of(String pool, int pods, double saturation, int waiting, int queueLimitPerPod,
-      boolean objectivesMissed) {
+  /** @param targetUtilisation the share of capacity demand may use (INFaaS keeps 20 % slack) */
+  public static PoolScaling of(PoolKey pool, int pods, double saturation, int waiting, int queueLimitPerPod,
+      boolean objectivesMissed, double targetUtilisation) {
     double demand = saturation * pods + (double) waiting / queueLimitPerPod;
-    int desired = (int) Math.ceil(demand / TARGET_UTILISATION - 1e-9);
+    int desired = (int) Math.ceil(demand / targetUtilisation - 1e-9);
     if (objectivesMissed) {
       desired = Math.max(desired, pods + 1);
     }

@@ -3,8 +3,8 @@ package io.llmgw.extproc.observe;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.llmgw.adapters.AdapterManager;
 import io.llmgw.adapters.AdapterStatus;
+import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.LoadableAdapter;
 import io.llmgw.extproc.state.Datastore;
 import java.io.IOException;
@@ -31,12 +31,12 @@ public final class AdminHandler implements HttpHandler {
   private static final String ENSURE = ":ensureLoaded";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final AdapterManager adapters;
+  private final Adapters adapters;
   private final Datastore datastore;
 
   private final GatewayStatus status;
 
-  public AdminHandler(AdapterManager adapters, Datastore datastore, GatewayStatus status) {
+  public AdminHandler(Adapters adapters, Datastore datastore, GatewayStatus status) {
     this.adapters = adapters;
     this.datastore = datastore;
     this.status = status;
@@ -55,7 +55,7 @@ public final class AdminHandler implements HttpHandler {
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("adapters", out);
-        body.put("pods", adapters.pods(datastore.states(List.copyOf(datastore.topology().poolsByKey().values()))));
+        body.put("pods", adapters.report().pods(datastore.allStates()));
         send(ex, 200, body);
       } else if (path.startsWith(PREFIX + "/") && path.endsWith(ENSURE) && ex.getRequestMethod().equals("POST")) {
         ensureLoaded(ex, path.substring(PREFIX.length() + 1, path.length() - ENSURE.length()));
@@ -74,7 +74,7 @@ public final class AdminHandler implements HttpHandler {
       return;
     }
     try {
-      adapters.ensureLoaded(name, l.source(), l.endpoints())
+      adapters.loads().ensureLoaded(name, l.source(), l.endpoints())
           .get(adapters.settings().loadWaitTimeout().toMillis(), TimeUnit.MILLISECONDS);
       send(ex, 200, describe(status(l)));
     } catch (ExecutionException | TimeoutException e) {
@@ -90,7 +90,7 @@ public final class AdminHandler implements HttpHandler {
   }
 
   private AdapterStatus status(LoadableAdapter l) {
-    return adapters.status(List.of(l.name()), l.endpoints().get()).getFirst();
+    return adapters.report().status(List.of(l.name()), l.endpoints().get()).getFirst();
   }
 
   private static Map<String, Object> describe(AdapterStatus s) {

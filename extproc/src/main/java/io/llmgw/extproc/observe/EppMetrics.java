@@ -8,7 +8,8 @@ import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.scraper.ScrapeListener;
 import io.llmgw.adapters.AdapterEvents;
-import io.llmgw.adapters.AdapterManager;
+import io.llmgw.adapters.Adapters;
+import io.llmgw.picker.PluginTimings;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import java.time.Duration;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -54,6 +55,20 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
       .register(registry);
   private final Counter configErrors = Counter.builder().name("llmgw_config_rejected_total")
       .help("Configuration edits rejected (the last good configuration stays in force)").register(registry);
+  private final Histogram pluginDurations = Histogram.builder().name("llmgw_plugin_duration_seconds")
+      .help("Time each plugin of the request lifecycle took per call, by extension point, plugin type and name")
+      .labelNames("extension_point", "plugin_type", "plugin_name")
+      .classicUpperBounds(0.000_001, 0.000_002, 0.000_005, 0.000_01, 0.000_02, 0.000_05, 0.000_1, 0.000_5, 0.001,
+          0.01)
+      .register(registry);
+
+  /** One histogram series per plugin, bound once: timing a call is then two ticker reads and one observation. */
+  public PluginTimings pluginTimings() {
+    return (point, id) -> {
+      var series = pluginDurations.labelValues(point, id.type(), id.name());
+      return nanos -> series.observe(nanos / 1e9);
+    };
+  }
 
   /**
    * Registers the gauges that read live state (until then only counters and the histogram exist), and drops the
@@ -102,7 +117,7 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   private static void forEachPool(Datastore datastore, PoolVisitor visitor) {
     Topology t = datastore.topology();
     for (PoolView p : t.poolsByKey().values()) {
-      visitor.visit(p.key(), datastore.states(List.of(p)));
+      visitor.visit(p.key().toString(), datastore.states(List.of(p)));
     }
   }
 
@@ -141,18 +156,14 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   }
 
   /** Adapters resident per pod and the global LRU age, read from the pods' reports at scrape time. */
-  public void watchAdapters(AdapterManager adapters, Datastore datastore) {
+  public void watchAdapters(Adapters adapters, Datastore datastore) {
     GaugeWithCallback.builder().name("llmgw_adapters_resident").help("Adapters each reachable pod holds")
-        .labelNames("endpoint").callback(cb -> adapters.residentCounts(allEndpoints(datastore))
+        .labelNames("endpoint").callback(cb -> adapters.report().residentCounts(datastore.allStates())
             .forEach((address, n) -> cb.call(n, address))).register(registry);
     GaugeWithCallback.builder().name("llmgw_adapter_lru_age_seconds")
         .help("Age of the least recently used adapter still resident anywhere (how long idle adapters linger)")
-        .callback(cb -> cb.call(adapters.globalLruAge(allEndpoints(datastore)).toMillis() / 1000.0))
+        .callback(cb -> cb.call(adapters.usage().globalLruAge(datastore.allStates()).toMillis() / 1000.0))
         .register(registry);
-  }
-
-  private static List<EndpointState> allEndpoints(Datastore datastore) {
-    return datastore.states(List.copyOf(datastore.topology().poolsByKey().values()));
   }
 
   public void cacheMissWaitSeconds(double seconds) {
@@ -167,8 +178,8 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
     requests.labelValues(model, target, priority, code).inc();
   }
 
-  public void decisionSeconds(double seconds) {
-    decision.observe(seconds);
+  public void decisionNanos(long nanos) {
+    decision.observe(nanos / 1e9);
   }
 
   public void tokens(String model, TokenUsage usage) {

@@ -39,30 +39,31 @@ public final class FlowMetrics implements FlowEvents {
   public static void watch(PrometheusRegistry registry, FlowControl flow, GatewayStatus status) {
     GaugeWithCallback.builder().name("llmgw_flow_queue_requests")
         .help("Requests waiting in flow control, by pool and priority").labelNames("pool", "priority")
-        .callback(cb -> flow.waitingByPool().forEach((pool, bands) ->
-            bands.forEach((priority, n) -> cb.call(n, pool, Integer.toString(priority))))).register(registry);
+        .callback(cb -> flow.waitingByPool().forEach((pools, bands) ->
+            bands.forEach((priority, n) -> cb.call(n, pools.toString(), Integer.toString(priority)))))
+        .register(registry);
     GaugeWithCallback.builder().name("llmgw_flow_queue_bytes")
         .help("Request-body bytes waiting in flow control, by pool").labelNames("pool")
-        .callback(cb -> flow.bytesByPool().forEach((pool, n) -> cb.call(n, pool))).register(registry);
+        .callback(cb -> flow.bytesByPool().forEach((pools, n) -> cb.call(n, pools.toString()))).register(registry);
     GaugeWithCallback.builder().name("llmgw_objective_attainment_ratio")
         .help("Share of a route's last 1,000 requests within its objective's latency").labelNames("route", "objective")
         .callback(cb -> {
           for (ObjectiveStatus o : status.recent().routes().stream().flatMap(r -> r.objectives().stream()).toList()) {
             if (!Double.isNaN(o.attainment())) {
-              cb.call(o.attainment(), o.route(), o.type());
+              cb.call(o.attainment(), o.route().toString(), o.type());
             }
           }
         }).register(registry);
     GaugeWithCallback.builder().name("llmgw_objective_target_ratio")
         .help("The share an objective asks for (its quantile: 0.99 for p99)").labelNames("route", "objective")
         .callback(cb -> status.recent().routes().forEach(r -> r.objectives()
-            .forEach(o -> cb.call(o.quantile(), o.route(), o.type())))).register(registry);
+            .forEach(o -> cb.call(o.quantile(), o.route().toString(), o.type())))).register(registry);
     GaugeWithCallback.builder().name("llmgw_objective_observed_seconds")
         .help("A route's latency at its objective's quantile over its last 1,000 requests")
         .labelNames("route", "objective")
         .callback(cb -> status.recent().routes().forEach(r -> r.objectives().forEach(o -> {
           if (!Double.isNaN(o.observedMs())) {
-            cb.call(o.observedMs() / 1000.0, o.route(), o.type());
+            cb.call(o.observedMs() / 1000.0, o.route().toString(), o.type());
           }
         }))).register(registry);
     // the autoscaler's two signals, labelled so prometheus-adapter and KEDA can select a pool by name
@@ -72,23 +73,15 @@ public final class FlowMetrics implements FlowEvents {
         .labelNames("namespace", "inference_pool")
         .callback(cb -> {
           for (PoolScaling p : status.recent().pools()) {
-            cb.call(p.desired(), namespace(p.pool()), name(p.pool()));
+            cb.call(p.desired(), p.pool().namespace(), p.pool().name());
           }
         }).register(registry);
     GaugeWithCallback.builder().name("llmgw_pool_flow_queue_size")
         .help("Requests waiting in flow control for the pool, all priorities").labelNames("namespace", "inference_pool")
         .callback(cb -> {
           for (PoolScaling p : status.recent().pools()) {
-            cb.call(p.waiting(), namespace(p.pool()), name(p.pool()));
+            cb.call(p.waiting(), p.pool().namespace(), p.pool().name());
           }
         }).register(registry);
-  }
-
-  private static String namespace(String poolKey) {
-    return poolKey.substring(0, poolKey.indexOf('/'));
-  }
-
-  private static String name(String poolKey) {
-    return poolKey.substring(poolKey.indexOf('/') + 1);
   }
 }

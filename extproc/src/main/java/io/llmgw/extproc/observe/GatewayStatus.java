@@ -1,14 +1,18 @@
 package io.llmgw.extproc.observe;
 
 import io.llmgw.api.LLMRoute;
+import io.llmgw.api.PoolKey;
+import io.llmgw.api.RouteKey;
 import io.llmgw.extproc.flow.FlowControl;
 import io.llmgw.extproc.flow.PoolScaling;
 import io.llmgw.extproc.latency.LatencyTracker;
+import io.llmgw.extproc.latency.ObjectiveSettings;
 import io.llmgw.extproc.latency.ObjectiveStatus;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.extproc.state.RouteView;
 import io.llmgw.picker.SaturationDetector;
+import io.llmgw.picker.Ticker;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -20,26 +24,30 @@ import java.util.Set;
  * desired pods; per route its priority and each objective's attainment.
  */
 public final class GatewayStatus {
-  /** Attainment over fewer requests than this says too little to scale on. */
-  static final long MIN_REQUESTS_FOR_SCALING = 20;
+  private static final long RECENT_NANOS = 1_000_000_000L;
 
   private final Datastore datastore;
   private final SaturationDetector saturation;
   private final FlowControl flow;
   private final LatencyTracker latency;
+  private final ObjectiveSettings settings;
+  private final Ticker ticker;
   private volatile Recent recent;
 
   private record Recent(Report report, long builtNanos) {}
 
-  public GatewayStatus(Datastore datastore, SaturationDetector saturation, FlowControl flow, LatencyTracker latency) {
+  public GatewayStatus(Datastore datastore, SaturationDetector saturation, FlowControl flow, LatencyTracker latency,
+      ObjectiveSettings settings, Ticker ticker) {
     this.datastore = datastore;
     this.saturation = saturation;
     this.flow = flow;
     this.latency = latency;
+    this.settings = settings;
+    this.ticker = ticker;
   }
 
   /** One route as the status shows it. */
-  public record RouteStatus(String route, String model, int priority, List<String> pools,
+  public record RouteStatus(RouteKey route, String model, int priority, List<PoolKey> pools,
       List<ObjectiveStatus> objectives) {}
 
   public record Report(List<PoolScaling> pools, List<RouteStatus> routes) {}
@@ -50,8 +58,8 @@ public final class GatewayStatus {
    */
   public Report recent() {
     Recent r = recent;
-    long now = System.nanoTime();
-    if (r == null || now - r.builtNanos > 1_000_000_000L) {
+    long now = ticker.nanos();
+    if (r == null || now - r.builtNanos > RECENT_NANOS) {
       r = new Recent(report(), now);
       recent = r;
     }
@@ -62,25 +70,25 @@ public final class GatewayStatus {
   public Report report() {
     List<ObjectiveStatus> objectives = latency.status();
     List<RouteStatus> routes = new ArrayList<>();
-    Set<String> poolsMissing = new HashSet<>();
+    Set<PoolKey> poolsMissing = new HashSet<>();
     for (RouteView v : datastore.topology().routesByModel().values()) {
       LLMRoute r = v.route();
-      String key = r.namespace() + "/" + r.name();
-      List<ObjectiveStatus> own = objectives.stream().filter(o -> o.route().equals(key)).toList();
-      List<String> pools = v.pools().stream().map(PoolView::key).toList();
+      List<ObjectiveStatus> own = objectives.stream().filter(o -> o.route().equals(v.key())).toList();
+      List<PoolKey> pools = v.pools().stream().map(PoolView::key).toList();
       for (ObjectiveStatus o : own) {
-        if (!o.attained() && o.total() >= MIN_REQUESTS_FOR_SCALING) {
+        if (!o.attained() && o.total() >= settings.minRequestsForScaling()) {
           poolsMissing.addAll(pools);
         }
       }
-      routes.add(new RouteStatus(key, r.modelName(), r.adapter().priority(), pools, own));
+      routes.add(new RouteStatus(v.key(), r.modelName(), r.adapter().priority(), pools, own));
     }
     routes.sort(Comparator.comparing(RouteStatus::route));
     List<PoolScaling> pools = new ArrayList<>();
     for (PoolView p : datastore.topology().poolsByKey().values()) {
       var states = datastore.states(List.of(p));
       pools.add(PoolScaling.of(p.key(), states.size(), states.isEmpty() ? 0 : saturation.saturation(states),
-          flow.waiting(p.key()), saturation.queueLimit(), poolsMissing.contains(p.key())));
+          flow.waiting(p.key()), saturation.queueLimit(), poolsMissing.contains(p.key()),
+          settings.targetUtilisation()));
     }
     return new Report(pools, routes);
   }

@@ -10,17 +10,21 @@ import java.net.InetSocketAddress;
 
 /**
  * gRPC health on its own port: {@code ""}, {@code liveness}, {@code readiness} and the ext_proc service name.
- * Liveness is SERVING from the start; readiness and the service only once routes and pods are loaded.
+ * Liveness is SERVING from the start; readiness and the service only once routes and pods are loaded and ext_proc
+ * listens. Readiness may be set before the port is open.
  */
 public final class HealthServer implements AutoCloseable {
   public static final String EXT_PROC_SERVICE = ExternalProcessorGrpc.SERVICE_NAME;
 
   private final HealthStatusManager health = new HealthStatusManager();
-  private final Server server;
+  private Server server;
 
-  public HealthServer(InetSocketAddress bind) throws IOException {
+  public HealthServer() {
     health.setStatus("liveness", ServingStatus.SERVING);
     setReady(false);
+  }
+
+  public synchronized void start(InetSocketAddress bind) throws IOException {
     server = NettyServerBuilder.forAddress(bind).addService(health.getHealthService()).build().start();
   }
 
@@ -31,13 +35,15 @@ public final class HealthServer implements AutoCloseable {
     health.setStatus(EXT_PROC_SERVICE, s);
   }
 
-  public int port() {
-    return server.getPort();
+  public synchronized int port() {
+    return server == null ? -1 : server.getPort();
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     health.enterTerminalState();
-    server.shutdownNow();
+    if (server != null) {
+      server.shutdownNow();
+    }
   }
 }

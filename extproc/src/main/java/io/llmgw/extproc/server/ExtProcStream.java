@@ -16,75 +16,57 @@ import io.llmgw.extproc.body.BodyProblem;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.ModelExtractor;
 import io.llmgw.extproc.body.RequestBody;
-import io.llmgw.extproc.body.ResponseModelRewriter;
-import io.llmgw.extproc.body.UsageSniffer;
-import io.llmgw.extproc.routing.ErrorReply;
-import io.llmgw.extproc.flow.FlowRejection;
-import io.llmgw.extproc.flow.Ticket;
-import io.llmgw.extproc.routing.RequestHints;
-import io.llmgw.extproc.routing.Stage;
-import io.llmgw.extproc.routing.RoutingResult;
+import io.llmgw.extproc.body.TokenUsage;
+import io.llmgw.extproc.latency.RequestTiming;
+import io.llmgw.extproc.request.Completion;
+import io.llmgw.extproc.request.ErrorReply;
+import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.request.RequestState;
+import io.llmgw.extproc.request.Routed;
+import io.llmgw.extproc.request.Step;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Endpoint Picker Protocol for one HTTP request. Request side: headers are held (FULL_DUPLEX_STREAMED) until the
- * body has ended, then the routing decision goes out as header mutation + {@code envoy.lb} metadata, followed by the
- * body in chunks; in BUFFERED mode the decision travels in the body response. Response side: every chunk passes
- * through (rewritten back when the model was rewritten). In-flight accounting ends exactly once, whichever way the
- * stream ends.
+ * The Endpoint Picker Protocol for one HTTP request: frames in, frames out; the decision is the {@link
+ * io.llmgw.extproc.request.Director}'s. Request side: headers are held (FULL_DUPLEX_STREAMED) until the body has ended,
+ * then the routing answer goes out as header mutation + {@code envoy.lb} metadata, followed by the body in chunks; in
+ * BUFFERED mode the answer travels in the body response. Response side: every chunk passes through
+ * ({@link ResponseRelay}). The request's {@link RequestState} says what a frame may still do; the exchange ends exactly
+ * once, whichever way the stream ends, and every response hook hears of it then.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ExtProcStream.class);
-
   private static final Set<BodySendMode> ROUTABLE_BODY_MODES =
       Set.of(BodySendMode.FULL_DUPLEX_STREAMED, BodySendMode.BUFFERED, BodySendMode.BUFFERED_PARTIAL);
 
   private final StreamObserver<ProcessingResponse> out;
   private final StreamDeps deps;
+  private final RequestContext ctx;
   private final ModelExtractor extractor = new ModelExtractor();
   private final RequestBody body = new RequestBody();
-
   private boolean fullDuplexRequest = true;
-  private boolean fullDuplexResponse = true;
-  private Map<String, String> headers = Map.of();
-  private String requestId;
+  private ResponseRelay relay = new ResponseRelay(true);
   private boolean requestIdGenerated;
   private List<String> spoofed = List.of();
-  private Set<String> subset;
+  /** The body ended on a body frame (not at trailers): the re-emitted body's last chunk ends the stream. */
   private boolean bodyEnded;
-  private boolean decided;
-  private boolean closed;
-  private RoutingResult.Routed routed;
-  private ResponseModelRewriter rewriter;
-  private UsageSniffer usage;
-  private String responseStatus = "0";
-  private boolean finished;
-  /** Waiting for an adapter load or for flow control: trailers are answered after the decision. */
-  private boolean awaiting;
-  /** The request's place in flow control while it waits there; cancelled when the stream ends. */
-  private Ticket ticket;
-  private RequestHints hints;
-  private ResponseTiming timing;
-  /** The proxy ended or cancelled the stream: a load finishing later must not route (or count) anything. */
-  private boolean streamEnded;
-  private boolean trailersPending;
+  /** Request trailers came while the request waited: they are answered after its routing answer, in order. */
+  private boolean trailersHeld;
 
   ExtProcStream(StreamObserver<ProcessingResponse> out, StreamDeps deps) {
     this.out = out;
     this.deps = deps;
+    this.ctx = new RequestContext(deps.ticker());
   }
 
   @Override
   public synchronized void onNext(ProcessingRequest req) {
-    if (closed) {
+    if (ctx.state() == RequestState.ANSWERED) {
       return;
     }
     try {
@@ -96,13 +78,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
         case RESPONSE_BODY -> onResponseBody(req.getResponseBody());
         case RESPONSE_TRAILERS -> {
           out.onNext(Frames.responseTrailers());
-          finish(responseStatus);
+          finish(relay.status());
         }
-        default -> LOG.warn("request {}: ignoring ext_proc message without a request case", requestId);
+        default -> LOG.warn("request {}: ignoring ext_proc message without a request case", ctx.requestId());
       }
     } catch (RuntimeException e) {
-      LOG.error("request {}: internal error while processing {}", requestId, req.getRequestCase(), e);
-      reject(new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request"), null);
+      LOG.error("request {}: internal error while processing {}", ctx.requestId(), req.getRequestCase(), e);
+      answer(ErrorReply.internal());
     }
   }
 
@@ -111,52 +93,51 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (req.hasProtocolConfig()) {
       requestMode = req.getProtocolConfig().getRequestBodyMode();
       fullDuplexRequest = requestMode == BodySendMode.FULL_DUPLEX_STREAMED;
-      fullDuplexResponse = req.getProtocolConfig().getResponseBodyMode() == BodySendMode.FULL_DUPLEX_STREAMED;
+      relay = new ResponseRelay(req.getProtocolConfig().getResponseBodyMode() == BodySendMode.FULL_DUPLEX_STREAMED);
     }
     HttpHeaders h = req.getRequestHeaders();
-    timing = new ResponseTiming(System.nanoTime());
-    headers = IncomingRequest.headers(h.getHeaders());
-    requestId = headers.get(EppProtocol.REQUEST_ID);
+    Map<String, String> headers = IncomingRequest.headers(h.getHeaders());
+    String requestId = headers.get(EppProtocol.REQUEST_ID);
     if (requestId == null || requestId.isBlank()) {
       requestId = UUID.randomUUID().toString();
       requestIdGenerated = true;
     }
+    ctx.received(requestId, headers, IncomingRequest.subsetHint(req.getMetadataContext()));
     spoofed = IncomingRequest.spoofedRoutingHeaders(headers);
     if (!spoofed.isEmpty()) {
       LOG.warn("request {}: removed client-supplied routing headers {}", requestId, spoofed);
     }
-    subset = IncomingRequest.subsetHint(req.getMetadataContext());
     if (!h.getEndOfStream() && !ROUTABLE_BODY_MODES.contains(requestMode)) {
       LOG.error("request {}: the proxy sends the request body in mode {}, in which the body cannot decide the route; "
           + "configure request_body_mode FULL_DUPLEX_STREAMED (or BUFFERED)", requestId, requestMode);
-      reject(new ErrorReply(500, "server_error", "unsupported_body_mode",
-          "the gateway's proxy is misconfigured: request body mode " + requestMode + " cannot be routed"), null);
+      answer(new ErrorReply(500, "server_error", "unsupported_body_mode",
+          "the gateway's proxy is misconfigured: request body mode " + requestMode + " cannot be routed"));
     } else if (h.getEndOfStream()) {
-      answerWithoutBody();
+      answerWithoutBody(headers);
     } else if (!fullDuplexRequest) {
       out.onNext(Frames.requestHeaders(baseMutations().build()));
     }
   }
 
   /** A request without a body cannot name a model; {@code GET /v1/models} is answered from the routes. */
-  private void answerWithoutBody() {
+  private void answerWithoutBody(Map<String, String> headers) {
     String path = headers.getOrDefault(":path", "");
     if ("GET".equals(headers.get(":method")) && (path.equals("/v1/models") || path.startsWith("/v1/models?"))) {
-      closed = true;
-      out.onNext(Frames.immediate(200, ModelList.json(deps.datastore().topology()), requestId, "model_list"));
-      deps.metrics().requestDone("", "", "", "200");
+      ctx.moveTo(RequestState.ANSWERED);
+      out.onNext(Frames.immediate(200, ModelList.json(deps.datastore().topology()), ctx.requestId(), "model_list"));
+      deps.director().done(ctx, new Completion("200", null, null));
       return;
     }
-    reject(ErrorReply.badRequest("missing_model", "request has no body; a JSON body with 'model' is required"), null);
+    answer(ErrorReply.badRequest("missing_model", "request has no body; a JSON body with 'model' is required"));
   }
 
   private void onRequestBody(HttpBody chunk) {
-    if (decided) {
+    if (ctx.state() != RequestState.RECEIVING) {
       return;
     }
     ByteString bytes = chunk.getBody();
     if ((long) body.size() + bytes.size() > deps.maxBodyBytes()) {
-      reject(ErrorReply.tooLarge(deps.maxBodyBytes()), null);
+      answer(ErrorReply.tooLarge(deps.maxBodyBytes()));
       return;
     }
     body.append(bytes);
@@ -166,139 +147,76 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       decide();
     } else if (!fullDuplexRequest) {
       // BUFFERED_PARTIAL sends what fit in the proxy's buffer and expects an answer now: the rest never reaches us.
-      reject(new ErrorReply(413, "invalid_request_error", "request_too_large",
-          "request body is larger than the proxy's buffer (" + body.size() + " bytes arrived)"), null);
+      answer(new ErrorReply(413, "invalid_request_error", "request_too_large",
+          "request body is larger than the proxy's buffer (" + body.size() + " bytes arrived)"));
     }
   }
 
   private void onRequestTrailers() {
-    if (!decided) {
+    if (ctx.state() == RequestState.RECEIVING) {
       decide();
     }
-    if (awaiting) {
-      trailersPending = true; // answered after the routing decision, in order
-    } else if (!closed) {
+    if (ctx.state().waiting()) {
+      trailersHeld = true;
+    } else if (ctx.state() != RequestState.ANSWERED) {
       out.onNext(Frames.requestTrailers());
     }
   }
 
   private void decide() {
-    decided = true;
     Object scanned = extractor.finish();
     if (scanned instanceof BodyProblem p) {
-      reject(ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? "missing_model" : "invalid_body", p.message()), null);
+      answer(ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? "missing_model" : "invalid_body", p.message()));
       return;
     }
-    ExtractedBody found = (ExtractedBody) scanned;
-    long t0 = System.nanoTime();
+    ctx.bodyComplete((ExtractedBody) scanned, body, deps.bytesPerToken());
+    apply(deps.director().start(ctx));
+  }
+
+  private void apply(Step step) {
+    switch (step) {
+      case Step.Forward f -> forward(f.routed());
+      case Step.Answer a -> answer(a.reply());
+      case Step.Wait w -> w.resumption().whenComplete(this::resumed);
+    }
+  }
+
+  /** A wait ended, on whichever thread ended it: go on, unless the stream ended meanwhile. */
+  private synchronized void resumed(Step.Resumption resumption, Throwable error) {
+    if (!ctx.state().waiting()) {
+      return;
+    }
     try {
-      hints = RequestHints.parse(headers, subset, timing.arrivalNanos());
-    } catch (RequestHints.BadHeader e) {
-      reject(ErrorReply.badRequest("invalid_header", e.getMessage()), found.model());
-      return;
-    }
-    RoutingResult result = deps.router().route(found, body, hints, Stage.FRESH);
-    deps.metrics().decisionSeconds((System.nanoTime() - t0) / 1e9);
-    act(result, found);
-  }
-
-  private void act(RoutingResult result, ExtractedBody found) {
-    switch (result) {
-      case RoutingResult.Rejected r -> reject(r.reply(), r.route() == null ? null : r.route().modelName());
-      case RoutingResult.Routed r -> forward(r);
-      case RoutingResult.AwaitingLoad w -> awaitLoad(w, found);
-      case RoutingResult.Queued q -> awaitDispatch(q, found);
-    }
-  }
-
-  /**
-   * The pool has no room: the stream waits in flow control without holding a thread. Dispatched, the request is
-   * routed as decided at arrival; refused, evicted or expired, it is answered with the reason. A client that goes away
-   * leaves the queue at once (see {@link #onError}).
-   */
-  private void awaitDispatch(RoutingResult.Queued q, ExtractedBody found) {
-    awaiting = true;
-    ticket = q.ticket();
-    ticket.dispatched().whenComplete((ignored, error) -> {
-      synchronized (this) {
-        awaiting = false;
-        ticket = null;
-        if (closed || streamEnded) {
-          return;
-        }
-        if (error != null) {
-          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-          if (cause instanceof FlowRejection r) {
-            reject(r.reply(), q.route().modelName());
-          } else if (!(cause instanceof java.util.concurrent.CancellationException)) {
-            LOG.error("request {}: flow control failed", requestId, cause);
-            reject(new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request"),
-                null);
-          }
-          return;
-        }
-        continueWith(() -> deps.router().route(found, body, hints, new Stage.Dispatched(q.choice())), found,
-            "after waiting in flow control");
+      if (error != null) {
+        LOG.error("request {}: waiting in state {} failed", ctx.requestId(), ctx.state(), error);
+        answer(ErrorReply.internal());
+        return;
       }
-    });
-  }
-
-  /** Routes again after a wait, answers the trailers held meanwhile, and never lets an exception escape the callback. */
-  private void continueWith(java.util.function.Supplier<RoutingResult> next, ExtractedBody found, String when) {
-    try {
-      act(next.get(), found); // routed, waiting again (a load), or rejected (the pod may have gone meanwhile)
-      if (trailersPending && !closed && !awaiting) {
+      apply(deps.director().resume(ctx, resumption));
+      if (trailersHeld && !ctx.state().waiting() && ctx.state() != RequestState.ANSWERED) {
+        trailersHeld = false;
         out.onNext(Frames.requestTrailers());
       }
     } catch (RuntimeException e) {
-      LOG.error("request {}: internal error {}", requestId, when, e);
-      reject(new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request"), null);
+      LOG.error("request {}: internal error after waiting", ctx.requestId(), e);
+      answer(ErrorReply.internal());
     }
   }
 
-  /**
-   * The adapter is being loaded for this request (and any others that want it): the stream waits, bounded by
-   * --load-wait-timeout, without holding a thread, then routes to the pod that loaded it or answers 503 naming the
-   * adapter and why.
-   */
-  private void awaitLoad(RoutingResult.AwaitingLoad w, ExtractedBody found) {
-    awaiting = true;
-    long started = System.nanoTime();
-    var timeout = deps.router().loadWaitTimeout();
-    w.address().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((address, error) -> {
-      synchronized (this) {
-        awaiting = false;
-        deps.metrics().cacheMissWaitSeconds((System.nanoTime() - started) / 1e9);
-        if (closed || streamEnded) {
-          return;
-        }
-        if (error != null) {
-          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-          String why = cause instanceof TimeoutException ? "it was not loaded within " + timeout : cause.getMessage();
-          reject(ErrorReply.unavailable("adapter_unavailable", "adapter '" + w.target() + "' for model '"
-              + found.model() + "' is unavailable: " + why), w.route().modelName());
-          return;
-        }
-        continueWith(() -> deps.router().route(found, body, hints, new Stage.Loaded(w.choice(), address)), found,
-            "after loading adapter " + w.target());
-      }
-    });
-  }
-
-  private void forward(RoutingResult.Routed r) {
-    routed = r;
-    timing.dispatched(System.nanoTime());
+  private void forward(Routed r) {
     String destination = r.decision().destinationValue();
     String header = deps.headerCarriesFallbacks() ? destination : r.decision().primary().address();
     CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
     HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
     mutation.addSetHeaders(Frames.setHeader(EppProtocol.DESTINATION, header));
-    mutation.addSetHeaders(Frames.setHeader(EppProtocol.ROUTE, r.route().namespace() + "/" + r.route().name()));
-    if (r.rewritten()) {
+    mutation.addSetHeaders(Frames.setHeader(EppProtocol.ROUTE, ctx.route().key().toString()));
+    boolean rewritten = !ctx.choice().target().equals(ctx.requestedModel());
+    if (rewritten) {
       mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
     }
     Struct metadata = Frames.destinationMetadata(destination);
-    LOG.debug("request {}: model {} target {} -> {}", requestId, r.requestedModel(), r.target(), destination);
+    LOG.debug("request {}: model {} target {} -> {}", ctx.requestId(), ctx.requestedModel(), ctx.choice().target(),
+        destination);
     if (fullDuplexRequest) {
       out.onNext(Frames.requestHeaders(common.build(), metadata));
       List<ByteString> chunks = RequestBody.chunks(r.body(), RequestBody.MAX_CHUNK_BYTES);
@@ -306,7 +224,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
         out.onNext(Frames.streamedRequestBody(chunks.get(i), bodyEnded && i == chunks.size() - 1));
       }
     } else {
-      if (r.rewritten()) {
+      if (rewritten) {
         common.setBodyMutation(Frames.replaceBody(r.body()));
       }
       out.onNext(Frames.requestBody(common.build(), metadata));
@@ -315,53 +233,22 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private void onResponseHeaders(ProcessingRequest req) {
     HttpHeaders h = req.getResponseHeaders();
-    Map<String, String> response = IncomingRequest.headers(h.getHeaders());
-    responseStatus = response.getOrDefault(":status", "0");
-    CommonResponse.Builder common = CommonResponse.newBuilder();
-    if (routed != null) {
-      String served = IncomingRequest.servedEndpoint(req.getMetadataContext());
-      if (served != null) {
-        routed.lease().moveTo(served);
-      }
-      HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
-      if (routed.rewritten()) {
-        rewriter = new ResponseModelRewriter(routed.target(), routed.requestedModel());
-        mutation.addRemoveHeaders("content-length");
-      }
-      if (routed.choice().variant() != null) {
-        mutation.addSetHeaders(Frames.setHeader(EppProtocol.VARIANT, routed.target()));
-        if (!routed.choice().unmet().isEmpty()) {
-          mutation.addSetHeaders(Frames.setHeader(EppProtocol.REQUIREMENTS_UNMET,
-              String.join("; ", routed.choice().unmet())));
-        }
-      }
-      if (mutation.getRemoveHeadersCount() > 0 || mutation.getSetHeadersCount() > 0) {
-        common.setHeaderMutation(mutation);
-      }
+    boolean routed = ctx.state() == RequestState.ROUTED;
+    if (routed) {
+      ctx.moveTo(RequestState.RESPONDING);
+      deps.director().responseStarted(ctx, IncomingRequest.servedEndpoint(req.getMetadataContext()));
     }
-    usage = new UsageSniffer(response.get("content-type"));
-    out.onNext(Frames.responseHeaders(common.build()));
+    out.onNext(relay.headers(IncomingRequest.headers(h.getHeaders()), routed ? ctx : null));
     if (h.getEndOfStream()) {
-      finish(responseStatus);
+      finish(relay.status());
     }
   }
 
   private void onResponseBody(HttpBody chunk) {
-    boolean eos = chunk.getEndOfStream();
-    timing.bytes(System.nanoTime(), chunk.getBody().size());
-    if (usage != null) {
-      usage.accept(chunk.getBody(), eos);
-    }
-    ByteString passed = rewriter == null ? chunk.getBody() : rewriter.apply(chunk.getBody(), eos || !fullDuplexResponse);
-    if (fullDuplexResponse) {
-      out.onNext(Frames.streamedResponseBody(passed, eos));
-    } else {
-      out.onNext(Frames.responseBody(rewriter == null
-          ? CommonResponse.getDefaultInstance()
-          : CommonResponse.newBuilder().setBodyMutation(Frames.replaceBody(passed)).build()));
-    }
-    if (eos) {
-      finish(responseStatus);
+    ctx.timing().bytes(chunk.getBody().size());
+    out.onNext(relay.body(chunk));
+    if (chunk.getEndOfStream()) {
+      finish(relay.status());
     }
   }
 
@@ -374,73 +261,56 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       }
     }
     if (requestIdGenerated) {
-      m.addSetHeaders(Frames.setHeader(EppProtocol.REQUEST_ID, requestId));
+      m.addSetHeaders(Frames.setHeader(EppProtocol.REQUEST_ID, ctx.requestId()));
     }
     return common;
   }
 
-  private void reject(ErrorReply reply, String model) {
-    if (closed) {
+  /** The EPP answers the request itself; a request already routed stops counting in flight. */
+  private void answer(ErrorReply reply) {
+    if (ctx.state().terminal()) {
       return;
     }
-    closed = true;
     if (reply.status() == 429) {
-      LOG.debug("request {}: 429 {} ({})", requestId, reply.code(), reply.message()); // shedding is counted, not logged
+      LOG.debug("request {}: 429 {} ({})", ctx.requestId(), reply.code(), reply.message()); // counted, not logged
     } else {
-      LOG.info("request {}: {} {} ({})", requestId, reply.status(), reply.code(), reply.message());
+      LOG.info("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
     }
-    out.onNext(Frames.immediate(reply, requestId));
-    if (routed != null) {
-      finish(Integer.toString(reply.status()));
-    } else {
-      deps.metrics().requestDone(model == null ? "" : model, "", "", Integer.toString(reply.status()));
-    }
+    ctx.cancelWait();
+    ctx.moveTo(RequestState.ANSWERED);
+    out.onNext(Frames.immediate(reply, ctx.requestId()));
+    deps.director().done(ctx, new Completion(Integer.toString(reply.status()), null, null));
   }
 
+  /** The exchange is over: the response ended, or the stream did. A stream that never asked for a route is not counted. */
   private void finish(String code) {
-    if (finished || routed == null) {
+    RequestState was = ctx.state();
+    if (was.terminal()) {
       return;
     }
-    finished = true;
-    routed.lease().release();
-    deps.flow().signal(); // a pod has room for one more
-    if ("200".equals(code)) {
-      var observed = timing.complete(routed, usage, System.nanoTime());
-      if (observed != null) {
-        deps.latency().observe(observed);
-      }
+    ctx.cancelWait();
+    ctx.moveTo(RequestState.DONE);
+    if (was == RequestState.RECEIVING) {
+      return;
     }
-    deps.metrics().requestDone(routed.requestedModel(), routed.target(),
-        Integer.toString(routed.route().adapter().priority()), code);
-    if (usage != null && usage.usage() != null) {
-      deps.metrics().tokens(routed.requestedModel(), usage.usage());
-    }
+    RequestTiming timing = was.routed() && "200".equals(code) ? ctx.timing().complete(ctx, relay.usage()) : null;
+    TokenUsage usage = relay.usage() == null ? null : relay.usage().usage();
+    deps.director().done(ctx, new Completion(code, timing, usage));
   }
 
   @Override
   public synchronized void onError(Throwable t) {
-    streamEnded = true;
-    leaveQueue();
     Status s = Status.fromThrowable(t);
-    if (routed != null && !finished) {
-      LOG.info("request {}: stream ended by the proxy ({}) before the response completed", requestId, s.getCode());
+    if (ctx.state().routed()) {
+      LOG.info("request {}: stream ended by the proxy ({}) before the response completed", ctx.requestId(),
+          s.getCode());
     }
     finish(s.getCode() == Status.Code.CANCELLED ? "cancelled" : "error");
   }
 
   @Override
   public synchronized void onCompleted() {
-    streamEnded = true;
-    leaveQueue();
     finish("incomplete");
     out.onCompleted();
-  }
-
-  /** The client went away while its request waited: it leaves the queue now, not at its TTL. */
-  private void leaveQueue() {
-    if (ticket != null) {
-      ticket.cancel();
-      ticket = null;
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.state;
 
 import io.llmgw.adapters.LoadableAdapter;
+import io.llmgw.picker.AdapterChanges;
 import io.llmgw.api.AdapterTarget;
 import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.Variant;
@@ -20,13 +21,16 @@ import java.util.function.Consumer;
  */
 public final class Datastore {
   private final MetricsScraper scraper;
+  private final AdapterChanges adapterChanges;
   private final InFlightTracker inFlight = new InFlightTracker();
   private final List<Consumer<Topology>> listeners = new ArrayList<>();
   private volatile Topology topology = Topology.empty();
   private volatile boolean loaded;
 
-  public Datastore(MetricsScraper scraper) {
+  /** @param adapterChanges this EPP's own adapter loads and unloads, which correct what the pods report */
+  public Datastore(MetricsScraper scraper, AdapterChanges adapterChanges) {
     this.scraper = scraper;
+    this.adapterChanges = adapterChanges;
   }
 
   public synchronized void onChange(Consumer<Topology> listener) {
@@ -75,12 +79,32 @@ public final class Datastore {
       }
       for (Variant variant : v.route().adapter().variants()) {
         if (variant.source() != null) {
-          List<PoolView> pools = v.pools().stream().filter(p -> p.pool().name().equals(variant.pool())).toList();
+          List<PoolView> pools = v.pools().stream().filter(p -> p.key().equals(v.key().pool(variant.pool()))).toList();
           out.putIfAbsent(variant.name(), new LoadableAdapter(variant.name(), variant.source(), () -> states(pools)));
         }
       }
     }
     return List.copyOf(out.values());
+  }
+
+  /** Every pool's endpoints, right now (for gauges, the reaper and the admin page). */
+  public List<EndpointState> allStates() {
+    return states(List.copyOf(topology.poolsByKey().values()));
+  }
+
+  /** The endpoints of these pools the proxy's subset hint (null: none) allows, right now. */
+  public List<EndpointState> states(List<PoolView> pools, Set<String> subset) {
+    List<EndpointState> states = states(pools);
+    if (subset == null) {
+      return states;
+    }
+    List<EndpointState> out = new ArrayList<>(states.size());
+    for (EndpointState e : states) {
+      if (subset.contains(e.address())) {
+        out.add(e);
+      }
+    }
+    return out;
   }
 
   /** The picker's view of these pools' endpoints, right now. */
@@ -97,7 +121,7 @@ public final class Datastore {
           continue;
         }
         ScrapeState s = scraper.state(e.address());
-        out.add(new EndpointState(e, s.metrics(), s.healthy(), inFlight.load(e.address())));
+        out.add(new EndpointState(e, s.metrics(), s.healthy(), inFlight.load(e.address()), adapterChanges));
       }
     }
     return out;

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.state;
 
 import io.llmgw.api.InferencePool;
+import io.llmgw.api.PoolKey;
 import io.llmgw.picker.Endpoint;
 import java.util.List;
 
@@ -10,7 +11,7 @@ public record PoolView(InferencePool pool, List<Endpoint> endpoints) {
     endpoints = List.copyOf(endpoints);
   }
 
-  public String key() {
-    return pool.namespace() + "/" + pool.name();
+  public PoolKey key() {
+    return pool.key();
   }
 }

@@ -4,7 +4,9 @@ import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.InferenceObjective;
 import io.llmgw.api.InferencePool;
 import io.llmgw.api.LLMRoute;
+import io.llmgw.api.ObjectiveKey;
 import io.llmgw.api.PodInfo;
+import io.llmgw.api.PoolKey;
 import io.llmgw.picker.Endpoint;
 import io.llmgw.scraper.Engine;
 import io.llmgw.scraper.ScrapeTarget;
@@ -21,14 +23,14 @@ import java.util.Set;
  * @param addresses every endpoint address of every pool, i.e. what is live now
  * @param config what this view was built from, for those who serve it onwards (the xDS server)
  */
-public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolView> poolsByKey,
-    Map<String, InferenceObjective> objectivesByKey, List<ScrapeTarget> targets, Set<String> addresses,
+public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolView> poolsByKey,
+    Map<ObjectiveKey, InferenceObjective> objectivesByKey, List<ScrapeTarget> targets, Set<String> addresses,
     GatewayConfig config) {
 
   public static Topology of(GatewayConfig config) {
-    Map<String, PoolView> pools = new LinkedHashMap<>();
+    Map<PoolKey, PoolView> pools = new LinkedHashMap<>();
     Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
-    Map<String, List<PodInfo>> byLabel = routablePodsByLabel(config.pods());
+    Map<Label, List<PodInfo>> byLabel = routablePodsByLabel(config.pods());
     for (InferencePool pool : config.pools()) {
       List<Endpoint> endpoints = new ArrayList<>();
       for (PodInfo pod : candidates(pool, byLabel)) {
@@ -48,9 +50,9 @@ public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolVie
     for (LLMRoute r : config.routes()) {
       routes.put(r.modelName(), new RouteView(r, poolsOf(r, pools)));
     }
-    Map<String, InferenceObjective> objectives = new HashMap<>();
+    Map<ObjectiveKey, InferenceObjective> objectives = new HashMap<>();
     for (InferenceObjective o : config.objectives()) {
-      objectives.put(o.namespace() + "/" + o.name(), o);
+      objectives.put(o.key(), o);
     }
     return new Topology(Map.copyOf(routes), pools, Map.copyOf(objectives), List.copyOf(targets.values()),
         Set.copyOf(targets.keySet()), config);
@@ -62,7 +64,7 @@ public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolVie
    */
   public int priority(RouteView view, String objectiveName) {
     if (objectiveName != null && !objectiveName.isBlank()) {
-      InferenceObjective o = objectivesByKey.get(view.route().namespace() + "/" + objectiveName);
+      InferenceObjective o = objectivesByKey.get(view.key().objective(objectiveName));
       if (o != null && view.route().poolNames().contains(o.poolName())) {
         return o.priority();
       }
@@ -74,24 +76,26 @@ public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolVie
    * Routable pods by {@code namespace/key=value} of each label: a pool then only looks at the pods carrying its rarest
    * selector label, so a namespace with many pools and pods rebuilds in time proportional to pods, not pools × pods.
    */
-  private static Map<String, List<PodInfo>> routablePodsByLabel(List<PodInfo> pods) {
-    Map<String, List<PodInfo>> out = new HashMap<>();
+  private record Label(String namespace, String key, String value) {}
+
+  private static Map<Label, List<PodInfo>> routablePodsByLabel(List<PodInfo> pods) {
+    Map<Label, List<PodInfo>> out = new HashMap<>();
     for (PodInfo pod : pods) {
       if (!pod.routable()) {
         continue;
       }
       for (var label : pod.labels().entrySet()) {
-        out.computeIfAbsent(pod.namespace() + "/" + label.getKey() + "=" + label.getValue(), k -> new ArrayList<>())
+        out.computeIfAbsent(new Label(pod.namespace(), label.getKey(), label.getValue()), k -> new ArrayList<>())
             .add(pod);
       }
     }
     return out;
   }
 
-  private static List<PodInfo> candidates(InferencePool pool, Map<String, List<PodInfo>> byLabel) {
+  private static List<PodInfo> candidates(InferencePool pool, Map<Label, List<PodInfo>> byLabel) {
     List<PodInfo> best = null;
     for (var e : pool.selector().entrySet()) {
-      List<PodInfo> pods = byLabel.getOrDefault(pool.namespace() + "/" + e.getKey() + "=" + e.getValue(), List.of());
+      List<PodInfo> pods = byLabel.getOrDefault(new Label(pool.namespace(), e.getKey(), e.getValue()), List.of());
       if (best == null || pods.size() < best.size()) {
         best = pods;
       }
@@ -104,10 +108,10 @@ public record Topology(Map<String, RouteView> routesByModel, Map<String, PoolVie
   }
 
   /** The pools a route sends to, in the route's order; unknown references are skipped. */
-  private static List<PoolView> poolsOf(LLMRoute route, Map<String, PoolView> poolsByKey) {
+  private static List<PoolView> poolsOf(LLMRoute route, Map<PoolKey, PoolView> poolsByKey) {
     List<PoolView> out = new ArrayList<>(route.poolNames().size());
     for (String name : route.poolNames()) {
-      PoolView v = poolsByKey.get(route.namespace() + "/" + name);
+      PoolView v = poolsByKey.get(route.key().pool(name));
       if (v != null) {
         out.add(v);
       }

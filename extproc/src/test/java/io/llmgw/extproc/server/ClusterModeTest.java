@@ -79,7 +79,7 @@ class ClusterModeTest {
       await().atMost(Duration.ofSeconds(5)).until(() -> e.route("batch-lora").equals("HTTP 429"));
       k.objective("urgent", "pool", 50);
       await().atMost(Duration.ofSeconds(5)).until(() -> e.epp.datastore().topology().objectivesByKey()
-          .containsKey("crud/urgent"));
+          .containsKey(new io.llmgw.api.ObjectiveKey("crud", "urgent")));
       assertThat(e.routeWithObjective("batch-lora", "urgent"))
           .as("the objective's priority lifts a sheddable route out of shedding").startsWith("127.0.0.16");
       k.delete(Kinds.OBJECTIVE, "urgent");

@@ -126,7 +126,7 @@ class ClusterStatusTest {
     try (Epp epp = Epp.start(EppSettings.defaults(cluster).onLoopbackEphemeralPorts(), Clock.systemUTC(), client)) {
       await().atMost(Duration.ofSeconds(10)).until(() -> summary(k.conditions("mine"), "Ready")
           .equals("True/EndpointsReady"));
-      assertThat(epp.datastore().topology().poolsByKey()).containsOnlyKeys("split/ours");
+      assertThat(epp.datastore().topology().poolsByKey()).containsOnlyKeys(new io.llmgw.api.PoolKey("split", "ours"));
       ClusterConfigSource source = (ClusterConfigSource) epp.configSource();
       long passes = source.statusPasses();
       await().atMost(Duration.ofSeconds(10)).until(() -> source.statusPasses() >= passes + 2);

@@ -15,6 +15,8 @@ import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.Bo
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.RequestSettings;
+import io.llmgw.picker.config.PolicyShorthand;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -279,7 +281,7 @@ class ExtProcIntegrationTest {
   @Test
   void seedPolicyPacksUntilTheThresholdThenTheNextLoadedPodTakesOver() throws Exception {
     // Pods 0 and 1 have adapter-a resident; pod 2 has no adapter at all. Threshold 2 instead of the default 50.
-    try (EppHarness seed = new EppHarness(3, 41, s -> s.withPolicy(EppSettings.PolicyName.SEED, 2))) {
+    try (EppHarness seed = new EppHarness(3, 41, s -> s.withPolicy(PolicyShorthand.SEED, 2))) {
       seed.pods.get(0).setModels("base-model", List.of("adapter-a"));
       seed.pods.get(1).setModels("base-model", List.of("adapter-a"));
       seed.pods.get(2).setModels("base-model", List.of());
@@ -318,7 +320,7 @@ class ExtProcIntegrationTest {
 
   @Test
   void headerFallbacksOptionPutsTheWholeListInTheHeader() throws Exception {
-    try (EppHarness listed = new EppHarness(2, 45, s -> s.withHeaderFallbacks(true))) {
+    try (EppHarness listed = new EppHarness(2, 45, s -> s.withRequests(new RequestSettings(8 << 20, 4, 2, true)))) {
       ExtProcCall call = listed.open();
       ProcessingResponse r = routeFullDuplex(call, chat("adapter-a"));
       assertThat(setHeader(r, EppProtocol.DESTINATION)).isEqualTo(metadataDestination(r)).contains(",");
@@ -328,7 +330,7 @@ class ExtProcIntegrationTest {
 
   @Test
   void scorersPolicySendsRequestsSharingAPromptPrefixToTheSamePod() throws Exception {
-    try (EppHarness scorers = new EppHarness(3, 47, s -> s.withPolicy(EppSettings.PolicyName.SCORERS, 50))) {
+    try (EppHarness scorers = new EppHarness(3, 47, s -> s.withPolicy(PolicyShorthand.SCORERS, 50))) {
       String system = "You are a careful SQL assistant. Answer with one query. ".repeat(40);
       List<String> picked = new java.util.ArrayList<>();
       for (int i = 0; i < 6; i++) {

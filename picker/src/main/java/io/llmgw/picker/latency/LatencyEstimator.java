@@ -11,13 +11,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * usually homogeneous); with none at all the prediction is unknown. Thread-safe: each model locks itself.
  */
 public final class LatencyEstimator {
-  /** Observations (decayed) before a pod's own fit is trusted. */
-  static final double MIN_WEIGHT = 20;
-  private static final double DECAY = 0.995;
-  private static final double RIDGE = 1e-3;
-
+  private final LatencyModelSettings settings;
   private final Map<String, Models> pods = new ConcurrentHashMap<>();
-  private final Models pooled = new Models();
+  private final Models pooled;
+
+  public LatencyEstimator(LatencyModelSettings settings) {
+    this.settings = settings;
+    this.pooled = new Models();
+  }
+
+  public LatencyModelSettings settings() {
+    return settings;
+  }
 
   /**
    * @param ttftMs observed time to first token, NaN when not observable (a non-streaming response)
@@ -46,9 +51,9 @@ public final class LatencyEstimator {
     return new double[] {1, load.waiting(), load.running(), promptTokens / 1000.0};
   }
 
-  private static final class Models {
-    private final OnlineRegression ttft = new OnlineRegression(4, DECAY, RIDGE);
-    private final OnlineRegression tpot = new OnlineRegression(4, DECAY, RIDGE);
+  private final class Models {
+    private final OnlineRegression ttft = new OnlineRegression(4, settings.decay(), settings.ridge());
+    private final OnlineRegression tpot = new OnlineRegression(4, settings.decay(), settings.ridge());
 
     synchronized void observe(double[] x, double ttftMs, double tpotMs) {
       if (!Double.isNaN(ttftMs)) {
@@ -60,11 +65,11 @@ public final class LatencyEstimator {
     }
 
     synchronized double ttft(double[] x) {
-      return ttft.weight() < MIN_WEIGHT ? Double.NaN : Math.max(0, ttft.predict(x));
+      return ttft.weight() < settings.minObservations() ? Double.NaN : Math.max(0, ttft.predict(x));
     }
 
     synchronized double tpot(double[] x) {
-      return tpot.weight() < MIN_WEIGHT ? Double.NaN : Math.max(0, tpot.predict(x));
+      return tpot.weight() < settings.minObservations() ? Double.NaN : Math.max(0, tpot.predict(x));
     }
   }
 }

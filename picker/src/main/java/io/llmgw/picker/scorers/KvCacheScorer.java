@@ -7,6 +7,13 @@ import java.util.List;
 
 /** More free KV cache is better: 1 − usage (GIE kv-cache-utilization-scorer). */
 public final class KvCacheScorer implements Scorer {
+  public static final String TYPE = "kv-cache-utilization-scorer";
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
   @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     for (int i = 0; i < candidates.size(); i++) {

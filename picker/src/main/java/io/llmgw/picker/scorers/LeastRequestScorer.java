@@ -7,6 +7,13 @@ import java.util.List;
 
 /** Fewer requests in flight from this gateway is better (Envoy's LEAST_REQUEST, without metrics). */
 public final class LeastRequestScorer implements Scorer {
+  public static final String TYPE = "least-request-scorer";
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
   @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     for (int i = 0; i < candidates.size(); i++) {

@@ -12,6 +12,13 @@ import java.util.List;
  * host memory, but only the batch's {@code max_lora} slots decide whether a request runs without waiting.
  */
 public final class LoraAffinityScorer implements Scorer {
+  public static final String TYPE = "lora-affinity-scorer";
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
   @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     String model = request.model();

@@ -6,11 +6,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** Per-endpoint LRU of prompt block hashes the gateway routed there; bounded per endpoint. */
-public final class PrefixCacheIndex {
+final class PrefixCacheIndex {
   private final int capacityPerEndpoint;
   private final Map<String, Lru> byEndpoint = new ConcurrentHashMap<>();
 
-  public PrefixCacheIndex(int capacityPerEndpoint) {
+  PrefixCacheIndex(int capacityPerEndpoint) {
     this.capacityPerEndpoint = capacityPerEndpoint;
   }
 

@@ -2,16 +2,42 @@ package io.llmgw.picker.scorers;
 
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickRequest;
+import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.Scorer;
 import java.util.List;
 import java.util.Set;
 
-/** Share of the prompt's leading blocks that were recently routed to the endpoint, so its KV prefix cache likely holds them. */
+/**
+ * Share of the prompt's leading blocks that were recently routed to the endpoint, so its KV prefix cache likely holds
+ * them (GIE's prefix-cache-scorer). The lifecycle hashes the prompt with {@link #hasher()} before scheduling, and the
+ * scorer records where each request went.
+ */
 public final class PrefixCacheScorer implements Scorer {
+  public static final String TYPE = "prefix-cache-scorer";
+
+  /** GIE's default LRU capacity per server. */
+  public static final int DEFAULT_LRU_CAPACITY_PER_SERVER = 31_250;
+
+  private final PrefixHasher hasher;
   private final PrefixCacheIndex index;
 
-  public PrefixCacheScorer(PrefixCacheIndex index) {
-    this.index = index;
+  public PrefixCacheScorer(PrefixHasher hasher, int lruCapacityPerServer) {
+    this.hasher = hasher;
+    this.index = new PrefixCacheIndex(lruCapacityPerServer);
+  }
+
+  public PrefixCacheScorer() {
+    this(new PrefixHasher(), DEFAULT_LRU_CAPACITY_PER_SERVER);
+  }
+
+  /** How the prompt is cut into blocks for this scorer. */
+  public PrefixHasher hasher() {
+    return hasher;
+  }
+
+  @Override
+  public String type() {
+    return TYPE;
   }
 
   @Override

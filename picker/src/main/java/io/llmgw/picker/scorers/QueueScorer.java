@@ -7,6 +7,13 @@ import java.util.List;
 
 /** Shorter waiting queue is better, min–max normalised over the candidates (GIE queue-scorer). */
 public final class QueueScorer implements Scorer {
+  public static final String TYPE = "queue-scorer";
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
   @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     int min = Integer.MAX_VALUE;

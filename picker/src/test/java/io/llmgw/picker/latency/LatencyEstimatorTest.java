@@ -23,7 +23,7 @@ class LatencyEstimatorTest {
 
   @Test
   void learnsHowLatencyGrowsWithLoadPerPod() {
-    LatencyEstimator e = new LatencyEstimator();
+    LatencyEstimator e = new LatencyEstimator(LatencyModelSettings.defaults());
     train(e, "fast", 20, 400, 1);
     train(e, "slow", 200, 400, 2);
     LatencyPrediction idleSlow = e.predict("slow", new LoadSnapshot(0, 4, 0.3), 500);
@@ -40,7 +40,7 @@ class LatencyEstimatorTest {
 
   @Test
   void aPodWithoutEnoughDataBorrowsThePooledFitAndNoDataAtAllIsUnknown() {
-    LatencyEstimator e = new LatencyEstimator();
+    LatencyEstimator e = new LatencyEstimator(LatencyModelSettings.defaults());
     LatencyPrediction none = e.predict("new", new LoadSnapshot(3, 3, 0), 100);
     assertTrue(Double.isNaN(none.ttftMs()) && Double.isNaN(none.tpotMs()));
     assertTrue(none.meets(1, 1), "no data is not held against a pod");
@@ -51,7 +51,7 @@ class LatencyEstimatorTest {
 
   @Test
   void forgetsPodsThatLeft() {
-    LatencyEstimator e = new LatencyEstimator();
+    LatencyEstimator e = new LatencyEstimator(LatencyModelSettings.defaults());
     train(e, "a", 100, 50, 4);
     train(e, "b", 100, 50, 5);
     e.retainOnly(Set.of("b"));
@@ -61,7 +61,7 @@ class LatencyEstimatorTest {
 
   @Test
   void followsAPodWhoseBehaviourChanges() {
-    LatencyEstimator e = new LatencyEstimator();
+    LatencyEstimator e = new LatencyEstimator(LatencyModelSettings.defaults());
     train(e, "p", 20, 500, 6);
     train(e, "p", 300, 1_500, 7); // the pod got slower (a bigger model, a noisy neighbour)
     assertEquals(50 + 300 * 5, e.predict("p", new LoadSnapshot(5, 8, 0.3), 500).ttftMs(), 100);

@@ -9,8 +9,8 @@ import io.llmgw.extproc.control.ConfigSource;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
-import io.llmgw.picker.Endpoint;
-import io.llmgw.scraper.ScrapeState;
+import io.llmgw.api.PoolKey;
+import io.llmgw.picker.EndpointState;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -194,19 +194,18 @@ public final class ClusterConfigSource implements ConfigSource {
     int healthy = 0;
     boolean modelsKnown = false;
     Set<String> unserved = new LinkedHashSet<>(v.models());
-    Map<String, PoolView> pools = datastore.topology().poolsByKey();
+    Map<PoolKey, PoolView> pools = datastore.topology().poolsByKey();
     for (String pool : v.pools()) {
-      PoolView view = pools.get(Kinds.key(v.namespace(), pool));
+      PoolView view = pools.get(new PoolKey(v.namespace(), pool));
       if (view == null) {
         continue;
       }
-      for (Endpoint e : view.endpoints()) {
+      for (EndpointState e : datastore.states(List.of(view))) {
         total++;
-        ScrapeState s = datastore.scrapeState(e.address());
-        if (s.healthy()) {
+        if (e.scrapeHealthy()) {
           healthy++;
-          modelsKnown |= !s.metrics().baseModels().isEmpty();
-          unserved.removeIf(s.metrics()::serves);
+          modelsKnown |= !e.metrics().baseModels().isEmpty();
+          unserved.removeIf(e::serves);
         }
       }
     }

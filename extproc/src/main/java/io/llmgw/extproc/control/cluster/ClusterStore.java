@@ -32,10 +32,10 @@ final class ClusterStore {
   static final String REASON_MODEL_CONFLICT = "ModelConflict";
 
   private final KubernetesSerialization serialization = new KubernetesSerialization();
-  private final Map<String, Seen<InferencePool>> pools = new ConcurrentHashMap<>();
-  private final Map<String, Seen<LLMRoute>> routes = new ConcurrentHashMap<>();
-  private final Map<String, Seen<InferenceObjective>> objectives = new ConcurrentHashMap<>();
-  private final Map<String, PodInfo> pods = new ConcurrentHashMap<>();
+  private final Map<Kinds.Key, Seen<InferencePool>> pools = new ConcurrentHashMap<>();
+  private final Map<Kinds.Key, Seen<LLMRoute>> routes = new ConcurrentHashMap<>();
+  private final Map<Kinds.Key, Seen<InferenceObjective>> objectives = new ConcurrentHashMap<>();
+  private final Map<Kinds.Key, PodInfo> pods = new ConcurrentHashMap<>();
   private final boolean poolsSelectedByLabel;
 
   /** @param poolsSelectedByLabel only some pools of the namespace are this EPP's; routes to others are not its business */
@@ -159,7 +159,7 @@ final class ClusterStore {
         .toList();
   }
 
-  private static <T> List<T> valid(Map<String, Seen<T>> seen) {
+  private static <T> List<T> valid(Map<Kinds.Key, Seen<T>> seen) {
     return seen.values().stream().filter(Seen::valid).map(Seen::value).toList();
   }
 
@@ -176,7 +176,7 @@ final class ClusterStore {
     }
   }
 
-  private static String key(GenericKubernetesResource r) {
+  private static Kinds.Key key(GenericKubernetesResource r) {
     return Kinds.key(r.getMetadata().getNamespace(), r.getMetadata().getName());
   }
 

@@ -19,7 +19,15 @@ public final class Kinds {
         .withPlural(plural).withNamespaced(true).build();
   }
 
-  static String key(String namespace, String name) {
-    return namespace + "/" + name;
+  /** One object of a kind, as the store and the status writer index it. */
+  record Key(String namespace, String name) {
+    @Override
+    public String toString() {
+      return namespace + "/" + name;
+    }
+  }
+
+  static Key key(String namespace, String name) {
+    return new Key(namespace, name);
   }
 }

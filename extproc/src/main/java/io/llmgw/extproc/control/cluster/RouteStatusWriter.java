@@ -27,7 +27,7 @@ final class RouteStatusWriter {
   private final Clock clock;
   private final KubernetesSerialization serialization = new KubernetesSerialization();
   /** Route → the resourceVersion our last write replaced; until the informer shows a newer one, do not write again. */
-  private final Map<String, String> writtenOver = new ConcurrentHashMap<>();
+  private final Map<Kinds.Key, String> writtenOver = new ConcurrentHashMap<>();
 
   RouteStatusWriter(KubernetesClient client, ClusterStore store,
       Function<RouteVerdict, RouteConditions.Endpoints> endpoints, Clock clock) {
@@ -55,7 +55,7 @@ final class RouteStatusWriter {
     if (seen == null) {
       return false;
     }
-    String key = Kinds.key(v.namespace(), v.name());
+    Kinds.Key key = Kinds.key(v.namespace(), v.name());
     String version = seen.getMetadata().getResourceVersion();
     if (version != null && version.equals(writtenOver.get(key))) {
       return false;

@@ -1,0 +1,9 @@
+package io.llmgw.api;
+
+/** Names one InferenceObjective: its namespace and name. */
+public record ObjectiveKey(String namespace, String name) {
+  @Override
+  public String toString() {
+    return namespace + "/" + name;
+  }
+}

@@ -1,0 +1,107 @@
+package io.llmgw.extproc;
+
+import io.llmgw.adapters.Adapters;
+import io.llmgw.adapters.CopyScaler;
+import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.latency.LatencyTracker;
+import io.llmgw.extproc.observe.EppMetrics;
+import io.llmgw.extproc.observe.FlowMetrics;
+import io.llmgw.extproc.observe.GatewayStatus;
+import io.llmgw.extproc.request.Director;
+import io.llmgw.extproc.request.Pipeline;
+import io.llmgw.extproc.request.admission.FlowControlAdmission;
+import io.llmgw.extproc.request.admission.ObjectiveShedding;
+import io.llmgw.extproc.request.admission.SaturationShedding;
+import io.llmgw.extproc.request.hooks.AdapterUsage;
+import io.llmgw.extproc.request.hooks.FlowSignal;
+import io.llmgw.extproc.request.hooks.InFlightLease;
+import io.llmgw.extproc.request.hooks.LatencyObservation;
+import io.llmgw.extproc.request.hooks.RequestMetrics;
+import io.llmgw.extproc.request.residency.JustInTimeLoader;
+import io.llmgw.extproc.request.resolve.RolloutRedirect;
+import io.llmgw.extproc.request.resolve.VariantChooser;
+import io.llmgw.extproc.request.resolve.WeightedTargets;
+import io.llmgw.extproc.rollout.Rollouts;
+import io.llmgw.extproc.server.StreamDeps;
+import io.llmgw.extproc.state.Datastore;
+import io.llmgw.picker.PluginTimings;
+import io.llmgw.picker.SaturationDetector;
+import io.llmgw.picker.SchedulingProfile;
+import io.llmgw.picker.Ticker;
+import io.llmgw.picker.config.PluginEnv;
+import io.llmgw.picker.config.PluginRegistry;
+import io.llmgw.scraper.MetricsScraper;
+import io.llmgw.scraper.ScrapeListener;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The EPP's composition root: every part, built once, in dependency order (no part needs one built after it), and
+ * the listeners that connect them. {@link Epp} runs what this builds.
+ */
+record Components(MetricsScraper scraper, Datastore datastore, EppMetrics metrics, Adapters adapters,
+    CopyScaler copyScaler, FlowControl flow, SchedulingProfile profile, GatewayStatus status, StreamDeps streams) {
+  private static final Logger LOG = LoggerFactory.getLogger(Components.class);
+
+  /**
+   * @param scheduler timers: scrapes, flow control's TTL, rollouts' drains, the reaper and copy scaling
+   * @param flowDispatcher runs flow control's dispatch passes, one at a time
+   * @throws IllegalArgumentException when the scheduling configuration cannot be assembled (named in the message)
+   */
+  static Components wire(EppSettings s, Clock clock, Ticker ticker, ScheduledExecutorService scheduler,
+      ExecutorService flowDispatcher) {
+    EppMetrics metrics = new EppMetrics();
+    // first, before anything starts a thread: a configuration that cannot be assembled stops start-up cleanly
+    PluginTimings timings = metrics.pluginTimings();
+    SchedulingProfile profile = PluginRegistry.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
+        ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings), LOG::warn);
+    MetricsScraper scraper = new MetricsScraper(s.scrape(), scheduler, clock, metrics);
+    Adapters adapters = Adapters.create(s.adapters().runtime(), s.adapters(), clock, metrics);
+    Datastore datastore = new Datastore(scraper, adapters.registry());
+    SaturationDetector saturation = s.saturation().detector(clock);
+    FlowControl flow = new FlowControl(s.flow(), saturation, datastore, clock, flowDispatcher, scheduler,
+        new FlowMetrics(metrics.registry()));
+    scraper.addListener(new ScrapeListener() {
+      @Override
+      public void scraped(String address, int skippedLines) {
+        flow.signal(); // fresh metrics: a waiting request may fit now
+      }
+    });
+    LatencyTracker latency = new LatencyTracker(s.objectives().model(), s.objectives().attainmentWindow());
+    double headroom = s.objectives().model().headroom();
+    Rollouts rollouts = new Rollouts(adapters, datastore, scheduler, s.rolloutDrainCheck());
+    InFlightLease lease = new InFlightLease(datastore.inFlight());
+    Pipeline pipeline = new Pipeline(
+        List.of(new WeightedTargets(ThreadLocalRandom::current),
+            new VariantChooser(datastore, saturation, latency.estimator(), adapters.loads()),
+            new RolloutRedirect(rollouts)),
+        List.of(new SaturationShedding(), new ObjectiveShedding(),
+            new FlowControlAdmission(flow, latency.estimator(), headroom, clock)),
+        new JustInTimeLoader(adapters.loads(), datastore::states, s.adapters().loadWaitTimeout(), ticker,
+            metrics::cacheMissWaitSeconds),
+        profile,
+        List.of(lease, new AdapterUsage(adapters.usage())),
+        List.of(lease, new FlowSignal(flow), new LatencyObservation(latency), new RequestMetrics(metrics)));
+    Director director = new Director(pipeline, datastore, saturation, flow, latency.estimator(), headroom, ticker,
+        timings, metrics::decisionNanos);
+    GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker);
+    metrics.watch(datastore, saturation, clock);
+    metrics.watchAdapters(adapters, datastore);
+    FlowMetrics.watch(metrics.registry(), flow, status);
+    datastore.onChange(t -> {
+      profile.retainOnly(t.addresses());
+      datastore.inFlight().forgetIdleExcept(t.addresses());
+      latency.retain(t.config().routes(), t.addresses());
+      rollouts.onChange(t);
+    });
+    CopyScaler copyScaler = new CopyScaler(adapters, datastore::loadableAdapters, s.copies(), clock);
+    StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
+        s.requests().bytesPerToken(), s.requests().headerCarriesFallbacks());
+    return new Components(scraper, datastore, metrics, adapters, copyScaler, flow, profile, status, streams);
+  }
+}

@@ -1,0 +1,24 @@
+package io.llmgw.extproc;
+
+/**
+ * How one request is read and answered.
+ *
+ * @param maxBodyBytes larger request bodies are answered 413
+ * @param bytesPerToken how a prompt's size in tokens is estimated from its body's bytes (for the latency model)
+ * @param maxFallbacks endpoints named after the primary, for the proxy to retry on
+ * @param headerCarriesFallbacks put the whole ordered list in the destination header too (the metadata always has it)
+ */
+public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean headerCarriesFallbacks) {
+  public RequestSettings {
+    if (maxBodyBytes < 1024) {
+      throw new IllegalArgumentException("--max-body-bytes must be at least 1024");
+    }
+    if (bytesPerToken < 1 || maxFallbacks < 0 || maxFallbacks > 10) {
+      throw new IllegalArgumentException("bytes per token must be at least 1 and fallbacks within 0..10");
+    }
+  }
+
+  public static RequestSettings defaults() {
+    return new RequestSettings(8 << 20, 4, 2, false);
+  }
+}

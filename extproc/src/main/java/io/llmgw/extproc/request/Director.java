@@ -1,0 +1,271 @@
+package io.llmgw.extproc.request;
+
+import com.google.protobuf.ByteString;
+import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.request.admission.AdmissionFacts;
+import io.llmgw.extproc.request.admission.AdmissionStep;
+import io.llmgw.extproc.request.hooks.PreRequestHook;
+import io.llmgw.extproc.request.hooks.ResponseHook;
+import io.llmgw.extproc.request.residency.Loader;
+import io.llmgw.extproc.request.resolve.TargetResolver;
+import io.llmgw.extproc.state.Datastore;
+import io.llmgw.extproc.state.RouteView;
+import io.llmgw.extproc.state.Topology;
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.PickOutcome;
+import io.llmgw.picker.PickRequest;
+import io.llmgw.picker.Plugin;
+import io.llmgw.picker.PluginId;
+import io.llmgw.picker.PluginTimings;
+import io.llmgw.picker.PrefixHasher;
+import io.llmgw.picker.SaturationDetector;
+import io.llmgw.picker.SchedulingProfile;
+import io.llmgw.picker.Ticker;
+import io.llmgw.picker.latency.LatencyEstimator;
+import io.llmgw.picker.latency.LoadSnapshot;
+import io.llmgw.picker.latency.ObjectiveCheck;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * Drives one request through the lifecycle's phases, in order: resolve the target, admission, make the target
+ * resident, schedule (filters, scorers, picker), before-request hooks. Each phase runs its extension point's plugins
+ * (timed per plugin) and moves the request to the next state; a wait (flow control, an adapter load) hands the stream
+ * a {@link Step.Wait}, and {@link #resume} goes on at the phase after it. Nothing is run twice.
+ */
+public final class Director {
+  /** A plugin and where its durations go. */
+  private record Timed<T extends Plugin>(T plugin, LongConsumer durations) {
+    boolean timed() {
+      return durations != PluginTimings.NOT_TIMED;
+    }
+  }
+
+  private final Datastore datastore;
+  private final SaturationDetector saturation;
+  private final FlowControl flow;
+  private final LatencyEstimator estimator;
+  private final double headroom;
+  private final Ticker ticker;
+  private final LongConsumer decisionNanos;
+  private final List<Timed<TargetResolver>> resolvers;
+  private final List<Timed<AdmissionStep>> admission;
+  private final Timed<Loader> loader;
+  private final SchedulingProfile profile;
+  private final List<Timed<PreRequestHook>> preRequest;
+  private final List<Timed<ResponseHook>> response;
+
+  /**
+   * @param headroom the share of a latency limit a pod may be predicted to use and still qualify
+   * @param decisionNanos told how long each first decision took (from a complete body to the stream's first step)
+   */
+  public Director(Pipeline pipeline, Datastore datastore, SaturationDetector saturation, FlowControl flow,
+      LatencyEstimator estimator, double headroom, Ticker ticker, PluginTimings timings, LongConsumer decisionNanos) {
+    this.datastore = datastore;
+    this.saturation = saturation;
+    this.flow = flow;
+    this.estimator = estimator;
+    this.headroom = headroom;
+    this.ticker = ticker;
+    this.decisionNanos = decisionNanos;
+    this.resolvers = timed("resolve", pipeline.resolvers(), timings);
+    this.admission = timed("admission", pipeline.admission(), timings);
+    this.loader = timed("load", List.of(pipeline.loader()), timings).getFirst();
+    this.profile = pipeline.profile();
+    this.preRequest = timed("pre_request", pipeline.preRequest(), timings);
+    this.response = timed("response", pipeline.response(), timings);
+  }
+
+  private static <T extends Plugin> List<Timed<T>> timed(String point, List<T> plugins, PluginTimings timings) {
+    List<Timed<T>> out = new ArrayList<>(plugins.size());
+    for (T p : plugins) {
+      out.add(new Timed<>(p, timings.sink(point, PluginId.of(p))));
+    }
+    return out;
+  }
+
+  /** The body is complete: decide, from the route on. */
+  public Step start(RequestContext ctx) {
+    long t0 = ticker.nanos();
+    ctx.moveTo(RequestState.RESOLVE);
+    Step step;
+    try {
+      ctx.hints(RequestHints.parse(ctx.headers()));
+      step = run(ctx);
+    } catch (RequestHints.BadHeader e) {
+      step = new Step.Answer(ErrorReply.badRequest("invalid_header", e.getMessage()));
+    }
+    decisionNanos.accept(ticker.nanos() - t0);
+    return step;
+  }
+
+  /** A wait ended: go on at the phase after it, or answer why the request cannot go on. */
+  public Step resume(RequestContext ctx, Step.Resumption resumption) {
+    ctx.waitingOn(null);
+    ctx.objective(null); // time passed: what is left of the limits is checked anew
+    return switch (resumption) {
+      case Step.Resumption.Refuse r -> new Step.Answer(r.reply());
+      case Step.Resumption.Proceed p -> {
+        if (ctx.state() == RequestState.LOADING) {
+          ctx.holders(Set.of(p.loadedOn()));
+          ctx.moveTo(RequestState.SCHEDULE);
+        } else {
+          ctx.moveTo(RequestState.LOAD);
+        }
+        yield run(ctx);
+      }
+    };
+  }
+
+  private Step run(RequestContext ctx) {
+    while (true) {
+      Step step = switch (ctx.state()) {
+        case RESOLVE -> resolve(ctx);
+        case ADMIT -> admit(ctx);
+        case LOAD -> load(ctx);
+        case SCHEDULE -> schedule(ctx);
+        default -> throw new IllegalStateException("no phase runs in state " + ctx.state());
+      };
+      if (step != null) {
+        return step;
+      }
+    }
+  }
+
+  private Step resolve(RequestContext ctx) {
+    Topology topology = datastore.topology();
+    RouteView view = topology.routesByModel().get(ctx.requestedModel());
+    if (view == null) {
+      return new Step.Answer(ErrorReply.modelNotFound(ctx.requestedModel()));
+    }
+    ctx.resolved(view, topology.priority(view, ctx.hints().objectiveName()),
+        ctx.hints().limits(view.route().adapter()));
+    Choice choice = null;
+    for (Timed<TargetResolver> r : resolvers) {
+      long t0 = r.timed() ? ticker.nanos() : 0;
+      TargetResolver.Resolution resolution = r.plugin().resolve(ctx, choice);
+      observe(r, t0);
+      switch (resolution) {
+        case TargetResolver.Resolution.Refused refused -> {
+          return new Step.Answer(refused.reply());
+        }
+        case TargetResolver.Resolution.Chosen chosen -> choice = chosen.choice();
+      }
+    }
+    if (choice == null) {
+      throw new IllegalStateException("no resolver chose a target for route " + view.key());
+    }
+    ctx.choice(choice);
+    ctx.moveTo(RequestState.ADMIT);
+    return null;
+  }
+
+  private Step admit(RequestContext ctx) {
+    List<EndpointState> states = datastore.states(ctx.choice().pools());
+    ctx.objective(check(ctx));
+    AdmissionFacts facts = new AdmissionFacts(ctx, states, saturation, flow);
+    for (Timed<AdmissionStep> a : admission) {
+      long t0 = a.timed() ? ticker.nanos() : 0;
+      AdmissionStep.Verdict verdict = a.plugin().admit(ctx, facts);
+      observe(a, t0);
+      switch (verdict) {
+        case AdmissionStep.Verdict.Admit admitted -> { }
+        case AdmissionStep.Verdict.Refuse refuse -> {
+          return new Step.Answer(refuse.reply());
+        }
+        case AdmissionStep.Verdict.Queue queue -> {
+          ctx.moveTo(RequestState.QUEUED);
+          ctx.waitingOn(queue.until().cancel());
+          return queue.until();
+        }
+      }
+    }
+    ctx.moveTo(RequestState.LOAD);
+    return null;
+  }
+
+  private Step load(RequestContext ctx) {
+    long t0 = loader.timed() ? ticker.nanos() : 0;
+    Loader.Outcome outcome = loader.plugin().prepare(ctx, datastore.states(ctx.choice().pools(), ctx.proxySubset()));
+    observe(loader, t0);
+    switch (outcome) {
+      case Loader.Outcome.Ready ready -> {
+        ctx.choice(ready.choice());
+        ctx.holders(ready.holders());
+        ctx.moveTo(RequestState.SCHEDULE);
+        return null;
+      }
+      case Loader.Outcome.Loading loading -> {
+        ctx.choice(loading.choice());
+        ctx.moveTo(RequestState.LOADING);
+        ctx.waitingOn(loading.until().cancel());
+        return loading.until();
+      }
+    }
+  }
+
+  private Step schedule(RequestContext ctx) {
+    Choice choice = ctx.choice();
+    List<EndpointState> states = datastore.states(choice.pools());
+    if (ctx.objective() == null) {
+      ctx.objective(check(ctx));
+    }
+    long[] blocks = PickRequest.NO_BLOCKS;
+    PrefixHasher hasher = profile.prefixHasher();
+    if (hasher != null) {
+      byte[] prompt = ctx.body().promptPrefix(ctx.found(), hasher.maxBytes());
+      blocks = hasher.blocks(choice.target(), prompt, prompt.length);
+    }
+    PickRequest request = new PickRequest(choice.target(), ctx.priority(), blocks, ctx.proxySubset(), ctx.holders(),
+        ctx.objective());
+    PickOutcome outcome = profile.schedule(request, states);
+    if (outcome instanceof PickOutcome.NoEndpoint none) {
+      return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
+          + "': " + none.detail()));
+    }
+    var decision = ((PickOutcome.Picked) outcome).decision();
+    EndpointState primary = decision.primary();
+    LoadSnapshot load = LoadSnapshot.of(primary); // before this request counts in flight there
+    for (Timed<PreRequestHook> h : preRequest) {
+      long t0 = h.timed() ? ticker.nanos() : 0;
+      h.plugin().preRequest(ctx, primary);
+      observe(h, t0);
+    }
+    ByteString body = choice.target().equals(ctx.requestedModel()) ? ctx.body().bytes()
+        : ctx.body().withModel(ctx.found(), choice.target());
+    Routed routed = new Routed(decision, body, load);
+    ctx.routed(routed);
+    ctx.moveTo(RequestState.ROUTED);
+    return new Step.Forward(routed);
+  }
+
+  /** The response started; {@code served} is the endpoint the proxy used, when it says. */
+  public void responseStarted(RequestContext ctx, String served) {
+    for (Timed<ResponseHook> h : response) {
+      long t0 = h.timed() ? ticker.nanos() : 0;
+      h.plugin().onResponseHeaders(ctx, served);
+      observe(h, t0);
+    }
+  }
+
+  /** The exchange ended (the caller moved the request to a terminal state): every response hook hears it once. */
+  public void done(RequestContext ctx, Completion completion) {
+    for (Timed<ResponseHook> h : response) {
+      long t0 = h.timed() ? ticker.nanos() : 0;
+      h.plugin().onDone(ctx, completion);
+      observe(h, t0);
+    }
+  }
+
+  private ObjectiveCheck check(RequestContext ctx) {
+    return ObjectiveCheck.of(ctx.limits().after(ctx.waitedMillis()), ctx.promptTokens(), estimator, headroom);
+  }
+
+  private void observe(Timed<?> t, long t0) {
+    if (t.timed()) {
+      t.durations().accept(ticker.nanos() - t0);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package io.llmgw.extproc.request;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+
+/** A request the EPP answers itself, with an OpenAI-style JSON error body (the status table in docs/architecture.md). */
+public record ErrorReply(int status, String type, String code, String message) {
+  public static ErrorReply badRequest(String code, String message) {
+    return new ErrorReply(400, "invalid_request_error", code, message);
+  }
+
+  public static ErrorReply modelNotFound(String model) {
+    return new ErrorReply(404, "invalid_request_error", "model_not_found",
+        "The model '" + model + "' does not exist or is not served by this gateway");
+  }
+
+  public static ErrorReply tooLarge(int limit) {
+    return new ErrorReply(413, "invalid_request_error", "request_too_large",
+        "request body is larger than the gateway's limit of " + limit + " bytes");
+  }
+
+  public static ErrorReply saturated(String model) {
+    return new ErrorReply(429, "rate_limit_error", "pool_saturated",
+        "the pool serving '" + model + "' is saturated and this use case is sheddable; retry later");
+  }
+
+  public static ErrorReply objectiveUnattainable(String model) {
+    return new ErrorReply(429, "rate_limit_error", "objective_unattainable",
+        "no endpoint serving '" + model + "' is predicted to meet its latency objective and this use case is "
+            + "sheddable; retry later");
+  }
+
+  public static ErrorReply queueFull(String reason) {
+    return new ErrorReply(429, "rate_limit_error", "queue_full", reason + "; retry later");
+  }
+
+  public static ErrorReply evicted(int evictedPriority, int byPriority) {
+    return new ErrorReply(429, "rate_limit_error", "evicted",
+        "this request (priority " + evictedPriority + ") was waiting for capacity and gave its place in the full queue "
+            + "to a request of priority " + byPriority + "; retry later");
+  }
+
+  public static ErrorReply expired(java.time.Duration ttl) {
+    return new ErrorReply(503, "server_error", "queue_timeout",
+        "no capacity became free for this request within " + ttl.toSeconds() + " s");
+  }
+
+  /** A bug or an unexpected failure in the gateway itself: the client learns only that. */
+  public static ErrorReply internal() {
+    return new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request");
+  }
+
+  public static ErrorReply unavailable(String code, String message) {
+    return new ErrorReply(503, "server_error", code, message);
+  }
+
+  public String json() {
+    JsonStringEncoder enc = JsonStringEncoder.getInstance();
+    return "{\"error\":{\"message\":\"" + new String(enc.quoteAsString(message)) + "\",\"type\":\"" + type
+        + "\",\"param\":null,\"code\":\"" + code + "\"}}";
+  }
+}

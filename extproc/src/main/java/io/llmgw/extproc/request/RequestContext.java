@@ -1,0 +1,196 @@
+package io.llmgw.extproc.request;
+
+import io.llmgw.extproc.body.ExtractedBody;
+import io.llmgw.extproc.body.RequestBody;
+import io.llmgw.extproc.state.InFlightTracker;
+import io.llmgw.extproc.state.RouteView;
+import io.llmgw.picker.Ticker;
+import io.llmgw.picker.latency.ObjectiveCheck;
+import io.llmgw.picker.latency.ObjectiveLimits;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One request from its first frame to its last: what arrived, what each phase decided, and its {@link RequestState}.
+ * The stream and the {@link Director} change it (one at a time: the stream serialises its frames and resumptions);
+ * plugins read it.
+ */
+public final class RequestContext {
+  private RequestState state = RequestState.RECEIVING;
+  private final ResponseTiming timing;
+  private String requestId = "";
+  private Map<String, String> headers = Map.of();
+  private Set<String> proxySubset;
+  private ExtractedBody found;
+  private RequestBody body;
+  private RequestHints hints;
+  private long promptTokens;
+  private RouteView route;
+  private Choice choice;
+  private int priority;
+  private ObjectiveLimits limits = ObjectiveLimits.NONE;
+  private ObjectiveCheck objective;
+  private Set<String> holders;
+  private Routed routed;
+  private InFlightTracker.Lease lease;
+  private Runnable cancelWait;
+
+  public RequestContext(Ticker ticker) {
+    this.timing = new ResponseTiming(ticker);
+  }
+
+  public RequestState state() {
+    return state;
+  }
+
+  /** @throws IllegalStateException on a move the lifecycle does not allow: a bug, answered 500 by the stream */
+  public void moveTo(RequestState next) {
+    if (!state.canMoveTo(next)) {
+      throw new IllegalStateException("request " + requestId + " cannot go from " + state + " to " + next);
+    }
+    state = next;
+  }
+
+  /** The request headers arrived. */
+  public void received(String id, Map<String, String> requestHeaders, Set<String> subsetHint) {
+    this.requestId = id;
+    this.headers = requestHeaders;
+    this.proxySubset = subsetHint;
+  }
+
+  /** The body is complete and names a model. */
+  public void bodyComplete(ExtractedBody scanned, RequestBody whole, int bytesPerToken) {
+    this.found = scanned;
+    this.body = whole;
+    this.promptTokens = whole.size() / bytesPerToken;
+  }
+
+  public String requestId() {
+    return requestId;
+  }
+
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /** The proxy's subset hint, or null when it sent none. */
+  public Set<String> proxySubset() {
+    return proxySubset;
+  }
+
+  public ExtractedBody found() {
+    return found;
+  }
+
+  public RequestBody body() {
+    return body;
+  }
+
+  /** The model the client asked for. */
+  public String requestedModel() {
+    return found == null ? null : found.model();
+  }
+
+  /** The prompt's size in tokens, estimated from the body's size (for the latency model). */
+  public long promptTokens() {
+    return promptTokens;
+  }
+
+  public RequestHints hints() {
+    return hints;
+  }
+
+  void hints(RequestHints parsed) {
+    this.hints = parsed;
+  }
+
+  public RouteView route() {
+    return route;
+  }
+
+  public Choice choice() {
+    return choice;
+  }
+
+  public int priority() {
+    return priority;
+  }
+
+  void resolved(RouteView matched, int requestPriority, ObjectiveLimits requestLimits) {
+    this.route = matched;
+    this.priority = requestPriority;
+    this.limits = requestLimits;
+  }
+
+  void choice(Choice chosen) {
+    this.choice = chosen;
+  }
+
+  /** The latency limits the request was admitted with (before any waiting). */
+  public ObjectiveLimits limits() {
+    return limits;
+  }
+
+  /** This decision pass's check of the limits left against each pod's predicted latency; null without limits. */
+  public ObjectiveCheck objective() {
+    return objective;
+  }
+
+  void objective(ObjectiveCheck check) {
+    this.objective = check;
+  }
+
+  /** Milliseconds since the request arrived (time spent waiting counts against its objectives). */
+  public long waitedMillis() {
+    return timing.waitedMillis();
+  }
+
+  /** Where the target is resident, as the load phase found it; null when any endpoint may serve it. */
+  public Set<String> holders() {
+    return holders;
+  }
+
+  void holders(Set<String> where) {
+    this.holders = where;
+  }
+
+  public Routed routed() {
+    return routed;
+  }
+
+  void routed(Routed decision) {
+    this.routed = decision;
+    timing.dispatched();
+  }
+
+  /** The request's count in flight on its pod: taken by a before-request hook, released when the exchange ends. */
+  public InFlightTracker.Lease lease() {
+    return lease;
+  }
+
+  public void holdLease(InFlightTracker.Lease taken) {
+    this.lease = taken;
+  }
+
+  public ResponseTiming timing() {
+    return timing;
+  }
+
+  void waitingOn(Runnable cancel) {
+    this.cancelWait = cancel;
+  }
+
+  /** The stream ended while the request waited: give its place up (a queued request leaves the queue at once). */
+  public void cancelWait() {
+    Runnable c = cancelWait;
+    cancelWait = null;
+    if (c != null) {
+      c.run();
+    }
+  }
+
+  /** The model the metrics name: the route's (configuration, never client input), or none. */
+  public String routeModel() {
+    return route == null ? "" : route.route().modelName();
+  }
+}

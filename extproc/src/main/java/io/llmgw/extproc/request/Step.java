@@ -1,0 +1,26 @@
+package io.llmgw.extproc.request;
+
+import java.util.concurrent.CompletableFuture;
+
+/** What the lifecycle asks of the stream after running its phases. */
+public sealed interface Step {
+  /** Send the request to the pods the context's decision names. */
+  record Forward(Routed routed) implements Step {}
+
+  /** Answer the request now. */
+  record Answer(ErrorReply reply) implements Step {}
+
+  /**
+   * Wait, holding no thread, until {@code resumption} completes (it never completes exceptionally); {@code cancel}
+   * gives the request's place up when the stream ends first.
+   */
+  record Wait(CompletableFuture<Resumption> resumption, Runnable cancel) implements Step {}
+
+  /** How a wait ended. */
+  sealed interface Resumption {
+    /** Go on; {@code loadedOn} is the pod an adapter was loaded on, when the wait was for a load. */
+    record Proceed(String loadedOn) implements Resumption {}
+
+    record Refuse(ErrorReply reply) implements Resumption {}
+  }
+}

@@ -1,0 +1,64 @@
+package io.llmgw.extproc.request.admission;
+
+import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.flow.Ticket;
+import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.request.Step;
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.latency.LatencyEstimator;
+import io.llmgw.picker.latency.ObjectiveCheck;
+import io.llmgw.picker.latency.ObjectiveLimits;
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Late binding: a request without room (its pool saturated, or others of its pool waiting), or whose objective no
+ * endpoint is predicted to meet now, waits in the EPP's flow-control queue instead of piling onto pods. It is let go
+ * when a response ends or fresh metrics arrive and its pool has room (and, with limits, an endpoint is predicted to
+ * meet what is left of them).
+ */
+public final class FlowControlAdmission implements AdmissionStep {
+  public static final String TYPE = "flow-control";
+
+  private final FlowControl flow;
+  private final LatencyEstimator estimator;
+  private final double headroom;
+  private final Clock clock;
+
+  public FlowControlAdmission(FlowControl flow, LatencyEstimator estimator, double headroom, Clock clock) {
+    this.flow = flow;
+    this.estimator = estimator;
+    this.headroom = headroom;
+    this.clock = clock;
+  }
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public Verdict admit(RequestContext ctx, AdmissionFacts facts) {
+    if (!facts.flowControlOn() || !facts.anyReachable() || !(facts.noRoom() || facts.objectiveUnmet())) {
+      return Verdict.ADMIT;
+    }
+    ObjectiveLimits limits = ctx.limits();
+    long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
+    String flowId = ctx.hints().fairnessId() != null ? ctx.hints().fairnessId() : ctx.route().key().toString();
+    Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), flowId, ctx.body().size(), deadline,
+        eligible(ctx));
+    return new Verdict.Queue(new Step.Wait(ticket.outcome().thenApply(refusal -> refusal
+        .<Step.Resumption>map(Step.Resumption.Refuse::new).orElse(new Step.Resumption.Proceed(null))),
+        ticket::cancel));
+  }
+
+  /** Whether the pool's state lets the request go now: what is left of its limits can be met somewhere. */
+  private Predicate<List<EndpointState>> eligible(RequestContext ctx) {
+    return states -> {
+      ObjectiveCheck left = ObjectiveCheck.of(ctx.limits().after(ctx.waitedMillis()), ctx.promptTokens(), estimator,
+          headroom);
+      return left == null || left.anyMeets(states);
+    };
+  }
+}

@@ -1,0 +1,13 @@
+package io.llmgw.extproc.request.hooks;
+
+import io.llmgw.extproc.request.Completion;
+import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.picker.Plugin;
+
+/** As the response arrives, and once when the exchange ends, whichever way (answered, completed, cancelled). */
+public interface ResponseHook extends Plugin {
+  /** @param served the endpoint the proxy reports it used (after any fallback), or null when it did not say */
+  default void onResponseHeaders(RequestContext ctx, String served) {}
+
+  void onDone(RequestContext ctx, Completion completion);
+}

@@ -1,0 +1,16 @@
+package io.llmgw.picker;
+
+import java.util.function.LongConsumer;
+
+/**
+ * Where each plugin's running time goes (the EPP's per-plugin duration histogram). A sink is bound once per plugin
+ * when the pipeline is assembled, so timing a call costs two ticker reads and one observation.
+ */
+@FunctionalInterface
+public interface PluginTimings {
+  LongConsumer NOT_TIMED = nanos -> {};
+  PluginTimings NONE = (extensionPoint, id) -> NOT_TIMED;
+
+  /** @param extensionPoint {@code filter}, {@code scorer}, {@code picker}, {@code admission}, … */
+  LongConsumer sink(String extensionPoint, PluginId id);
+}

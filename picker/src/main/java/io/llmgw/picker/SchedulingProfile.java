@@ -1,0 +1,139 @@
+package io.llmgw.picker;
+
+import io.llmgw.picker.pickers.Picker;
+import io.llmgw.picker.scorers.PrefixCacheScorer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * One scheduling cycle, as the reference EPP runs it: filters narrow the candidates in order, scorers score what is
+ * left (weighted sum), the picker chooses the primary and its fallbacks, and scorers that learn are told the choice.
+ * Each plugin's running time goes to its duration sink. Assembled by {@code config.PluginRegistry}; immutable.
+ */
+public final class SchedulingProfile {
+  /** One plugin in the profile: who it is, the plugin, its weight (scorers), where its durations go. */
+  public record Step<T extends Plugin>(PluginId id, T plugin, double weight, LongConsumer durations) {
+    boolean timed() {
+      return durations != PluginTimings.NOT_TIMED;
+    }
+  }
+
+  private final String name;
+  private final List<Step<Filter>> filters;
+  private final List<Step<Scorer>> scorers;
+  private final Step<Picker> picker;
+  private final Ticker ticker;
+  private final PrefixHasher prefixHasher;
+
+  public SchedulingProfile(String name, List<Step<Filter>> filters, List<Step<Scorer>> scorers, Step<Picker> picker,
+      Ticker ticker) {
+    this.name = name;
+    this.filters = List.copyOf(filters);
+    this.scorers = List.copyOf(scorers);
+    this.picker = picker;
+    this.ticker = ticker;
+    PrefixHasher hasher = null;
+    for (Step<Scorer> s : scorers) {
+      if (s.plugin() instanceof PrefixCacheScorer p && hasher == null) {
+        hasher = p.hasher();
+      }
+    }
+    this.prefixHasher = hasher;
+  }
+
+  public PickOutcome schedule(PickRequest request, List<EndpointState> pool) {
+    if (pool.isEmpty()) {
+      return new PickOutcome.NoEndpoint(PickOutcome.NoEndpoint.NO_READY_ENDPOINT, "its pool has no ready pods");
+    }
+    List<EndpointState> candidates = pool;
+    for (Step<Filter> f : filters) {
+      long t0 = f.timed() ? ticker.nanos() : 0;
+      List<EndpointState> kept = filter(f.plugin(), request, candidates);
+      if (f.timed()) {
+        f.durations().accept(ticker.nanos() - t0);
+      }
+      if (kept.isEmpty()) {
+        PickOutcome.NoEndpoint none = f.plugin().whyNone(request, candidates);
+        if (none != null) {
+          return none;
+        }
+      } else {
+        candidates = kept;
+      }
+    }
+    int n = candidates.size();
+    double[] total = new double[n];
+    double[] partial = scorers.isEmpty() ? null : new double[n];
+    for (Step<Scorer> s : scorers) {
+      long t0 = s.timed() ? ticker.nanos() : 0;
+      s.plugin().score(request, candidates, partial);
+      for (int i = 0; i < n; i++) {
+        total[i] += s.weight() * partial[i];
+      }
+      if (s.timed()) {
+        s.durations().accept(ticker.nanos() - t0);
+      }
+    }
+    long t0 = picker.timed() ? ticker.nanos() : 0;
+    List<EndpointState> ranked = picker.plugin().pick(request, candidates, total);
+    if (picker.timed()) {
+      picker.durations().accept(ticker.nanos() - t0);
+    }
+    for (Step<Scorer> s : scorers) {
+      s.plugin().onPicked(request, ranked.getFirst());
+    }
+    return new PickOutcome.Picked(new Decision(ranked));
+  }
+
+  /** The candidates the filter keeps; the same list, not a copy, when it keeps them all. */
+  private static List<EndpointState> filter(Filter f, PickRequest request, List<EndpointState> candidates) {
+    List<EndpointState> kept = null;
+    for (int i = 0; i < candidates.size(); i++) {
+      EndpointState e = candidates.get(i);
+      boolean keep = f.keep(request, e);
+      if (!keep && kept == null) {
+        kept = new ArrayList<>(candidates.subList(0, i));
+      } else if (keep && kept != null) {
+        kept.add(e);
+      }
+    }
+    return kept == null ? candidates : kept;
+  }
+
+  /** The hasher of the profile's prefix-cache scorer; null when no scorer looks at the prompt (it is not hashed). */
+  public PrefixHasher prefixHasher() {
+    return prefixHasher;
+  }
+
+  /** Endpoints that left: scorers forget what they learned about them. */
+  public void retainOnly(Set<String> addresses) {
+    for (Step<Scorer> s : scorers) {
+      s.plugin().retainOnly(addresses);
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Every plugin in running order, for logs and the status page. */
+  public List<PluginId> plugins() {
+    List<PluginId> out = new ArrayList<>();
+    filters.forEach(f -> out.add(f.id()));
+    scorers.forEach(s -> out.add(s.id()));
+    out.add(picker.id());
+    return out;
+  }
+
+  /** The profile in running order, scorers with their weights: {@code default: subset-hint-filter → … → queue-scorer ×2 → …}. */
+  public String describe() {
+    List<String> parts = new ArrayList<>();
+    filters.forEach(f -> parts.add(f.id().toString()));
+    scorers.forEach(s -> parts.add(s.id() + " ×" + (s.weight() == Math.rint(s.weight())
+        ? Long.toString((long) s.weight()) : Double.toString(s.weight()))));
+    parts.add(picker.id().toString());
+    return name + ": " + String.join(" → ", parts);
+  }
+}

@@ -1,3 +1,0 @@
-package io.llmgw.picker;
-
-public record WeightedScorer(Scorer scorer, double weight) {}

@@ -1,0 +1,78 @@
+package io.llmgw.picker.config;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One plugin's parameters, read with names, defaults and bounds; anything unusable or unknown is an error that names
+ * the plugin and the parameter (a typo in a weight or a capacity must not be ignored silently).
+ */
+public final class Parameters {
+  private final String plugin;
+  private final Map<String, Object> values;
+
+  public Parameters(String plugin, Map<String, Object> values) {
+    this.plugin = plugin;
+    this.values = values;
+  }
+
+  /** Rejects any parameter not named here. */
+  public Parameters allowOnly(String... names) {
+    Set<String> unknown = new TreeSet<>(values.keySet());
+    unknown.removeAll(Set.of(names));
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("plugin " + plugin + ": unknown parameter" + (unknown.size() > 1 ? "s " : " ")
+          + unknown + (names.length == 0 ? "; it takes none" : "; it takes " + new TreeSet<>(Set.of(names))));
+    }
+    return this;
+  }
+
+  public int integer(String name, int fallback, int min, int max) {
+    double d = number(name, fallback, min, max);
+    if (d != Math.rint(d)) {
+      throw bad(name, values.get(name), "a whole number");
+    }
+    return (int) d;
+  }
+
+  public double number(String name, double fallback, double min, double max) {
+    Object v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    double d;
+    if (v instanceof Number n) {
+      d = n.doubleValue();
+    } else {
+      try {
+        d = Double.parseDouble(v.toString().trim());
+      } catch (NumberFormatException e) {
+        throw bad(name, v, "a number");
+      }
+    }
+    if (!(d >= min && d <= max)) {
+      throw bad(name, v, "between " + trim(min) + " and " + trim(max));
+    }
+    return d;
+  }
+
+  /** The first of several accepted spellings that is present (the reference EPP renamed some parameters). */
+  public String present(String... spellings) {
+    for (String s : spellings) {
+      if (values.containsKey(s)) {
+        return s;
+      }
+    }
+    return spellings[0];
+  }
+
+  private IllegalArgumentException bad(String name, Object value, String expected) {
+    return new IllegalArgumentException("plugin " + plugin + ": parameter " + name + " is '" + value + "', expected "
+        + expected);
+  }
+
+  private static String trim(double d) {
+    return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+  }
+}

@@ -1,0 +1,18 @@
+package io.llmgw.picker.config;
+
+import io.llmgw.picker.PluginTimings;
+import io.llmgw.picker.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * What plugins may be built with besides their parameters: time, randomness, the EPP-wide settings some of them read,
+ * and where their durations are recorded.
+ *
+ * @param staleAfter metrics older than this are not picked (the fresh-metrics filter)
+ * @param maxEndpoints primary plus fallbacks a picker answers with when its configuration does not say
+ */
+public record PluginEnv(Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Duration staleAfter,
+    int maxEndpoints, PluginTimings timings) {}

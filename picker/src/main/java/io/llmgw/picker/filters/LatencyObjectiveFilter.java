@@ -1,0 +1,30 @@
+package io.llmgw.picker.filters;
+
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.Filter;
+import io.llmgw.picker.PickOutcome;
+import io.llmgw.picker.PickRequest;
+import java.util.List;
+
+/**
+ * Prefers the endpoints predicted to meet the request's latency limits. A preference: when none is (admission already
+ * chose to let the request go), picking goes on among all of them, best effort.
+ */
+public final class LatencyObjectiveFilter implements Filter {
+  public static final String TYPE = "latency-objective-filter";
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public boolean keep(PickRequest request, EndpointState e) {
+    return request.objective() == null || request.objective().meets(e);
+  }
+
+  @Override
+  public PickOutcome.NoEndpoint whyNone(PickRequest request, List<EndpointState> candidates) {
+    return null;
+  }
+}

@@ -1,0 +1,78 @@
+package io.llmgw.picker.scorers;
+
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.PickRequest;
+import io.llmgw.picker.Scorer;
+import java.util.List;
+
+/**
+ * The seed policy (the gateway's PoC rule) as one scorer. Endpoints holding the request's adapter with fewer than
+ * {@code pendingThreshold} of the gateway's requests pending for it there are preferred, the one with the MOST pending
+ * first: an adapter's traffic packs onto few pods and does not flap between them. Among equals, the one whose batch
+ * runs the fewest adapters. Every other endpoint (and every endpoint for a base-model request, where packing buys
+ * nothing) ranks below them by fewest active adapters, then least pending in total.
+ *
+ * <p>Preferred endpoints score in [0.5, 1], the others in [0, 0.5): with max-score picking, the preferred branch is
+ * ranked first and the others follow as fallbacks. Each branch's tie-breaker is normalised over that branch alone.
+ */
+public final class LoraPackingScorer implements Scorer {
+  public static final String TYPE = "lora-packing-scorer";
+  public static final int DEFAULT_PENDING_THRESHOLD = 50;
+  /** Below one pending's step (1 / threshold) for any threshold under 1,000: a tie-breaker only. */
+  private static final double TIE_BREAK = 0.000_9;
+  private static final long PENDING_SPAN = 1L << 32;
+
+  private final int pendingThreshold;
+
+  public LoraPackingScorer(int pendingThreshold) {
+    if (pendingThreshold < 1) {
+      throw new IllegalArgumentException("pendingThreshold must be at least 1");
+    }
+    this.pendingThreshold = pendingThreshold;
+  }
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
+    String model = request.model();
+    int n = candidates.size();
+    boolean[] preferred = new boolean[n];
+    long[] key = new long[n];
+    long minPreferred = Long.MAX_VALUE;
+    long maxPreferred = Long.MIN_VALUE;
+    long minRest = Long.MAX_VALUE;
+    long maxRest = Long.MIN_VALUE;
+    for (int i = 0; i < n; i++) {
+      EndpointState e = candidates.get(i);
+      preferred[i] = !e.metrics().baseModels().contains(model) && e.holdsAdapter(model)
+          && e.inFlight().forModel(model) < pendingThreshold;
+      // fewest active adapters, then least pending: one lexicographic key
+      key[i] = e.metrics().activeAdapterCount() * PENDING_SPAN + e.inFlight().total();
+      if (preferred[i]) {
+        minPreferred = Math.min(minPreferred, key[i]);
+        maxPreferred = Math.max(maxPreferred, key[i]);
+      } else {
+        minRest = Math.min(minRest, key[i]);
+        maxRest = Math.max(maxRest, key[i]);
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      if (preferred[i]) {
+        double packing = Math.min(1.0, (double) candidates.get(i).inFlight().forModel(model) / pendingThreshold);
+        double total = packing + TIE_BREAK * fewest(key[i], minPreferred, maxPreferred);
+        out[i] = 0.5 + 0.5 * total / (1 + TIE_BREAK);
+      } else {
+        out[i] = 0.499 * fewest(key[i], minRest, maxRest);
+      }
+    }
+  }
+
+  /** Min–max normalised, fewer is better. */
+  private static double fewest(long key, long min, long max) {
+    return max == min ? 1.0 : (double) (max - key) / (max - min);
+  }
+}
