@@ -3,28 +3,14 @@ package io.llmgw.adapters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
-import io.llmgw.picker.InFlight;
-import io.llmgw.picker.PodMetrics;
-import io.llmgw.sim.engine.SimConfig;
-import io.llmgw.sim.http.SimPods;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Loads against real simulated vLLM pods: shared, placed, retried, remembered when they fail, queued by priority. */

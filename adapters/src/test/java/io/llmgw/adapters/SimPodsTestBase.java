@@ -1,6 +1,5 @@
 package io.llmgw.adapters;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
@@ -18,8 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

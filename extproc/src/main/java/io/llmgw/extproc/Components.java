@@ -1,5 +1,6 @@
 package io.llmgw.extproc;
 
+import io.llmgw.adapters.AdapterRuntime;
 import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.CopyScaler;
 import io.llmgw.extproc.flow.FlowControl;
@@ -32,9 +33,10 @@ import io.llmgw.picker.config.PluginEnv;
 import io.llmgw.picker.config.PluginRegistry;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.ScrapeListener;
+import io.llmgw.scraper.ScrapeStates;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -42,31 +44,33 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The EPP's composition root: every part, built once, in dependency order (no part needs one built after it), and
- * the listeners that connect them. {@link Epp} runs what this builds.
+ * the listeners that connect them. {@link Epp} runs what this builds over the real world (scraped pods, their runtime
+ * API); tests build the same parts over fakes.
  */
-record Components(MetricsScraper scraper, Datastore datastore, EppMetrics metrics, Adapters adapters,
-    CopyScaler copyScaler, FlowControl flow, SchedulingProfile profile, GatewayStatus status, StreamDeps streams) {
+public record Components(Datastore datastore, EppMetrics metrics, Adapters adapters, CopyScaler copyScaler,
+    FlowControl flow, LatencyTracker latency, SchedulingProfile profile, GatewayStatus status, StreamDeps streams) {
   private static final Logger LOG = LoggerFactory.getLogger(Components.class);
 
   /**
    * @param scheduler timers: scrapes, flow control's TTL, rollouts' drains, the reaper and copy scaling
    * @param flowDispatcher runs flow control's dispatch passes, one at a time
+   * @param scrapes the pods' metrics as scraped (the EPP's {@link MetricsScraper}; a fake in tests)
+   * @param metrics the EPP's own metrics, which the scraper also reports to
+   * @param runtime loads and unloads adapters on pods
    * @throws IllegalArgumentException when the scheduling configuration cannot be assembled (named in the message)
    */
-  static Components wire(EppSettings s, Clock clock, Ticker ticker, ScheduledExecutorService scheduler,
-      ExecutorService flowDispatcher) {
-    EppMetrics metrics = new EppMetrics();
+  public static Components wire(EppSettings s, Clock clock, Ticker ticker, ScheduledExecutorService scheduler,
+      Executor flowDispatcher, ScrapeStates scrapes, EppMetrics metrics, AdapterRuntime runtime) {
     // first, before anything starts a thread: a configuration that cannot be assembled stops start-up cleanly
     PluginTimings timings = metrics.pluginTimings();
     SchedulingProfile profile = PluginRegistry.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings), LOG::warn);
-    MetricsScraper scraper = new MetricsScraper(s.scrape(), scheduler, clock, metrics);
-    Adapters adapters = Adapters.create(s.adapters().runtime(), s.adapters(), clock, metrics);
-    Datastore datastore = new Datastore(scraper, adapters.registry());
+    Adapters adapters = Adapters.create(runtime, s.adapters(), clock, metrics);
+    Datastore datastore = new Datastore(scrapes, adapters.registry());
     SaturationDetector saturation = s.saturation().detector(clock);
     FlowControl flow = new FlowControl(s.flow(), saturation, datastore, clock, flowDispatcher, scheduler,
         new FlowMetrics(metrics.registry()));
-    scraper.addListener(new ScrapeListener() {
+    scrapes.addListener(new ScrapeListener() {
       @Override
       public void scraped(String address, int skippedLines) {
         flow.signal(); // fresh metrics: a waiting request may fit now
@@ -102,6 +106,6 @@ record Components(MetricsScraper scraper, Datastore datastore, EppMetrics metric
     CopyScaler copyScaler = new CopyScaler(adapters, datastore::loadableAdapters, s.copies(), clock);
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
         s.requests().bytesPerToken(), s.requests().headerCarriesFallbacks());
-    return new Components(scraper, datastore, metrics, adapters, copyScaler, flow, profile, status, streams);
+    return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams);
   }
 }

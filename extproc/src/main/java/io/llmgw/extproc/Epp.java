@@ -10,11 +10,13 @@ import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.llmgw.extproc.observe.AdminHandler;
+import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.Ticker;
+import io.llmgw.scraper.MetricsScraper;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -37,6 +39,8 @@ public final class Epp implements AutoCloseable {
   private final EppSettings settings;
   private final ScheduledExecutorService scheduler = daemons("epp-scheduler");
   private final ExecutorService flowDispatcher = Executors.newSingleThreadExecutor(r -> daemon(r, "epp-flow"));
+  private final EppMetrics metrics = new EppMetrics();
+  private final MetricsScraper scraper;
   private final Components parts;
   private final HealthServer health = new HealthServer();
   private final ConfigSource config;
@@ -49,9 +53,11 @@ public final class Epp implements AutoCloseable {
 
   private Epp(EppSettings s, Clock clock, Ticker ticker, KubernetesClient givenClient) {
     settings = s;
+    scraper = new MetricsScraper(s.scrape(), scheduler, clock, metrics);
     try {
-      parts = Components.wire(s, clock, ticker, scheduler, flowDispatcher);
+      parts = Components.wire(s, clock, ticker, scheduler, flowDispatcher, scraper, metrics, s.adapters().runtime());
     } catch (RuntimeException e) {
+      scraper.close();
       scheduler.shutdownNow();
       flowDispatcher.shutdownNow();
       throw e;
@@ -97,7 +103,7 @@ public final class Epp implements AutoCloseable {
 
   private void startServing() throws IOException {
     ListenSettings l = settings.listen();
-    parts.scraper().start();
+    scraper.start();
     long reap = settings.adapters().reaperPeriod().toMillis();
     scheduler.scheduleWithFixedDelay(() -> parts.adapters().reaper().reap(parts.datastore().allStates()), reap, reap,
         TimeUnit.MILLISECONDS);
@@ -171,7 +177,7 @@ public final class Epp implements AutoCloseable {
         grpc.shutdownNow();
       }
     }
-    parts.scraper().close();
+    scraper.close();
     scheduler.shutdownNow();
     flowDispatcher.shutdownNow();
     if (ownClient != null) {

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * skipped, never piled onto), at most {@code maxConcurrent} overall, and all parsing runs on one worker thread, so
  * scraping is bounded to about one core however many pods there are.
  */
-public final class MetricsScraper implements AutoCloseable {
+public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsScraper.class);
   /** Far above any real model server's page; a pod sending more is treated as failing, not buffered. */
   static final int MAX_BODY_BYTES = 8 << 20;
@@ -65,6 +65,7 @@ public final class MetricsScraper implements AutoCloseable {
   }
 
   /** Replaces the set of endpoints; state of endpoints that stay is kept, that of departed ones dropped. */
+  @Override
   public void setTargets(Collection<ScrapeTarget> targets) {
     Set<String> keep = new HashSet<>();
     for (ScrapeTarget t : targets) {
@@ -104,6 +105,7 @@ public final class MetricsScraper implements AutoCloseable {
   }
 
   /** Another observer of scrape outcomes, after those given so far. */
+  @Override
   public void addListener(ScrapeListener listener) {
     listeners.add(listener);
   }
@@ -114,6 +116,7 @@ public final class MetricsScraper implements AutoCloseable {
     }
   }
 
+  @Override
   public ScrapeState state(String address) {
     Slot slot = slots.get(address);
     return slot == null ? ScrapeState.INITIAL : slot.state;

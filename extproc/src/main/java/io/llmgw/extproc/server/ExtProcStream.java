@@ -276,8 +276,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     } else {
       LOG.info("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
     }
+    ctx.moveTo(RequestState.ANSWERED); // first: a cancelled wait's callback must find the request over
     ctx.cancelWait();
-    ctx.moveTo(RequestState.ANSWERED);
     out.onNext(Frames.immediate(reply, ctx.requestId()));
     deps.director().done(ctx, new Completion(Integer.toString(reply.status()), null, null));
   }
@@ -288,8 +288,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (was.terminal()) {
       return;
     }
+    ctx.moveTo(RequestState.DONE); // first: a cancelled wait's callback must find the request over
     ctx.cancelWait();
-    ctx.moveTo(RequestState.DONE);
     if (was == RequestState.RECEIVING) {
       return;
     }

@@ -7,8 +7,8 @@ import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.Variant;
 import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
-import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.ScrapeState;
+import io.llmgw.scraper.ScrapeStates;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * scrape state and in-flight counts. Cluster mode and file mode both feed it through {@link #apply}.
  */
 public final class Datastore {
-  private final MetricsScraper scraper;
+  private final ScrapeStates scraper;
   private final AdapterChanges adapterChanges;
   private final InFlightTracker inFlight = new InFlightTracker();
   private final List<Consumer<Topology>> listeners = new ArrayList<>();
@@ -28,7 +28,7 @@ public final class Datastore {
   private volatile boolean loaded;
 
   /** @param adapterChanges this EPP's own adapter loads and unloads, which correct what the pods report */
-  public Datastore(MetricsScraper scraper, AdapterChanges adapterChanges) {
+  public Datastore(ScrapeStates scraper, AdapterChanges adapterChanges) {
     this.scraper = scraper;
     this.adapterChanges = adapterChanges;
   }

@@ -14,13 +14,9 @@ import com.google.protobuf.Value;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.RequestSettings;
-import io.llmgw.picker.config.PolicyShorthand;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -279,35 +275,6 @@ class ExtProcIntegrationTest {
   }
 
   @Test
-  void seedPolicyPacksUntilTheThresholdThenTheNextLoadedPodTakesOver() throws Exception {
-    // Pods 0 and 1 have adapter-a resident; pod 2 has no adapter at all. Threshold 2 instead of the default 50.
-    try (EppHarness seed = new EppHarness(3, 41, s -> s.withPolicy(PolicyShorthand.SEED, 2))) {
-      seed.pods.get(0).setModels("base-model", List.of("adapter-a"));
-      seed.pods.get(1).setModels("base-model", List.of("adapter-a"));
-      seed.pods.get(2).setModels("base-model", List.of());
-      await().atMost(Duration.ofSeconds(10)).until(() ->
-          seed.epp.datastore().scrapeState(seed.pods.get(2).address()).metrics().loadedAdapters().isEmpty());
-      String cold = seed.pods.get(2).address();
-
-      Map<String, Integer> perPod = new HashMap<>();
-      String[] order = new String[5];
-      for (int i = 0; i < 5; i++) {
-        ExtProcCall call = seed.open();
-        order[i] = setHeader(routeFullDuplex(call, chat("adapter-a")), EppProtocol.DESTINATION).split(",")[0];
-        drainRequestBody(call);
-        perPod.merge(order[i], 1, Integer::sum);
-      }
-
-      assertThat(order[1]).as("second request packs onto the first's pod").isEqualTo(order[0]);
-      assertThat(order[2]).as("at the threshold the other loaded pod takes over").isNotEqualTo(order[0]).isNotEqualTo(cold);
-      assertThat(order[3]).isEqualTo(order[2]);
-      assertThat(order[4]).as("both loaded pods full: the least busy pod (no batch adapters anywhere)").isEqualTo(cold);
-      assertThat(perPod).containsEntry(order[0], 2).containsEntry(order[2], 2).containsEntry(cold, 1);
-      assertThat(seed.inFlight(order[0])).isEqualTo(2);
-    }
-  }
-
-  @Test
   void modelNameRewriteHeaderReplacesTheTargetInTheBody() throws Exception {
     ExtProcCall call = h.open();
     call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.MODEL_REWRITE, "shed-me"), false,
@@ -316,32 +283,6 @@ class ExtProcIntegrationTest {
     assertThat(call.next().hasRequestHeaders()).isTrue();
     assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo("{\"model\":\"shed-me\",\"prompt\":\"x\"}");
     call.cancel();
-  }
-
-  @Test
-  void headerFallbacksOptionPutsTheWholeListInTheHeader() throws Exception {
-    try (EppHarness listed = new EppHarness(2, 45, s -> s.withRequests(new RequestSettings(8 << 20, 4, 2, true)))) {
-      ExtProcCall call = listed.open();
-      ProcessingResponse r = routeFullDuplex(call, chat("adapter-a"));
-      assertThat(setHeader(r, EppProtocol.DESTINATION)).isEqualTo(metadataDestination(r)).contains(",");
-      call.cancel();
-    }
-  }
-
-  @Test
-  void scorersPolicySendsRequestsSharingAPromptPrefixToTheSamePod() throws Exception {
-    try (EppHarness scorers = new EppHarness(3, 47, s -> s.withPolicy(PolicyShorthand.SCORERS, 50))) {
-      String system = "You are a careful SQL assistant. Answer with one query. ".repeat(40);
-      List<String> picked = new java.util.ArrayList<>();
-      for (int i = 0; i < 6; i++) {
-        ExtProcCall call = scorers.open();
-        String body = "{\"model\":\"adapter-a\",\"messages\":[{\"role\":\"system\",\"content\":\"" + system
-            + "\"},{\"role\":\"user\",\"content\":\"question " + i + "\"}]}";
-        picked.add(setHeader(routeFullDuplex(call, body), EppProtocol.DESTINATION));
-        call.cancel();
-      }
-      assertThat(picked).as("prefix-cache affinity").containsOnly(picked.getFirst());
-    }
   }
 
   @Test

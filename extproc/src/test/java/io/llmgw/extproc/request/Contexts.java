@@ -1,0 +1,70 @@
+package io.llmgw.extproc.request;
+
+import io.llmgw.extproc.body.ExtractedBody;
+import io.llmgw.extproc.body.ModelExtractor;
+import io.llmgw.extproc.body.RequestBody;
+import io.llmgw.extproc.testing.TestGateway;
+import com.google.protobuf.ByteString;
+import java.util.Map;
+import java.util.Set;
+
+/** Requests at a given point of their lifecycle, for tests of single phases and plugins. */
+public final class Contexts {
+  private Contexts() {}
+
+  /** A chat request for {@code model} whose headers and body have arrived. */
+  public static RequestContext arrived(TestGateway g, String model, Map<String, String> headers, Set<String> subset) {
+    RequestContext ctx = new RequestContext(g.clock);
+    ctx.received("req-" + model, headers, subset);
+    String json = "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
+    RequestBody body = new RequestBody();
+    body.append(ByteString.copyFromUtf8(json));
+    ModelExtractor extractor = new ModelExtractor();
+    extractor.feed(body.bytes().asReadOnlyByteBuffer());
+    ctx.bodyComplete((ExtractedBody) extractor.finish(), body, 4);
+    return ctx;
+  }
+
+  public static RequestContext arrived(TestGateway g, String model) {
+    return arrived(g, model, Map.of(), null);
+  }
+
+  /**
+   * Past the resolve phase as the director leaves it: headers read, route found (its priority and limits), the
+   * route's own target chosen; about to be admitted.
+   */
+  public static RequestContext resolved(TestGateway g, String model, Map<String, String> headers,
+      Set<String> subset) {
+    RequestContext ctx = arrived(g, model, headers, subset);
+    ctx.moveTo(RequestState.RESOLVE);
+    try {
+      ctx.hints(RequestHints.parse(headers));
+    } catch (RequestHints.BadHeader e) {
+      throw new IllegalArgumentException(e);
+    }
+    var topology = g.datastore().topology();
+    var view = topology.routesByModel().get(model);
+    ctx.resolved(view, topology.priority(view, ctx.hints().objectiveName()),
+        ctx.hints().limits(view.route().adapter()));
+    var target = view.route().adapter().targets().isEmpty() ? null : view.route().adapter().targets().getFirst();
+    ctx.choice(target == null ? Choice.of(model, null, view.pools())
+        : Choice.of(target.name(), target.source(), view.pools()));
+    ctx.moveTo(RequestState.ADMIT);
+    return ctx;
+  }
+
+  public static RequestContext resolved(TestGateway g, String model) {
+    return resolved(g, model, Map.of(), null);
+  }
+
+  /** The request's latency limits checked against the pods' predictions, as admission does. */
+  public static void checkObjective(TestGateway g, RequestContext ctx) {
+    ctx.objective(io.llmgw.picker.latency.ObjectiveCheck.of(ctx.limits(), ctx.promptTokens(),
+        g.parts.latency().estimator(), 0.8));
+  }
+
+  /** Sets the request's choice, as a resolver's answer would. */
+  public static void choose(RequestContext ctx, Choice choice) {
+    ctx.choice(choice);
+  }
+}

@@ -1,0 +1,170 @@
+package io.llmgw.extproc.request;
+
+import static io.llmgw.extproc.testing.TestGateway.address;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.llmgw.api.EppProtocol;
+import io.llmgw.api.FileModeYaml;
+import io.llmgw.extproc.testing.TestGateway;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The lifecycle phase by phase, over the EPP's real parts and fake pods: no sockets, the test's clock. */
+class DirectorTest {
+  static final String ROUTES = FileModeYaml.route("chat", "pool", "chat-lora", 5) + FileModeYaml.SEPARATOR
+      + FileModeYaml.route("batch", "pool", "batch-lora", -1) + FileModeYaml.SEPARATOR
+      + FileModeYaml.loadableRoute("sql", "pool", "sql", "sql-v2", "hf://org/sql-v2");
+
+  final TestGateway g = new TestGateway(3, ROUTES);
+
+  @AfterEach
+  void close() {
+    g.close();
+  }
+
+  private Step start(String model, Map<String, String> headers, Set<String> subset) {
+    return g.director().start(Contexts.arrived(g, model, headers, subset));
+  }
+
+  private static ErrorReply answer(Step step) {
+    assertThat(step).isInstanceOf(Step.Answer.class);
+    return ((Step.Answer) step).reply();
+  }
+
+  @Test
+  void aModelNoRouteDeclaresIsAnswered404AndNothingElseRuns() {
+    assertThat(answer(start("nobody", Map.of(), null))).extracting(ErrorReply::status, ErrorReply::code)
+        .containsExactly(404, "model_not_found");
+    assertThat(g.pluginCalls("resolve", "weighted-targets")).isZero();
+  }
+
+  @Test
+  void aHeaderThatCannotBeReadIsAnswered400NamingIt() {
+    ErrorReply r = answer(start("chat-lora", Map.of(EppProtocol.SLO_TTFT_MS, "soon"), null));
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.message()).contains(EppProtocol.SLO_TTFT_MS, "soon");
+  }
+
+  @Test
+  void aRoutedRequestCountsInFlightOnItsPodAndEachPhaseRanOnce() {
+    g.allIdle(3, "chat-lora");
+    RequestContext ctx = Contexts.arrived(g, "chat-lora");
+    Step step = g.director().start(ctx);
+
+    assertThat(step).isInstanceOf(Step.Forward.class);
+    assertThat(ctx.state()).isEqualTo(RequestState.ROUTED);
+    String primary = ((Step.Forward) step).routed().decision().primary().address();
+    assertThat(g.datastore().inFlight().load(primary).forModel("chat-lora")).isEqualTo(1);
+    assertThat(((Step.Forward) step).routed().body()).isEqualTo(ctx.body().bytes());
+    for (String[] plugin : List.of(new String[] {"resolve", "weighted-targets"},
+        new String[] {"admission", "flow-control"}, new String[] {"load", "just-in-time-loader"},
+        new String[] {"filter", "fresh-metrics-filter"}, new String[] {"scorer", "lora-packing-scorer"},
+        new String[] {"picker", "max-score-picker"}, new String[] {"pre_request", "in-flight-lease"})) {
+      assertThat(g.pluginCalls(plugin[0], plugin[1])).as(plugin[1]).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aSheddableRequestIsRefused429WhileItsPoolIsSaturated() {
+    for (int i = 1; i <= 3; i++) {
+      g.scrapes.report(address(i), 10, 4, 0.5, Set.of());
+    }
+    assertThat(answer(start("batch-lora", Map.of(), null))).extracting(ErrorReply::status, ErrorReply::code)
+        .containsExactly(429, "pool_saturated");
+  }
+
+  @Test
+  void anyOtherRequestWaitsAndGoesOnAfterAdmissionWhenThePoolHasRoom() {
+    for (int i = 1; i <= 3; i++) {
+      g.scrapes.report(address(i), 10, 4, 0.5, Set.of("chat-lora"));
+    }
+    RequestContext ctx = Contexts.arrived(g, "chat-lora");
+    Step step = g.director().start(ctx);
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(ctx.state()).isEqualTo(RequestState.QUEUED);
+    CompletableFuture<Step.Resumption> resumption = ((Step.Wait) step).resumption();
+    assertThat(resumption).isNotDone();
+
+    g.allIdle(3, "chat-lora"); // fresh metrics: flow control dispatches on this thread
+    assertThat(resumption).isCompletedWithValue(new Step.Resumption.Proceed(null));
+    Step next = g.director().resume(ctx, resumption.join());
+
+    assertThat(next).isInstanceOf(Step.Forward.class);
+    assertThat(g.pluginCalls("resolve", "weighted-targets")).as("not resolved again").isEqualTo(1);
+    assertThat(g.pluginCalls("admission", "flow-control")).as("not admitted again").isEqualTo(1);
+  }
+
+  @Test
+  void anAdapterResidentNowhereIsLoadedWhileTheRequestWaitsThenItGoesWhereItWasLoaded() {
+    g.allIdle(3);
+    RequestContext ctx = Contexts.arrived(g, "sql");
+    Step step = g.director().start(ctx);
+    assertThat(ctx.state()).isEqualTo(RequestState.LOADING);
+    assertThat(g.runtime.loads).hasSize(1);
+    String loadedOn = g.runtime.loads.getFirst().substring("sql-v2@".length());
+
+    g.runtime.finish("sql-v2", loadedOn);
+    Step.Resumption r = ((Step.Wait) step).resumption().join();
+    assertThat(r).isEqualTo(new Step.Resumption.Proceed(loadedOn));
+    Step next = g.director().resume(ctx, r);
+
+    assertThat(((Step.Forward) next).routed().decision().primary().address()).isEqualTo(loadedOn);
+    assertThat(((Step.Forward) next).routed().body().toStringUtf8()).contains("\"model\":\"sql-v2\"");
+    assertThat(g.pluginCalls("load", "just-in-time-loader")).as("not prepared again").isEqualTo(1);
+  }
+
+  @Test
+  void aLoadThatFailsEverywhereIsAnswered503NamingTheAdapterAndWhy() {
+    g.allIdle(3);
+    RequestContext ctx = Contexts.arrived(g, "sql");
+    Step step = g.director().start(ctx);
+    for (int attempt = 0; attempt < 3; attempt++) {
+      String on = g.runtime.loads.get(attempt).substring("sql-v2@".length());
+      g.runtime.fail("sql-v2", on, "weights not found");
+    }
+    Step next = g.director().resume(ctx, ((Step.Wait) step).resumption().join());
+    ErrorReply r = answer(next);
+    assertThat(r.status()).isEqualTo(503);
+    assertThat(r.message()).contains("adapter 'sql-v2'", "weights not found");
+  }
+
+  @Test
+  void aSubsetHintThatAllowsOnlyAPodWithoutTheAdapterLoadsItThereRatherThanCallingTheHintEmpty() {
+    g.scrapes.report(address(1), 0, 0, 0.1, Set.of("sql-v2"));
+    g.scrapes.report(address(2), 0, 0, 0.1, Set.of());
+    RequestContext ctx = Contexts.arrived(g, "sql", Map.of(), Set.of(address(2)));
+    Step step = g.director().start(ctx);
+    assertThat(g.runtime.loads).containsExactly("sql-v2@" + address(2));
+    g.runtime.finish("sql-v2", address(2));
+    Step next = g.director().resume(ctx, ((Step.Wait) step).resumption().join());
+    assertThat(((Step.Forward) next).routed().decision().destinationValue()).isEqualTo(address(2));
+  }
+
+  @Test
+  void whatLeavesNoEndpointIsAnswered503WithTheFilterThatSaysWhy() {
+    g.allIdle(3, "chat-lora");
+    assertThat(answer(start("chat-lora", Map.of(), Set.of("10.9.9.9:1")))).extracting(ErrorReply::status,
+        ErrorReply::code).containsExactly(503, "subset_mismatch");
+    for (int i = 1; i <= 3; i++) {
+      g.scrapes.fail(address(i));
+    }
+    ErrorReply stale = answer(start("chat-lora", Map.of(), null));
+    assertThat(stale.code()).isEqualTo("no_ready_endpoint");
+    assertThat(stale.message()).contains("none of its 3 endpoints has fresh metrics");
+  }
+
+  @Test
+  void aWaitThatEndsInARefusalIsAnsweredWithIt() {
+    for (int i = 1; i <= 3; i++) {
+      g.scrapes.report(address(i), 10, 4, 0.5, Set.of("chat-lora"));
+    }
+    RequestContext ctx = Contexts.arrived(g, "chat-lora");
+    g.director().start(ctx);
+    ErrorReply expired = ErrorReply.expired(java.time.Duration.ofSeconds(30));
+    assertThat(answer(g.director().resume(ctx, new Step.Resumption.Refuse(expired)))).isEqualTo(expired);
+  }
+}

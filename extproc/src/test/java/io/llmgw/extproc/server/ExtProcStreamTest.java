@@ -1,0 +1,166 @@
+package io.llmgw.extproc.server;
+
+import static io.llmgw.extproc.server.ExtProcCall.metadataDestination;
+import static io.llmgw.extproc.server.ExtProcCall.post;
+import static io.llmgw.extproc.server.ExtProcCall.requestBody;
+import static io.llmgw.extproc.server.ExtProcCall.requestHeaders;
+import static io.llmgw.extproc.server.ExtProcCall.responseBody;
+import static io.llmgw.extproc.server.ExtProcCall.responseHeaders;
+import static io.llmgw.extproc.server.ExtProcCall.setHeader;
+import static io.llmgw.extproc.testing.TestGateway.address;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpTrailers;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.llmgw.api.EppProtocol;
+import io.llmgw.api.FileModeYaml;
+import io.llmgw.api.PoolKey;
+import io.llmgw.extproc.testing.TestGateway;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** One ext_proc stream driven frame by frame, without a socket: what each frame answers, and how the exchange ends. */
+class ExtProcStreamTest {
+  static final String ROUTES = FileModeYaml.route("chat", "pool", "chat-lora", 5) + FileModeYaml.SEPARATOR
+      + FileModeYaml.loadableRoute("sql", "pool", "sql", "sql-v2", "hf://org/sql-v2");
+
+  final TestGateway g = new TestGateway(2, ROUTES);
+  final List<ProcessingResponse> out = new ArrayList<>();
+  boolean completed;
+  final ExtProcStream stream = new ExtProcStream(new StreamObserver<>() {
+    @Override
+    public void onNext(ProcessingResponse value) {
+      out.add(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {}
+
+    @Override
+    public void onCompleted() {
+      completed = true;
+    }
+  }, g.parts.streams());
+
+  @AfterEach
+  void close() {
+    g.close();
+  }
+
+  private static String chat(String model) {
+    return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true}";
+  }
+
+  private int inFlight() {
+    return g.datastore().inFlight().all().values().stream().mapToInt(l -> l.total()).sum();
+  }
+
+  private double requestsCounted() {
+    return g.parts.metrics().registry().scrape().stream()
+        .filter(m -> m.getMetadata().getName().equals("llmgw_requests"))
+        .flatMap(m -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot) m).getDataPoints().stream())
+        .mapToDouble(d -> d.getValue()).sum();
+  }
+
+  @Test
+  void aWholeExchangeRoutesPassesTheResponseThroughAndEndsCountedOnce() {
+    g.allIdle(2, "chat-lora");
+    stream.onNext(post("/v1/chat/completions"));
+    assertThat(out).as("headers are held until the body decides").isEmpty();
+    stream.onNext(requestBody(chat("chat-lora"), true));
+    assertThat(out).hasSize(2);
+    String primary = setHeader(out.get(0), EppProtocol.DESTINATION);
+    assertThat(primary).isIn(address(1), address(2));
+    assertThat(metadataDestination(out.get(0))).as("the metadata lists the fallback after it")
+        .isEqualTo(primary + "," + (primary.equals(address(1)) ? address(2) : address(1)));
+    assertThat(setHeader(out.get(0), EppProtocol.ROUTE)).isEqualTo("default/chat");
+    assertThat(out.get(1).getRequestBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream())
+        .isTrue();
+    assertThat(inFlight()).isEqualTo(1);
+
+    stream.onNext(responseHeaders(200, "text/event-stream", null, false));
+    stream.onNext(responseBody("data: {\"choices\":[]}\n\n", false));
+    stream.onNext(responseBody("data: [DONE]\n\n", true));
+    assertThat(out).hasSize(5);
+    assertThat(inFlight()).as("released at the response's end").isZero();
+    stream.onError(Status.CANCELLED.asRuntimeException());
+    stream.onCompleted();
+    assertThat(inFlight()).isZero();
+    assertThat(completed).isTrue();
+    assertThat(requestsCounted()).as("counted once").isEqualTo(1);
+  }
+
+  @Test
+  void aStreamEndedWhileQueuedLeavesTheQueueAndNothingIsEverRoutedForIt() {
+    g.scrapes.report(address(1), 10, 4, 0.5, Set.of("chat-lora"));
+    g.scrapes.report(address(2), 10, 4, 0.5, Set.of("chat-lora"));
+    stream.onNext(post("/v1/chat/completions"));
+    stream.onNext(requestBody(chat("chat-lora"), true));
+    assertThat(out).isEmpty();
+    assertThat(g.parts.flow().waiting(new PoolKey("default", "pool"))).isEqualTo(1);
+
+    stream.onError(Status.CANCELLED.asRuntimeException());
+    assertThat(g.parts.flow().waiting(new PoolKey("default", "pool"))).isZero();
+    g.allIdle(2, "chat-lora");
+    assertThat(out).isEmpty();
+    assertThat(inFlight()).isZero();
+    assertThat(requestsCounted()).as("counted as cancelled").isEqualTo(1);
+  }
+
+  @Test
+  void trailersThatArriveWhileTheRequestWaitsAreAnsweredAfterItsRoute() {
+    g.allIdle(2);
+    stream.onNext(post("/v1/completions"));
+    stream.onNext(requestBody(chat("sql"), false));
+    stream.onNext(ProcessingRequest.newBuilder().setRequestTrailers(HttpTrailers.getDefaultInstance()).build());
+    assertThat(out).as("loading sql-v2").isEmpty();
+    String on = g.runtime.loads.getFirst().substring("sql-v2@".length());
+    g.runtime.finish("sql-v2", on);
+    assertThat(out).hasSize(3);
+    assertThat(setHeader(out.get(0), EppProtocol.DESTINATION)).isEqualTo(on);
+    assertThat(out.get(1).getRequestBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream())
+        .as("the body ended at the trailers, not in a body frame").isFalse();
+    assertThat(out.get(2).getRequestTrailers()).isEqualTo(TrailersResponse.getDefaultInstance());
+  }
+
+  @Test
+  void anAnsweredRequestIgnoresWhateverFollows() {
+    stream.onNext(post("/v1/chat/completions"));
+    stream.onNext(requestBody("{\"model\":\"nobody\"}", true));
+    assertThat(out).singleElement().satisfies(r ->
+        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404));
+    stream.onNext(requestBody("more", true));
+    stream.onNext(responseHeaders(200, "application/json", null, true));
+    assertThat(out).hasSize(1);
+  }
+
+  @Test
+  void inBufferedModeTheRouteTravelsInTheBodyResponse() {
+    g.allIdle(2, "chat-lora");
+    stream.onNext(requestHeaders(Map.of(":method", "POST", ":path", "/v1/chat/completions"), false,
+        BodySendMode.BUFFERED, null));
+    assertThat(out).singleElement().satisfies(r -> assertThat(r.hasRequestHeaders()).isTrue());
+    stream.onNext(requestBody(chat("chat-lora"), true));
+    assertThat(out).hasSize(2);
+    assertThat(out.get(1).hasRequestBody()).isTrue();
+    assertThat(metadataDestination(out.get(1))).startsWith("127.0.0.").contains(",");
+  }
+
+  @Test
+  void aBodyOverTheLimitIsAnswered413BeforeItIsBuffered() {
+    stream.onNext(post("/v1/chat/completions"));
+    stream.onNext(requestBody("x".repeat(8 << 20), false));
+    stream.onNext(requestBody("x", true));
+    assertThat(out).singleElement().satisfies(r ->
+        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(413));
+  }
+}

@@ -1,0 +1,62 @@
+package io.llmgw.extproc.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.llmgw.api.ConfigFileLoader;
+import io.llmgw.api.FileModeYaml;
+import io.llmgw.api.ObjectiveKey;
+import io.llmgw.api.PoolKey;
+import org.junit.jupiter.api.Test;
+
+/** The configuration indexed for the request path. */
+class TopologyTest {
+  static final String YAML = FileModeYaml.pool("a", "vllm", 8000) + FileModeYaml.SEPARATOR
+      + FileModeYaml.pod("p1", "vllm", "127.0.0.1") + FileModeYaml.SEPARATOR
+      + FileModeYaml.pod("p2", "other", "127.0.0.2") + FileModeYaml.SEPARATOR + """
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: starting, labels: {app: vllm}}
+      status: {podIP: 127.0.0.3, phase: Pending}
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: elsewhere, namespace: other, labels: {app: vllm}}
+      status: {podIP: 127.0.0.4, phase: Running, conditions: [{type: Ready, status: "True"}]}
+      ---
+      """ + FileModeYaml.route("chat", "a", "chat-lora", 5) + FileModeYaml.SEPARATOR + """
+      apiVersion: inference.networking.x-k8s.io/v1alpha2
+      kind: InferenceObjective
+      metadata: {name: urgent}
+      spec: {priority: 50, poolRef: {name: a}}
+      """;
+
+  final Topology t;
+
+  TopologyTest() throws Exception {
+    t = Topology.of(ConfigFileLoader.parse("t.yaml", YAML));
+  }
+
+  @Test
+  void aPoolHasTheReadyPodsItsSelectorMatchesInItsNamespace() {
+    PoolView a = t.poolsByKey().get(new PoolKey("default", "a"));
+    assertThat(a.endpoints()).extracting(e -> e.address()).containsExactly("127.0.0.1:8000");
+    assertThat(t.addresses()).containsExactly("127.0.0.1:8000");
+    assertThat(t.targets()).hasSize(1);
+  }
+
+  @Test
+  void routesAreFoundByModelWithTheirPoolsResolved() {
+    RouteView chat = t.routesByModel().get("chat-lora");
+    assertThat(chat.key().toString()).isEqualTo("default/chat");
+    assertThat(chat.pools()).extracting(PoolView::key).containsExactly(new PoolKey("default", "a"));
+  }
+
+  @Test
+  void aNamedObjectiveOfTheRoutesPoolSetsThePriorityAndAnUnknownNameDoesNot() {
+    RouteView chat = t.routesByModel().get("chat-lora");
+    assertThat(t.objectivesByKey()).containsKey(new ObjectiveKey("default", "urgent"));
+    assertThat(t.priority(chat, "urgent")).isEqualTo(50);
+    assertThat(t.priority(chat, "nope")).isEqualTo(5);
+    assertThat(t.priority(chat, null)).isEqualTo(5);
+  }
+}
