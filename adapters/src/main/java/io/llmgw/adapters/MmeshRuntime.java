@@ -11,6 +11,7 @@ import io.llmgw.spi.mmesh.RuntimeStatusResponse;
 import io.llmgw.spi.mmesh.UnloadModelRequest;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -50,25 +51,25 @@ public final class MmeshRuntime implements AdapterRuntime, AutoCloseable {
   }
 
   @Override
-  public CompletableFuture<java.util.OptionalInt> capacity(String address) {
-    CompletableFuture<java.util.OptionalInt> done = new CompletableFuture<>();
+  public CompletableFuture<OptionalInt> capacity(String address) {
+    CompletableFuture<OptionalInt> done = new CompletableFuture<>();
     stub(address).runtimeStatus(RuntimeStatusRequest.getDefaultInstance(), new StreamObserver<>() {
       @Override
       public void onNext(RuntimeStatusResponse r) {
         done.complete(r.getStatus() == RuntimeStatusResponse.Status.READY && r.getDefaultModelSizeInBytes() > 0
-            ? java.util.OptionalInt.of((int) Math.min(Integer.MAX_VALUE,
+            ? OptionalInt.of((int) Math.min(Integer.MAX_VALUE,
                 r.getCapacityInBytes() / r.getDefaultModelSizeInBytes()))
-            : java.util.OptionalInt.empty());
+            : OptionalInt.empty());
       }
 
       @Override
       public void onError(Throwable t) {
-        done.complete(java.util.OptionalInt.empty());
+        done.complete(OptionalInt.empty());
       }
 
       @Override
       public void onCompleted() {
-        done.complete(java.util.OptionalInt.empty());
+        done.complete(OptionalInt.empty());
       }
     });
     return done;

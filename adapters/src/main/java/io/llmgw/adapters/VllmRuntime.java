@@ -13,7 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * vLLM's runtime LoRA API (DESIGN §3.3): {@code POST /v1/load_lora_adapter} and {@code /v1/unload_lora_adapter}. A 400
+ * vLLM's runtime LoRA API: {@code POST /v1/load_lora_adapter} and {@code /v1/unload_lora_adapter}. A 400
  * saying the adapter is already loaded means another gateway replica (or an operator) got there first; the load then
  * completes once the server lists the adapter in {@code /v1/models}, so every replica routes only to a usable copy.
  */

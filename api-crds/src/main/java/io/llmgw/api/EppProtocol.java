@@ -1,7 +1,7 @@
 package io.llmgw.api;
 
 /**
- * Names of the Endpoint Picker Protocol (DESIGN §3.1): headers and metadata keys shared by the EPP and the proxies that
+ * Names of the Endpoint Picker Protocol (docs/architecture.md, "Wire contracts"): headers and metadata keys shared by the EPP and the proxies that
  * speak to it.
  */
 public final class EppProtocol {

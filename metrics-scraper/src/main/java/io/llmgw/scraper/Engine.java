@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** Maps each engine's metric names (DESIGN §3.2) onto the picker's {@link PodMetrics}. */
+/** Maps each engine's metric names (docs/architecture.md, "Wire contracts") onto the picker's {@link PodMetrics}. */
 public enum Engine {
   VLLM(Set.of("vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
       "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info", "vllm:lora_adapter_loaded")) {

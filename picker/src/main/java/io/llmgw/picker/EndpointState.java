@@ -29,9 +29,7 @@ public record EndpointState(Endpoint endpoint, PodMetrics metrics, boolean scrap
 
   /** Every adapter {@link #holdsAdapter} says the pod holds. Builds a set: not for the per-request path. */
   public Set<String> residentAdapters() {
-    Set<String> out = new TreeSet<>(metrics.loadedAdapters());
-    out.addAll(metrics.runningAdapters());
-    out.addAll(metrics.waitingAdapters());
+    Set<String> out = new TreeSet<>(metrics.reportedAdapters());
     out.addAll(changes.loadedLately(address()));
     out.removeIf(a -> !holdsAdapter(a));
     return out;

@@ -4,6 +4,11 @@ import java.util.List;
 
 /** Keeps or drops one endpoint for one request, before scoring. */
 public interface Filter extends Plugin {
+  /** Whether it can drop anything for this request; when not, the profile does not ask it endpoint by endpoint. */
+  default boolean applies(PickRequest request) {
+    return true;
+  }
+
   boolean keep(PickRequest request, EndpointState endpoint);
 
   /**

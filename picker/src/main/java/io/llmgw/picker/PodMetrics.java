@@ -1,11 +1,15 @@
 package io.llmgw.picker;
 
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
  * What one model server last reported. {@code loadedAdapters} is residency (from {@code /v1/models} or
  * {@code vllm:lora_adapter_loaded}); running and waiting adapters are request activity ({@code vllm:lora_requests_info}).
+ *
+ * @param reportedAdapters every adapter the report names (loaded, running or waiting), computed once per scrape so
+ *     that asking whether a pod reports an adapter, on every decision for every pod, is one lookup
  */
 public record PodMetrics(
     int waitingQueue,
@@ -16,13 +20,31 @@ public record PodMetrics(
     Set<String> waitingAdapters,
     Set<String> loadedAdapters,
     Set<String> baseModels,
-    Instant updatedAt) {
+    Instant updatedAt,
+    Set<String> reportedAdapters) {
 
   public PodMetrics {
     runningAdapters = Set.copyOf(runningAdapters);
     waitingAdapters = Set.copyOf(waitingAdapters);
     loadedAdapters = Set.copyOf(loadedAdapters);
     baseModels = Set.copyOf(baseModels);
+    reportedAdapters = Set.copyOf(reportedAdapters);
+  }
+
+  public PodMetrics(int waitingQueue, int running, double kvCacheUsage, int maxLoras, Set<String> runningAdapters,
+      Set<String> waitingAdapters, Set<String> loadedAdapters, Set<String> baseModels, Instant updatedAt) {
+    this(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, loadedAdapters, baseModels,
+        updatedAt, union(loadedAdapters, runningAdapters, waitingAdapters));
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b, Set<String> c) {
+    if (b.isEmpty() && c.isEmpty()) {
+      return a;
+    }
+    Set<String> out = new HashSet<>(a);
+    out.addAll(b);
+    out.addAll(c);
+    return out;
   }
 
   public static PodMetrics unknown() {
@@ -34,7 +56,7 @@ public record PodMetrics(
    * this: {@link EndpointState#holdsAdapter} is the definition to use.
    */
   public boolean reportsAdapter(String name) {
-    return loadedAdapters.contains(name) || runningAdapters.contains(name) || waitingAdapters.contains(name);
+    return reportedAdapters.contains(name);
   }
 
   /**

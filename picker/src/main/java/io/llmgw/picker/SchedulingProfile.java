@@ -49,6 +49,9 @@ public final class SchedulingProfile {
     }
     List<EndpointState> candidates = pool;
     for (Step<Filter> f : filters) {
+      if (!f.plugin().applies(request)) {
+        continue;
+      }
       long t0 = f.timed() ? ticker.nanos() : 0;
       List<EndpointState> kept = filter(f.plugin(), request, candidates);
       if (f.timed()) {

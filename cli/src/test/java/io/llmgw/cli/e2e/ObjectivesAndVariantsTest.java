@@ -8,6 +8,7 @@ import io.llmgw.bench.load.Rig;
 import io.llmgw.cli.StatusCommandAccess;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.picker.latency.LatencyModelSettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.net.URI;
@@ -75,11 +76,14 @@ class ObjectivesAndVariantsTest {
       Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore()
           .scrapeState(slow.pods().getFirst().address()).healthy());
       String slowPod = slow.pods().getFirst().address();
-      // learning: until each pod has enough observations both are tried
-      for (int i = 0; i < 60; i++) {
+      // learning: a pod with fewer observations than the model trusts borrows the pooled fit, which the fast pod's
+      // observations pull down until the slow pod is tried again; go on until the slow pod has its own fit
+      double trusted = LatencyModelSettings.defaults().minObservations() + 2;
+      for (int i = 0; i < 300 && served(slowPod) < trusted; i++) {
         assertThat(chat(rig.proxyPort(), SimConfig.DEFAULT_MODEL, Map.of()).statusCode()).isEqualTo(200);
       }
       double slowBefore = served(slowPod);
+      assertThat(slowBefore).as("the slow pod was tried until its own fit is trusted").isGreaterThanOrEqualTo(trusted);
       for (int i = 0; i < 20; i++) {
         assertThat(chat(rig.proxyPort(), SimConfig.DEFAULT_MODEL, Map.of()).statusCode()).isEqualTo(200);
       }

@@ -30,10 +30,11 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   private final Counter requests = Counter.builder().name("llmgw_requests_total")
       .help("Requests by requested model, target, priority and HTTP status (or cancelled/error/incomplete)")
       .labelNames("model", "target", "priority", "code").register(registry);
+  // On the request path: classic buckets only and no exemplars, so an observation is a bucket search and two adds
   private final Histogram decision = Histogram.builder().name("llmgw_decision_duration_seconds")
       .help("Time to route one request once its body is complete")
-      .classicUpperBounds(0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.005, 0.01, 0.05)
-      .register(registry);
+      .classicOnly().classicUpperBounds(0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.005, 0.01, 0.05)
+      .withoutExemplars().register(registry);
   private final Counter tokens = Counter.builder().name("llmgw_tokens_total")
       .help("Tokens read from response usage, by model and kind (prompt, completion)")
       .labelNames("model", "kind").register(registry);
@@ -58,9 +59,9 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   private final Histogram pluginDurations = Histogram.builder().name("llmgw_plugin_duration_seconds")
       .help("Time each plugin of the request lifecycle took per call, by extension point, plugin type and name")
       .labelNames("extension_point", "plugin_type", "plugin_name")
-      .classicUpperBounds(0.000_001, 0.000_002, 0.000_005, 0.000_01, 0.000_02, 0.000_05, 0.000_1, 0.000_5, 0.001,
-          0.01)
-      .register(registry);
+      .classicOnly().classicUpperBounds(0.000_001, 0.000_002, 0.000_005, 0.000_01, 0.000_02, 0.000_05, 0.000_1,
+          0.000_5, 0.001, 0.01)
+      .withoutExemplars().register(registry);
 
   /** One histogram series per plugin, bound once: timing a call is then two ticker reads and one observation. */
   public PluginTimings pluginTimings() {

@@ -25,7 +25,9 @@ import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LoadSnapshot;
 import io.llmgw.picker.latency.ObjectiveCheck;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.LongConsumer;
 
@@ -84,6 +86,22 @@ public final class Director {
       out.add(new Timed<>(p, timings.sink(point, PluginId.of(p))));
     }
     return out;
+  }
+
+  /** Every plugin of the lifecycle by extension point, in running order (the scheduling profile's as "schedule"). */
+  public Map<String, List<PluginId>> plugins() {
+    Map<String, List<PluginId>> out = new LinkedHashMap<>();
+    out.put("resolve", ids(resolvers));
+    out.put("admission", ids(admission));
+    out.put("load", ids(List.of(loader)));
+    out.put("schedule", profile.plugins());
+    out.put("pre_request", ids(preRequest));
+    out.put("response", ids(response));
+    return out;
+  }
+
+  private static List<PluginId> ids(List<? extends Timed<?>> plugins) {
+    return plugins.stream().map(t -> PluginId.of(t.plugin())).toList();
   }
 
   /** The body is complete: decide, from the route on. */

@@ -11,8 +11,8 @@ public sealed interface Step {
   record Answer(ErrorReply reply) implements Step {}
 
   /**
-   * Wait, holding no thread, until {@code resumption} completes (it never completes exceptionally); {@code cancel}
-   * gives the request's place up when the stream ends first.
+   * Wait, holding no thread, until {@code resumption} completes; {@code cancel} gives the request's place up when the
+   * stream ends first (the resumption then completes exceptionally, and nobody is left to care).
    */
   record Wait(CompletableFuture<Resumption> resumption, Runnable cancel) implements Step {}
 

@@ -12,7 +12,9 @@ import io.llmgw.scraper.ScrapeStates;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -69,7 +71,7 @@ public final class Datastore {
    * as a live view.
    */
   public List<LoadableAdapter> loadableAdapters() {
-    java.util.Map<String, LoadableAdapter> out = new java.util.TreeMap<>();
+    Map<String, LoadableAdapter> out = new TreeMap<>();
     for (RouteView v : topology.routesByModel().values()) {
       for (AdapterTarget t : v.route().adapter().targets()) {
         if (t.source() != null) {

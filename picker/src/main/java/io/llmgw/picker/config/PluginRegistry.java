@@ -21,9 +21,11 @@ import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.picker.scorers.PrefixCacheScorer;
 import io.llmgw.picker.scorers.QueueScorer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
@@ -63,7 +65,7 @@ public final class PluginRegistry {
     return this;
   }
 
-  public java.util.Set<String> types() {
+  public Set<String> types() {
     return new TreeSet<>(factories.keySet());
   }
 
@@ -145,7 +147,7 @@ public final class PluginRegistry {
     List<SchedulingProfile.Step<Filter>> filters = new ArrayList<>();
     List<SchedulingProfile.Step<Scorer>> scorers = new ArrayList<>();
     SchedulingProfile.Step<Picker> picker = null;
-    java.util.Set<String> used = new java.util.HashSet<>();
+    Set<String> used = new HashSet<>();
     for (ProfileSpec.Ref ref : profile.plugins()) {
       Built b = byName.get(ref.pluginRef());
       if (b == null) {

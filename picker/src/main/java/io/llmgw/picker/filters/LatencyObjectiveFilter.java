@@ -19,6 +19,11 @@ public final class LatencyObjectiveFilter implements Filter {
   }
 
   @Override
+  public boolean applies(PickRequest request) {
+    return request.objective() != null;
+  }
+
+  @Override
   public boolean keep(PickRequest request, EndpointState e) {
     return request.objective() == null || request.objective().meets(e);
   }

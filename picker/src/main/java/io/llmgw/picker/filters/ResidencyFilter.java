@@ -19,6 +19,11 @@ public final class ResidencyFilter implements Filter {
   }
 
   @Override
+  public boolean applies(PickRequest request) {
+    return request.holders() != null;
+  }
+
+  @Override
   public boolean keep(PickRequest request, EndpointState e) {
     return request.holders() == null || request.holders().contains(e.address());
   }

@@ -16,6 +16,11 @@ public final class SubsetHintFilter implements Filter {
   }
 
   @Override
+  public boolean applies(PickRequest request) {
+    return request.subset() != null;
+  }
+
+  @Override
   public boolean keep(PickRequest request, EndpointState e) {
     return request.subset() == null || request.subset().contains(e.address());
   }

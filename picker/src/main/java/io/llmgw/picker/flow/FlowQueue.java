@@ -4,6 +4,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -196,7 +197,7 @@ public final class FlowQueue<T> {
 
   /** One priority level: its flows in round-robin order (a flow served goes to the back). */
   private final class Band {
-    final Map<String, Flow> flows = new java.util.LinkedHashMap<>();
+    final Map<String, Flow> flows = new LinkedHashMap<>();
     int size;
     long bytes;
 

@@ -3,7 +3,9 @@ package io.llmgw.picker.latency;
 /**
  * Least squares fitted online with exponential forgetting and a small ridge: the normal equations are kept decayed by
  * {@code decay} per observation, so the fit follows a pod whose behaviour drifts, and the ridge keeps them solvable
- * while a feature has not varied yet. Four or so features: solving costs nothing next to a request. Not thread-safe.
+ * while a feature has not varied yet. The first feature is the constant 1 and is not shrunk: a feature that has not
+ * varied yet takes no share of the constant (a pod only ever seen under one request would otherwise be predicted at
+ * half its latency when idle). Four or so features: solving costs nothing next to a request. Not thread-safe.
  */
 public final class OnlineRegression {
   private final int d;
@@ -47,12 +49,12 @@ public final class OnlineRegression {
     return weight;
   }
 
-  /** Gaussian elimination with partial pivoting on (A + ridge·I) θ = b. */
+  /** Gaussian elimination with partial pivoting on (A + ridge·I') θ = b, I' the identity without the constant. */
   private void solve() {
     double[][] m = new double[d][d + 1];
     for (int i = 0; i < d; i++) {
       System.arraycopy(a[i], 0, m[i], 0, d);
-      m[i][i] += ridge;
+      m[i][i] += i == 0 ? 0 : ridge;
       m[i][d] = b[i];
     }
     for (int col = 0; col < d; col++) {

@@ -40,7 +40,8 @@ public final class LoraPackingScorer implements Scorer {
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     String model = request.model();
     int n = candidates.size();
-    boolean[] preferred = new boolean[n];
+    // one pass: which branch, the packing term (pending for the model, preferred only) and the tie-break key
+    int[] pending = new int[n]; // -1: not preferred
     long[] key = new long[n];
     long minPreferred = Long.MAX_VALUE;
     long maxPreferred = Long.MIN_VALUE;
@@ -48,23 +49,26 @@ public final class LoraPackingScorer implements Scorer {
     long maxRest = Long.MIN_VALUE;
     for (int i = 0; i < n; i++) {
       EndpointState e = candidates.get(i);
-      preferred[i] = !e.metrics().baseModels().contains(model) && e.holdsAdapter(model)
-          && e.inFlight().forModel(model) < pendingThreshold;
-      // fewest active adapters, then least pending: one lexicographic key
-      key[i] = e.metrics().activeAdapterCount() * PENDING_SPAN + e.inFlight().total();
-      if (preferred[i]) {
-        minPreferred = Math.min(minPreferred, key[i]);
-        maxPreferred = Math.max(maxPreferred, key[i]);
+      int p = -1;
+      if (e.holdsAdapter(model) && !e.metrics().baseModels().contains(model)) {
+        int forModel = e.inFlight().forModel(model);
+        p = forModel < pendingThreshold ? forModel : -1;
+      }
+      pending[i] = p;
+      long k = e.metrics().activeAdapterCount() * PENDING_SPAN + e.inFlight().total();
+      key[i] = k;
+      if (p >= 0) {
+        minPreferred = Math.min(minPreferred, k);
+        maxPreferred = Math.max(maxPreferred, k);
       } else {
-        minRest = Math.min(minRest, key[i]);
-        maxRest = Math.max(maxRest, key[i]);
+        minRest = Math.min(minRest, k);
+        maxRest = Math.max(maxRest, k);
       }
     }
     for (int i = 0; i < n; i++) {
-      if (preferred[i]) {
-        double packing = Math.min(1.0, (double) candidates.get(i).inFlight().forModel(model) / pendingThreshold);
-        double total = packing + TIE_BREAK * fewest(key[i], minPreferred, maxPreferred);
-        out[i] = 0.5 + 0.5 * total / (1 + TIE_BREAK);
+      if (pending[i] >= 0) {
+        double packing = (double) pending[i] / pendingThreshold;
+        out[i] = 0.5 + 0.5 * (packing + TIE_BREAK * fewest(key[i], minPreferred, maxPreferred)) / (1 + TIE_BREAK);
       } else {
         out[i] = 0.499 * fewest(key[i], minRest, maxRest);
       }
