@@ -25,6 +25,7 @@ public final class SchedulingProfile {
   private final List<Step<Scorer>> scorers;
   private final Step<Picker> picker;
   private final Ticker ticker;
+  private final boolean timed;
   private final PrefixHasher prefixHasher;
 
   public SchedulingProfile(String name, List<Step<Filter>> filters, List<Step<Scorer>> scorers, Step<Picker> picker,
@@ -34,6 +35,7 @@ public final class SchedulingProfile {
     this.scorers = List.copyOf(scorers);
     this.picker = picker;
     this.ticker = ticker;
+    this.timed = picker.timed() || filters.stream().anyMatch(Step::timed) || scorers.stream().anyMatch(Step::timed);
     PrefixHasher hasher = null;
     for (Step<Scorer> s : scorers) {
       if (s.plugin() instanceof PrefixCacheScorer p && hasher == null) {
@@ -48,15 +50,14 @@ public final class SchedulingProfile {
       return new PickOutcome.NoEndpoint(PickOutcome.NoEndpoint.NO_READY_ENDPOINT, "its pool has no ready pods");
     }
     List<EndpointState> candidates = pool;
+    // one ticker read per plugin boundary: a plugin's duration is the time since the previous timed boundary
+    long mark = timed ? ticker.nanos() : 0;
     for (Step<Filter> f : filters) {
       if (!f.plugin().applies(request)) {
         continue;
       }
-      long t0 = f.timed() ? ticker.nanos() : 0;
       List<EndpointState> kept = filter(f.plugin(), request, candidates);
-      if (f.timed()) {
-        f.durations().accept(ticker.nanos() - t0);
-      }
+      mark = lap(f, mark);
       if (kept.isEmpty()) {
         PickOutcome.NoEndpoint none = f.plugin().whyNone(request, candidates);
         if (none != null) {
@@ -70,24 +71,30 @@ public final class SchedulingProfile {
     double[] total = new double[n];
     double[] partial = scorers.isEmpty() ? null : new double[n];
     for (Step<Scorer> s : scorers) {
-      long t0 = s.timed() ? ticker.nanos() : 0;
       s.plugin().score(request, candidates, partial);
       for (int i = 0; i < n; i++) {
         total[i] += s.weight() * partial[i];
       }
-      if (s.timed()) {
-        s.durations().accept(ticker.nanos() - t0);
-      }
+      mark = lap(s, mark);
     }
-    long t0 = picker.timed() ? ticker.nanos() : 0;
     List<EndpointState> ranked = picker.plugin().pick(request, candidates, total);
-    if (picker.timed()) {
-      picker.durations().accept(ticker.nanos() - t0);
-    }
+    lap(picker, mark);
     for (Step<Scorer> s : scorers) {
       s.plugin().onPicked(request, ranked.getFirst());
     }
     return new PickOutcome.Picked(new Decision(ranked));
+  }
+
+  /** Records the step's duration since {@code mark} when it is timed; the next mark. */
+  private long lap(Step<?> step, long mark) {
+    if (!timed) {
+      return 0;
+    }
+    long now = ticker.nanos();
+    if (step.timed()) {
+      step.durations().accept(now - mark);
+    }
+    return now;
   }
 
   /** The candidates the filter keeps; the same list, not a copy, when it keeps them all. */
