@@ -5,9 +5,11 @@ import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.llmgw.picker.config.PluginEnv;
 import io.llmgw.picker.config.PluginRegistry;
 import io.llmgw.picker.config.PolicyShorthand;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,8 +77,8 @@ class SchedulingProfileTest {
     List<String> observed = new ArrayList<>();
     long[] now = {0};
     Ticker ticker = () -> now[0] += 1_000; // every read is 1 µs after the previous one
-    var env = new io.llmgw.picker.config.PluginEnv(Clock.fixed(NOW, ZoneOffset.UTC), ticker, () -> new Random(1),
-        java.time.Duration.ofSeconds(2), 3, (point, id) -> nanos -> observed.add(point + " " + id.type() + " " + nanos));
+    var env = new PluginEnv(Clock.fixed(NOW, ZoneOffset.UTC), ticker, () -> new Random(1),
+        Duration.ofSeconds(2), 3, (point, id) -> nanos -> observed.add(point + " " + id.type() + " " + nanos));
     SchedulingProfile timed = PluginRegistry.builtIn().build(PolicyShorthand.SCORERS.config(50), env, w -> { });
 
     Profiles.picked(timed, PickRequest.of("a").withSubset(Set.of(p1.address(), p2.address())), List.of(p1, p2));
