@@ -104,6 +104,11 @@ public final class ServeCommand implements Callable<Integer> {
           + "needs one address there). The envoy.lb metadata always carries the ordered list.")
   boolean headerFallbacks;
 
+  @Option(names = "--trust-rewrite-header",
+      description = "Obey x-gateway-model-name-rewrite, among the route's own targets. Only when a proxy in front sets "
+          + "it and drops the client's: by default a client's rewrite header is ignored.")
+  boolean trustRewriteHeader;
+
   @Option(names = "--load-wait-timeout", converter = DurationConverter.class,
       description = "How long a request waits for its adapter (a route target with a source) to be loaded "
           + "(default: ${DEFAULT-VALUE}).")
@@ -187,7 +192,8 @@ public final class ServeCommand implements Callable<Integer> {
         .withScheduling(pluginsConfig != null
             ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
             : policy.config(threshold))
-        .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), headerFallbacks))
+        .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), headerFallbacks,
+            trustRewriteHeader))
         .withScrape(d.scrape().withInterval(scrapeInterval), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
             .withMmeshPort(mmeshPort))

@@ -81,7 +81,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     Rollouts rollouts = new Rollouts(adapters, datastore, scheduler, s.rolloutDrainCheck());
     InFlightLease lease = new InFlightLease(datastore.inFlight());
     Pipeline pipeline = new Pipeline(
-        List.of(new WeightedTargets(ThreadLocalRandom::current),
+        List.of(new WeightedTargets(ThreadLocalRandom::current, s.requests().trustRewriteHeader()),
             new VariantChooser(datastore, saturation, latency.estimator(), adapters.loads()),
             new RolloutRedirect(rollouts)),
         List.of(new SaturationShedding(), new ObjectiveShedding(),

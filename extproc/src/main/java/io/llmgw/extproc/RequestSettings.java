@@ -7,8 +7,11 @@ package io.llmgw.extproc;
  * @param bytesPerToken how a prompt's size in tokens is estimated from its body's bytes (for the latency model)
  * @param maxFallbacks endpoints named after the primary, for the proxy to retry on
  * @param headerCarriesFallbacks put the whole ordered list in the destination header too (the metadata always has it)
+ * @param trustRewriteHeader obey {@code x-gateway-model-name-rewrite} (among the route's targets): only when a proxy in
+ *     front sets it and drops the client's
  */
-public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean headerCarriesFallbacks) {
+public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean headerCarriesFallbacks,
+    boolean trustRewriteHeader) {
   public RequestSettings {
     if (maxBodyBytes < 1024) {
       throw new IllegalArgumentException("--max-body-bytes must be at least 1024");
@@ -19,6 +22,6 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
   }
 
   public static RequestSettings defaults() {
-    return new RequestSettings(8 << 20, 4, 2, false);
+    return new RequestSettings(8 << 20, 4, 2, false, false);
   }
 }

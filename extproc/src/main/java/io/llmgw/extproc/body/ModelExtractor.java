@@ -6,12 +6,18 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.async.ByteBufferFeeder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Finds the top-level {@code model} of a JSON body fed in chunks of any size, without building a tree: a non-blocking
- * token scan that also validates the whole body. Not thread-safe; one per request.
+ * token scan that also validates the whole body. A top-level key that appears twice is refused: JSON readers differ on
+ * which one wins (the scan would route on the first, a Python server serves the last). Not thread-safe; one per request.
  */
 public final class ModelExtractor {
+  /** Containers nested deeper than this (the root object is level 1) are refused; real requests stay far below. */
+  public static final int MAX_NESTING = 128;
+
   private static final JsonFactory FACTORY = new JsonFactory();
 
   private final JsonParser parser;
@@ -27,6 +33,7 @@ public final class ModelExtractor {
   private long promptEnd = -1;
   private int promptDepth = -1;
   private BodyProblem problem;
+  private final Set<String> topLevelKeys = new HashSet<>();
 
   public ModelExtractor() {
     try {
@@ -97,7 +104,10 @@ public final class ModelExtractor {
             promptDepth = depth;
           }
           pendingField = null;
-          depth++;
+          if (++depth > MAX_NESTING) {
+            problem = BodyProblem.TOO_DEEP;
+            return;
+          }
         }
         case END_OBJECT, END_ARRAY -> {
           depth--;
@@ -112,6 +122,10 @@ public final class ModelExtractor {
         case FIELD_NAME -> {
           if (depth == 1) {
             pendingField = parser.currentName();
+            if (!topLevelKeys.add(pendingField)) {
+              problem = BodyProblem.DUPLICATE_KEY;
+              return;
+            }
           }
         }
         default -> {

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.request;
 
 import com.google.protobuf.ByteString;
+import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.flow.FlowControl;
 import io.llmgw.extproc.request.admission.AdmissionFacts;
 import io.llmgw.extproc.request.admission.AdmissionStep;
@@ -157,6 +158,11 @@ public final class Director {
     RouteView view = topology.routesByModel().get(ctx.requestedModel());
     if (view == null) {
       return new Step.Answer(ErrorReply.modelNotFound(ctx.requestedModel()));
+    }
+    String objective = ctx.hints().objectiveName();
+    if (objective != null && !topology.knowsObjective(view, objective)) {
+      return new Step.Answer(ErrorReply.badRequest("unknown_objective", "header " + EppProtocol.OBJECTIVE + ": "
+          + ClientText.quote(objective) + " names no InferenceObjective of this route's pools"));
     }
     ctx.resolved(view, topology.priority(view, ctx.hints().objectiveName()),
         ctx.hints().limits(view.route().adapter()));

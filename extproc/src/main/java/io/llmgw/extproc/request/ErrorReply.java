@@ -10,7 +10,7 @@ public record ErrorReply(int status, String type, String code, String message) {
 
   public static ErrorReply modelNotFound(String model) {
     return new ErrorReply(404, "invalid_request_error", "model_not_found",
-        "The model '" + model + "' does not exist or is not served by this gateway");
+        "The model " + ClientText.quote(model) + " does not exist or is not served by this gateway");
   }
 
   public static ErrorReply tooLarge(int limit) {
@@ -20,12 +20,12 @@ public record ErrorReply(int status, String type, String code, String message) {
 
   public static ErrorReply saturated(String model) {
     return new ErrorReply(429, "rate_limit_error", "pool_saturated",
-        "the pool serving '" + model + "' is saturated and this use case is sheddable; retry later");
+        "the pool serving " + ClientText.quote(model) + " is saturated and this use case is sheddable; retry later");
   }
 
   public static ErrorReply objectiveUnattainable(String model) {
     return new ErrorReply(429, "rate_limit_error", "objective_unattainable",
-        "no endpoint serving '" + model + "' is predicted to meet its latency objective and this use case is "
+        "no endpoint serving " + ClientText.quote(model) + " is predicted to meet its latency objective and this use case is "
             + "sheddable; retry later");
   }
 

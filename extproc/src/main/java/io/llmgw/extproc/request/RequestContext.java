@@ -65,6 +65,11 @@ public final class RequestContext {
     this.promptTokens = whole.size() / bytesPerToken;
   }
 
+  /** Whether the request's headers came (a stream's first frame must be them). */
+  public boolean headersArrived() {
+    return !requestId.isEmpty();
+  }
+
   public String requestId() {
     return requestId;
   }

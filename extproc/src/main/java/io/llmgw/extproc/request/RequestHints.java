@@ -36,7 +36,7 @@ public record RequestHints(String modelRewrite, String objectiveName, String fai
   /** A header's value that cannot be used. */
   public static final class BadHeader extends Exception {
     BadHeader(String header, String value, String expected) {
-      super("header " + header + ": '" + value + "' is not " + expected);
+      super("header " + header + ": " + ClientText.quote(value) + " is not " + expected);
     }
   }
 

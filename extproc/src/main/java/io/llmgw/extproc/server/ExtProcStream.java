@@ -18,6 +18,7 @@ import io.llmgw.extproc.body.ModelExtractor;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.body.TokenUsage;
 import io.llmgw.extproc.latency.RequestTiming;
+import io.llmgw.extproc.request.ClientText;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
@@ -57,6 +58,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private boolean bodyEnded;
   /** Request trailers came while the request waited: they are answered after its routing answer, in order. */
   private boolean trailersHeld;
+  private boolean refused;
 
   ExtProcStream(StreamObserver<ProcessingResponse> out, StreamDeps deps) {
     this.out = out;
@@ -66,7 +68,12 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   @Override
   public synchronized void onNext(ProcessingRequest req) {
-    if (ctx.state() == RequestState.ANSWERED) {
+    if (ctx.state() == RequestState.ANSWERED || refused) {
+      return;
+    }
+    String violation = ProtocolOrder.violation(req.getRequestCase(), ctx.headersArrived(), ctx.state());
+    if (violation != null) {
+      refuse(violation);
       return;
     }
     try {
@@ -80,7 +87,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
           out.onNext(Frames.responseTrailers());
           finish(relay.status());
         }
-        default -> LOG.warn("request {}: ignoring ext_proc message without a request case", ctx.requestId());
+        default -> throw new IllegalStateException("unreachable: ProtocolOrder refuses " + req.getRequestCase());
       }
     } catch (RuntimeException e) {
       LOG.error("request {}: internal error while processing {}", ctx.requestId(), req.getRequestCase(), e);
@@ -97,8 +104,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     HttpHeaders h = req.getRequestHeaders();
     Map<String, String> headers = IncomingRequest.headers(h.getHeaders());
-    String requestId = headers.get(EppProtocol.REQUEST_ID);
-    if (requestId == null || requestId.isBlank()) {
+    String requestId = ClientText.clean(headers.get(EppProtocol.REQUEST_ID));
+    if (requestId.isBlank()) {
       requestId = UUID.randomUUID().toString();
       requestIdGenerated = true;
     }
@@ -264,6 +271,15 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       m.addSetHeaders(Frames.setHeader(EppProtocol.REQUEST_ID, ctx.requestId()));
     }
     return common;
+  }
+
+  /** The client broke the protocol's order: the stream ends INVALID_ARGUMENT, and a routed request stops counting. */
+  private void refuse(String violation) {
+    refused = true;
+    LOG.warn("request {}: ext_proc frames out of order ({}); ending the stream", ctx.requestId(), violation);
+    finish("error");
+    out.onError(Status.INVALID_ARGUMENT.withDescription("ext_proc protocol violation: " + violation)
+        .asRuntimeException());
   }
 
   /** The EPP answers the request itself; a request already routed stops counting in flight. */

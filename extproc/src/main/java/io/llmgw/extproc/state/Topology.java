@@ -58,18 +58,23 @@ public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolVi
         Set.copyOf(targets.keySet()), config);
   }
 
-  /**
-   * The priority of one request: that of the InferenceObjective it names, when one by that name exists in the route's
-   * namespace for one of the route's pools; otherwise the route's own.
-   */
+  /** Whether an InferenceObjective of this name exists in the route's namespace for one of the route's pools. */
+  public boolean knowsObjective(RouteView view, String objectiveName) {
+    return objective(view, objectiveName) != null;
+  }
+
+  /** The priority of one request: that of the InferenceObjective it names, when {@link #knowsObjective}; else the route's. */
   public int priority(RouteView view, String objectiveName) {
-    if (objectiveName != null && !objectiveName.isBlank()) {
-      InferenceObjective o = objectivesByKey.get(view.key().objective(objectiveName));
-      if (o != null && view.route().poolNames().contains(o.poolName())) {
-        return o.priority();
-      }
+    InferenceObjective o = objective(view, objectiveName);
+    return o != null ? o.priority() : view.route().adapter().priority();
+  }
+
+  private InferenceObjective objective(RouteView view, String objectiveName) {
+    if (objectiveName == null || objectiveName.isBlank()) {
+      return null;
     }
-    return view.route().adapter().priority();
+    InferenceObjective o = objectivesByKey.get(view.key().objective(objectiveName));
+    return o != null && view.route().poolNames().contains(o.poolName()) ? o : null;
   }
 
   /**

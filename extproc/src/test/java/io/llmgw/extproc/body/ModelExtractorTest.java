@@ -62,6 +62,30 @@ class ModelExtractorTest {
     assertThat(scan(bytes("{\"prompt\":\"x\",\"meta\":{\"model\":\"a\"}}"), 3)).isEqualTo(BodyProblem.NO_MODEL);
   }
 
+  /** Issue 13, item 4: the pod's JSON reader takes the last of a repeated key, the scan the first; neither may win. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 5, 1000})
+  void item4ARepeatedTopLevelKeyIsRefusedSoTheEppAndThePodCannotReadTheBodyDifferently(int chunk) {
+    assertThat(scan(bytes("{\"model\":\"sql-lora\",\"model\":\"summarize-lora\"}"), chunk))
+        .isEqualTo(BodyProblem.DUPLICATE_KEY);
+    assertThat(scan(bytes("{\"model\":\"a\",\"messages\":[],\"messages\":[{\"role\":\"user\"}]}"), chunk))
+        .isEqualTo(BodyProblem.DUPLICATE_KEY);
+    assertThat(scan(bytes("{\"model\":\"a\",\"x\":{\"k\":1},\"y\":{\"k\":2}}"), chunk))
+        .as("the same key in different nested objects is not a repeat").isInstanceOf(ExtractedBody.class);
+    assertThat(BodyProblem.DUPLICATE_KEY.message()).contains("repeats a top-level key");
+  }
+
+  @Test
+  void item4NestingDeeperThanTheLimitIsRefusedAndSaysSo() {
+    int over = ModelExtractor.MAX_NESTING + 1;
+    String deep = "{\"model\":\"a\",\"x\":" + "[".repeat(over) + "]".repeat(over) + "}";
+    assertThat(scan(bytes(deep), 64)).isEqualTo(BodyProblem.TOO_DEEP);
+    assertThat(BodyProblem.TOO_DEEP.message()).contains(Integer.toString(ModelExtractor.MAX_NESTING));
+    String atLimit = "{\"model\":\"a\",\"x\":" + "[".repeat(ModelExtractor.MAX_NESTING - 1)
+        + "]".repeat(ModelExtractor.MAX_NESTING - 1) + "}";
+    assertThat(scan(bytes(atLimit), 64)).isInstanceOf(ExtractedBody.class);
+  }
+
   @Test
   void rewritingSplicesOnlyTheModelValue() {
     RequestBody body = new RequestBody();

@@ -49,6 +49,16 @@ class DirectorTest {
     assertThat(r.message()).contains(EppProtocol.SLO_TTFT_MS, "soon");
   }
 
+  /** Issue 13, item 3: an objective that does not exist is not silently the route's default priority. */
+  @Test
+  void item3AnUnknownObjectiveIsAnswered400NamingIt() {
+    g.allIdle(3, "chat-lora");
+    ErrorReply r = answer(start("chat-lora", Map.of(EppProtocol.OBJECTIVE, "vip\nforged"), null));
+    assertThat(r).extracting(ErrorReply::status, ErrorReply::code).containsExactly(400, "unknown_objective");
+    assertThat(r.message()).contains(EppProtocol.OBJECTIVE, "'vip?forged'");
+    assertThat(g.pluginCalls("resolve", "weighted-targets")).isZero();
+  }
+
   @Test
   void aRoutedRequestCountsInFlightOnItsPodAndEachPhaseRanOnce() {
     g.allIdle(3, "chat-lora");

@@ -274,14 +274,15 @@ class ExtProcIntegrationTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(dest[1]) == 0);
   }
 
+  /** Issue 13, item 3: the header used to send an adapter-a request to the shed-me route's adapter. */
   @Test
-  void modelNameRewriteHeaderReplacesTheTargetInTheBody() throws Exception {
+  void item3AClientsRewriteHeaderCannotSendItsRequestToAnotherRoute() throws Exception {
     ExtProcCall call = h.open();
     call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.MODEL_REWRITE, "shed-me"), false,
         BodySendMode.FULL_DUPLEX_STREAMED, null));
     call.send(requestBody("{\"model\":\"adapter-a\",\"prompt\":\"x\"}", true));
     assertThat(call.next().hasRequestHeaders()).isTrue();
-    assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo("{\"model\":\"shed-me\",\"prompt\":\"x\"}");
+    assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo("{\"model\":\"adapter-a\",\"prompt\":\"x\"}");
     call.cancel();
   }
 

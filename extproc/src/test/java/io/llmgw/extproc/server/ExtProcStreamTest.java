@@ -36,6 +36,7 @@ class ExtProcStreamTest {
   final TestGateway g = new TestGateway(2, ROUTES);
   final List<ProcessingResponse> out = new ArrayList<>();
   boolean completed;
+  Throwable error;
   final ExtProcStream stream = new ExtProcStream(new StreamObserver<>() {
     @Override
     public void onNext(ProcessingResponse value) {
@@ -43,7 +44,9 @@ class ExtProcStreamTest {
     }
 
     @Override
-    public void onError(Throwable t) {}
+    public void onError(Throwable t) {
+      error = t;
+    }
 
     @Override
     public void onCompleted() {
@@ -69,6 +72,54 @@ class ExtProcStreamTest {
         .filter(m -> m.getMetadata().getName().equals("llmgw_requests"))
         .flatMap(m -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot) m).getDataPoints().stream())
         .mapToDouble(d -> d.getValue()).sum();
+  }
+
+  /** Issue 13, item 5: frames out of the protocol's order end the stream cleanly, not with a 500 and a trace. */
+  @Test
+  void item5ABodyBeforeHeadersEndsTheStreamInvalidArgument() {
+    stream.onNext(requestBody(chat("chat-lora"), true));
+    assertThat(out).isEmpty();
+    assertThat(Status.fromThrowable(error).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(Status.fromThrowable(error).getDescription()).contains("request body before request headers");
+    stream.onNext(post("/v1/chat/completions"));
+    assertThat(out).as("nothing more is answered on a refused stream").isEmpty();
+  }
+
+  @Test
+  void item5ResponseFramesBeforeTheRequestWasRoutedEndTheStreamAndLeaveNothingInFlight() {
+    g.allIdle(2, "chat-lora");
+    stream.onNext(post("/v1/chat/completions"));
+    stream.onNext(responseHeaders(200, "text/event-stream", null, false));
+    assertThat(Status.fromThrowable(error).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(Status.fromThrowable(error).getDescription()).contains("response headers before the request was routed");
+    assertThat(inFlight()).isZero();
+  }
+
+  @Test
+  void item5ResponseBodyBeforeResponseHeadersAndHeadersTwiceAreRefused() {
+    g.allIdle(2, "chat-lora");
+    stream.onNext(post("/v1/chat/completions"));
+    stream.onNext(requestBody(chat("chat-lora"), true));
+    assertThat(inFlight()).isEqualTo(1);
+    stream.onNext(responseBody("data: x", false));
+    assertThat(Status.fromThrowable(error).getDescription()).contains("response body before response headers");
+    assertThat(inFlight()).as("the routed request's lease is released").isZero();
+
+    ExtProcStream second = new ExtProcStream(new StreamObserver<>() {
+      @Override
+      public void onNext(ProcessingResponse value) {}
+
+      @Override
+      public void onError(Throwable t) {
+        error = t;
+      }
+
+      @Override
+      public void onCompleted() {}
+    }, g.parts.streams());
+    second.onNext(post("/v1/chat/completions"));
+    second.onNext(post("/v1/chat/completions"));
+    assertThat(Status.fromThrowable(error).getDescription()).contains("request headers twice");
   }
 
   @Test

@@ -30,7 +30,7 @@ class WeightedTargetsTest {
   @Test
   void targetsAreDrawnByWeightAndALoadableOneKeepsItsSource() {
     Random seeded = new Random(5);
-    WeightedTargets w = new WeightedTargets(() -> seeded);
+    WeightedTargets w = new WeightedTargets(() -> seeded, false);
     try (TestGateway g = new TestGateway(1, CANARY)) {
       Map<String, Integer> counts = new HashMap<>();
       for (int i = 0; i < 2_000; i++) {
@@ -43,16 +43,40 @@ class WeightedTargetsTest {
   }
 
   @Test
-  void theRewriteHeaderNamesTheTargetItself() {
-    WeightedTargets w = new WeightedTargets(() -> new Random(1));
+  void aTrustedRewriteHeaderNamesOneOfTheRoutesTargets() {
+    WeightedTargets w = new WeightedTargets(() -> new Random(1), true);
     try (TestGateway g = new TestGateway(1, CANARY)) {
       assertThat(resolve(g, w, Map.of(EppProtocol.MODEL_REWRITE, "sql-v2")).target()).isEqualTo("sql-v2");
     }
   }
 
+  /** Issue 13, item 3: a client must not steer its request to another route's adapter, or mint metric labels. */
+  @Test
+  void item3ByDefaultTheClientsRewriteHeaderIsIgnored() {
+    WeightedTargets w = new WeightedTargets(() -> new Random(1), false);
+    try (TestGateway g = new TestGateway(1, CANARY)) {
+      for (int i = 0; i < 50; i++) {
+        assertThat(resolve(g, w, Map.of(EppProtocol.MODEL_REWRITE, "summarize-lora")).target())
+            .isIn("sql-v1", "sql-v2");
+      }
+    }
+  }
+
+  @Test
+  void item3ATrustedRewriteThatNamesNoTargetOfTheRouteIsRefusedWithoutEchoingControlCharacters() {
+    WeightedTargets w = new WeightedTargets(() -> new Random(1), true);
+    try (TestGateway g = new TestGateway(1, CANARY)) {
+      RequestContext ctx = Contexts.resolved(g, "sql", Map.of(EppProtocol.MODEL_REWRITE, "other\nINFO forged"), null);
+      assertThat(w.resolve(ctx, null)).isInstanceOfSatisfying(TargetResolver.Resolution.Refused.class, r -> {
+        assertThat(r.reply().status()).isEqualTo(400);
+        assertThat(r.reply().message()).contains(EppProtocol.MODEL_REWRITE, "sql-v1, sql-v2").doesNotContain("\n");
+      });
+    }
+  }
+
   @Test
   void aRouteWithoutTargetsServesItsOwnName() {
-    WeightedTargets w = new WeightedTargets(() -> new Random(1));
+    WeightedTargets w = new WeightedTargets(() -> new Random(1), false);
     try (TestGateway g = new TestGateway(1, io.llmgw.api.FileModeYaml.route("base", "pool", "base", 0))) {
       RequestContext ctx = Contexts.resolved(g, "base", Map.of(), null);
       assertThat(((TargetResolver.Resolution.Chosen) w.resolve(ctx, null)).choice().target()).isEqualTo("base");

@@ -1,0 +1,37 @@
+package io.llmgw.extproc.request;
+
+/**
+ * Text a client sent (a model name, a header value), made safe to put in a log line or an error message: at most
+ * {@value #MAX_CHARS} characters, and every control or non-ASCII character shown as {@code ?}, so that a newline
+ * cannot forge a second log line and a megabyte of header cannot fill the log.
+ */
+public final class ClientText {
+  public static final int MAX_CHARS = 128;
+
+  private ClientText() {}
+
+  /** {@code 'value'}, sanitised; {@code (none)} for null. */
+  public static String quote(String value) {
+    return value == null ? "(none)" : "'" + clean(value) + "'";
+  }
+
+  /** The value sanitised, without quotes; empty for null. */
+  public static String clean(String value) {
+    if (value == null) {
+      return "";
+    }
+    int n = Math.min(value.length(), MAX_CHARS);
+    StringBuilder out = new StringBuilder(n + 1);
+    boolean changed = n < value.length();
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      boolean safe = c >= 0x20 && c < 0x7f;
+      changed |= !safe;
+      out.append(safe ? c : '?');
+    }
+    if (value.length() > MAX_CHARS) {
+      out.append('…');
+    }
+    return changed ? out.toString() : value;
+  }
+}
