@@ -42,6 +42,7 @@ public final class ConfigFileLoader {
     List<Located<InferenceObjective>> objectives = new ArrayList<>();
     List<Located<PodInfo>> pods = new ArrayList<>();
     int doc = 0;
+    int withContent = 0;
     try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
       while (true) {
         doc++;
@@ -57,6 +58,7 @@ public final class ConfigFileLoader {
         if (node == null || node.isNull() || node.isMissingNode() || (node.isObject() && node.isEmpty())) {
           continue;
         }
+        withContent++;
         NodeReader r = new NodeReader(source, doc);
         if (!node.isObject()) {
           throw r.error("", "a document must be a mapping with apiVersion and kind");
@@ -86,6 +88,11 @@ public final class ConfigFileLoader {
       }
     } catch (IOException e) {
       throw new ConfigException(source, doc, "", "not valid YAML: " + firstLine(e.getMessage()));
+    }
+    if (withContent == 0) {
+      // a file caught half-written (truncated, then filled) reads as empty: never a configuration to apply
+      throw new ConfigException(source, 0, "", "has no documents (an empty file is not a configuration; replace the "
+          + "file atomically: write a new one, then rename it over this one)");
     }
     CrossChecks.check(source, pools, routes, objectives, pods);
     return new GatewayConfig(values(pools), values(routes), values(objectives), values(pods));

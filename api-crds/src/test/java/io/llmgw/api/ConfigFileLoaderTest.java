@@ -134,6 +134,15 @@ class ConfigFileLoaderTest {
     assertThat(Durations.parse("s")).isNull();
   }
 
+  /** Issue 13, item 7: a truncated file must not apply "no pools, no routes" and turn every request into a 404. */
+  @Test
+  void item7AFileWithoutDocumentsIsRejectedNotAppliedAsAnEmptyConfiguration() {
+    for (String empty : new String[] {"", "   \n  \n", "# only a comment\n", "---\n---\n"}) {
+      assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", empty)).as(empty)
+          .isInstanceOf(ConfigException.class).hasMessageContaining("no documents");
+    }
+  }
+
   private static void expectField(String yaml, int doc, String field) {
     assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", yaml))
         .isInstanceOfSatisfying(ConfigException.class, e -> {

@@ -11,7 +11,8 @@ import java.util.Set;
 /** Maps each engine's metric names (docs/architecture.md, "Wire contracts") onto the picker's {@link PodMetrics}. */
 public enum Engine {
   VLLM(Set.of("vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
-      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info", "vllm:lora_adapter_loaded")) {
+      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info", "vllm:lora_adapter_loaded"),
+      Set.of("vllm:num_requests_waiting", "vllm:num_requests_running")) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
       double kv = p.sum("vllm:kv_cache_usage_perc");
@@ -35,14 +36,16 @@ public enum Engine {
           loaded, Set.of(), now);
     }
   },
-  SGLANG(Set.of("sglang:num_queue_reqs", "sglang:num_running_reqs", "sglang:token_usage")) {
+  SGLANG(Set.of("sglang:num_queue_reqs", "sglang:num_running_reqs", "sglang:token_usage"),
+      Set.of("sglang:num_queue_reqs", "sglang:num_running_reqs")) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
       return new PodMetrics(count(p.sum("sglang:num_queue_reqs")), count(p.sum("sglang:num_running_reqs")),
           ratio(p.sum("sglang:token_usage")), 0, Set.of(), Set.of(), Set.of(), Set.of(), now);
     }
   },
-  TRITON(Set.of("nv_trt_llm_request_metrics", "nv_trt_llm_kv_cache_block_metrics")) {
+  TRITON(Set.of("nv_trt_llm_request_metrics", "nv_trt_llm_kv_cache_block_metrics"),
+      Set.of("nv_trt_llm_request_metrics")) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
       return new PodMetrics(
@@ -54,9 +57,28 @@ public enum Engine {
   };
 
   private final Set<String> metricNames;
+  private final Set<String> loadMetricNames;
 
-  Engine(Set<String> metricNames) {
+  Engine(Set<String> metricNames, Set<String> loadMetricNames) {
     this.metricNames = metricNames;
+    this.loadMetricNames = loadMetricNames;
+  }
+
+  /**
+   * Whether the page says how loaded the server is. One that does not (garbage, another program's metrics) is a failed
+   * scrape: read as zeros it would make the pod look idle and draw traffic.
+   */
+  public boolean reportsLoad(ParsedMetrics parsed) {
+    for (String name : loadMetricNames) {
+      if (!parsed.get(name).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  public Set<String> loadMetricNames() {
+    return loadMetricNames;
   }
 
   public Set<String> metricNames() {

@@ -7,10 +7,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -64,15 +66,27 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
         .build();
   }
 
-  /** Replaces the set of endpoints; state of endpoints that stay is kept, that of departed ones dropped. */
+  /**
+   * Replaces the set of endpoints; state of endpoints that stay is kept, that of departed ones dropped. A departed
+   * endpoint's scrape still in flight tells no listener when it ends: once this returns, nothing about it is reported
+   * (so the EPP's series of a pod that left are not brought back by a late answer).
+   */
   @Override
   public void setTargets(Collection<ScrapeTarget> targets) {
-    Set<String> keep = new HashSet<>();
+    Map<String, Slot> next = new HashMap<>();
     for (ScrapeTarget t : targets) {
-      keep.add(t.address());
-      slots.compute(t.address(), (a, old) -> old != null && old.target.equals(t) ? old : new Slot(t));
+      Slot old = slots.get(t.address());
+      next.put(t.address(), old != null && old.target.equals(t) ? old : new Slot(t));
     }
-    slots.keySet().retainAll(keep);
+    for (Slot s : slots.values()) {
+      if (next.get(s.target.address()) != s) {
+        synchronized (s) {
+          s.retired = true;
+        }
+      }
+    }
+    slots.putAll(next);
+    slots.keySet().retainAll(next.keySet());
     order = slots.values().toArray(new Slot[0]);
   }
 
@@ -111,8 +125,13 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   }
 
   private void failed(Slot slot, String what, String error) {
-    for (ScrapeListener l : listeners) {
-      l.failed(slot.target.address(), what, error);
+    synchronized (slot) {
+      if (slot.retired) {
+        return;
+      }
+      for (ScrapeListener l : listeners) {
+        l.failed(slot.target.address(), what, error);
+      }
     }
   }
 
@@ -159,6 +178,11 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       LOG.warn("endpoint {}: skipped {} unparseable line(s) of its /metrics", slot.target.address(), parsed.skippedLines());
     }
     slot.lastSkipped = parsed.skippedLines();
+    if (!slot.target.engine().reportsLoad(parsed)) {
+      fail(slot, "its /metrics has none of " + new TreeSet<>(slot.target.engine().loadMetricNames()) + " ("
+          + parsed.skippedLines() + " unparseable lines)");
+      return;
+    }
     if (!slot.state.healthy() && slot.state.consecutiveFailures() > 0) {
       LOG.info("endpoint {} answers scrapes again after {} failure(s); back in picking", slot.target.address(),
           slot.state.consecutiveFailures());
@@ -171,8 +195,13 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       loaded.addAll(models.adapters());
     }
     slot.state = new ScrapeState(m.withModels(loaded, models.baseModels()), models, true, 0, null);
-    for (ScrapeListener l : listeners) {
-      l.scraped(slot.target.address(), parsed.skippedLines());
+    synchronized (slot) {
+      if (slot.retired) {
+        return;
+      }
+      for (ScrapeListener l : listeners) {
+        l.scraped(slot.target.address(), parsed.skippedLines());
+      }
     }
   }
 
@@ -242,6 +271,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     volatile long modelsFetchedAt = Long.MIN_VALUE / 2;
     volatile int lastSkipped;
     volatile boolean modelsFailing;
+    boolean retired; // guarded by the slot: set once it left the targets, after which no listener hears of it
 
     Slot(ScrapeTarget target) {
       this.target = target;

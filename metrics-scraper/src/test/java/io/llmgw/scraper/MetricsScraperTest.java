@@ -3,6 +3,11 @@ package io.llmgw.scraper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -86,6 +91,23 @@ class MetricsScraperTest {
     }
   }
 
+  /** Issue 13, item 6: a page of garbage read as zero load made a broken pod the idlest one, and it drew traffic. */
+  @Test
+  void item6APageWithoutLoadMetricsIsAFailedScrapeNotAnIdlePod() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.27", 0)) {
+      pod.setMetricsText("\u0000\u00ff\u00fe\u0001 binary garbage\nprocess_cpu_seconds_total 12\n");
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        ScrapeState s = scraper.state(pod.address());
+        assertThat(s.consecutiveFailures()).isPositive();
+        assertThat(s.healthy()).isFalse();
+        assertThat(s.lastError()).contains("vllm:num_requests_waiting");
+        assertThat(failures.get()).isPositive();
+      });
+    }
+  }
+
   @Test
   void anOversizedMetricsPageFailsTheScrapeInsteadOfFillingTheHeap() throws Exception {
     try (FakeModelServer pod = new FakeModelServer("127.0.0.29", 0)) {
@@ -131,6 +153,32 @@ class MetricsScraperTest {
 
       scraper.setTargets(List.of(new ScrapeTarget(good.address(), Engine.VLLM)));
       assertThat(scraper.state(dead).lastError()).isEqualTo("not scraped yet");
+    }
+  }
+
+  /** A pod that answers a 500 when told to: the scrape is in flight until then. */
+  private static void answer500(Socket held) throws IOException {
+    held.getOutputStream().write("HTTP/1.1 500 Oops\r\ncontent-length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+    held.getOutputStream().flush();
+  }
+
+  @Test
+  void aScrapeInFlightWhenItsPodLeavesTellsNoListenerSoTheEppsSeriesForItStayGone() throws Exception {
+    try (ServerSocket pod = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.26"))) {
+      pod.setSoTimeout(5_000);
+      String address = "127.0.0.26:" + pod.getLocalPort();
+      scraper.setTargets(List.of(new ScrapeTarget(address, Engine.VLLM)));
+      scraper.start();
+      try (Socket staying = pod.accept()) {
+        answer500(staying);
+        await().atMost(Duration.ofSeconds(5)).until(() -> failures.get() > 0); // the set-up reports failures
+      }
+      try (Socket leaving = pod.accept()) {
+        int before = failures.get();
+        scraper.setTargets(List.of());
+        answer500(leaving);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> failures.get() == before);
+      }
     }
   }
 }

@@ -17,9 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * File mode's control loop: loads the YAML at start (failing loudly), then polls it; a changed file that parses is
- * applied as a whole, one that does not is logged with file, document and field, and the last good one stays.
- * Polling content (not file events) works the same for editors' atomic renames and for mounted ConfigMaps.
+ * File mode's control loop: loads the YAML at start (failing loudly), then polls it. A change is applied once it has
+ * settled (two polls in a row read the same content), so a file caught while it is being written is never applied;
+ * a settled file that parses is applied as a whole, one that does not (an empty file included) is logged with file,
+ * document and field, and the last good one stays. Polling content (not file events) works the same for editors'
+ * atomic renames and for mounted ConfigMaps.
  */
 public final class FileConfigSource implements ConfigSource {
   private static final Logger LOG = LoggerFactory.getLogger(FileConfigSource.class);
@@ -30,6 +32,7 @@ public final class FileConfigSource implements ConfigSource {
   private final Consumer<GatewayConfig> apply;
   private final Consumer<ConfigException> rejected;
   private byte[] lastContent;
+  private byte[] lastSeen;
   private String lastProblem;
   private ScheduledFuture<?> poller;
 
@@ -54,6 +57,7 @@ public final class FileConfigSource implements ConfigSource {
     byte[] content = read();
     GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, StandardCharsets.UTF_8));
     lastContent = content;
+    lastSeen = content;
     apply.accept(config);
     LOG.info("loaded {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
         config.pods().size());
@@ -66,10 +70,13 @@ public final class FileConfigSource implements ConfigSource {
       content = read();
     } catch (ConfigException e) {
       lastContent = null;
+      lastSeen = null;
       report(e);
       return;
     }
-    if (Arrays.equals(content, lastContent)) {
+    boolean settled = Arrays.equals(content, lastSeen);
+    lastSeen = content;
+    if (!settled || Arrays.equals(content, lastContent)) {
       return;
     }
     lastContent = content;

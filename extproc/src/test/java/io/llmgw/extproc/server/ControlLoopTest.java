@@ -41,6 +41,13 @@ class ControlLoopTest {
     return r;
   }
 
+  /** Two polls in a row see the edit: it has settled and is applied (or rejected). */
+  private void settle() {
+    FileConfigSource source = (FileConfigSource) h.epp.configSource();
+    source.poll();
+    source.poll();
+  }
+
   @Test
   void aValidEditAppliesWithoutRestartAndAnInvalidOneKeepsTheLastGood() throws Exception {
     assertThat(route("late-model").getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);
@@ -55,7 +62,7 @@ class ControlLoopTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> route("late-model").hasRequestHeaders());
 
     Files.writeString(h.configFile, h.yaml(EppHarness.ROUTES).replace("priority: 5", "priority: five"));
-    ((FileConfigSource) h.epp.configSource()).poll();
+    settle();
 
     assertThat(h.metricsText()).contains("llmgw_config_rejected_total 1.0");
     assertThat(route("late-model").hasRequestHeaders()).as("last good configuration still routes").isTrue();
@@ -70,7 +77,7 @@ class ControlLoopTest {
     String yaml = h.yaml(EppHarness.ROUTES);
     String withoutPod1 = yaml.substring(0, yaml.lastIndexOf("---"));
     Files.writeString(h.configFile, withoutPod1);
-    ((FileConfigSource) h.epp.configSource()).poll();
+    settle();
 
     for (int i = 0; i < 10; i++) {
       assertThat(ExtProcCall.metadataDestination(route("adapter-a"))).doesNotContain(leaving);
