@@ -104,6 +104,11 @@ public final class ServeCommand implements Callable<Integer> {
           + "needs one address there). The envoy.lb metadata always carries the ordered list.")
   boolean headerFallbacks;
 
+  @Option(names = "--max-request-duration", converter = DurationConverter.class,
+      description = "A routed request still counted in flight after this long stops counting against its pod "
+          + "(default: ${DEFAULT-VALUE}).")
+  Duration maxRequestDuration;
+
   @Option(names = "--trust-rewrite-header",
       description = "Obey x-gateway-model-name-rewrite, among the route's own targets. Only when a proxy in front sets "
           + "it and drops the client's: by default a client's rewrite header is ignored.")
@@ -193,7 +198,7 @@ public final class ServeCommand implements Callable<Integer> {
             ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
             : policy.config(threshold))
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), headerFallbacks,
-            trustRewriteHeader))
+            trustRewriteHeader, maxRequestDuration))
         .withScrape(d.scrape().withInterval(scrapeInterval), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
             .withMmeshPort(mmeshPort))

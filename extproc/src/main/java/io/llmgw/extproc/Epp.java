@@ -21,6 +21,7 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -101,12 +102,26 @@ public final class Epp implements AutoCloseable {
     }
   }
 
+  /** Requests routed longer ago than the longest a request may take stop counting against their pods. */
+  private void expireInFlight() {
+    Duration max = settings.requests().maxRequestDuration();
+    int expired = parts.datastore().inFlight().expireOlderThan(max);
+    if (expired > 0) {
+      LOG.warn("{} routed request(s) still open after {} s stopped counting in flight (--max-request-duration)",
+          expired, max.toSeconds());
+      parts.metrics().inFlightExpired(expired);
+      parts.flow().signal();
+    }
+  }
+
   private void startServing() throws IOException {
     ListenSettings l = settings.listen();
     scraper.start();
     long reap = settings.adapters().reaperPeriod().toMillis();
     scheduler.scheduleWithFixedDelay(() -> parts.adapters().reaper().reap(parts.datastore().allStates()), reap, reap,
         TimeUnit.MILLISECONDS);
+    long sweep = Math.min(1_000, settings.requests().maxRequestDuration().toMillis() / 10);
+    scheduler.scheduleWithFixedDelay(this::expireInFlight, sweep, sweep, TimeUnit.MILLISECONDS);
     if (settings.adapters().copyScaling()) {
       long tick = settings.copies().tick().toMillis();
       scheduler.scheduleWithFixedDelay(parts.copyScaler()::tick, tick, tick, TimeUnit.MILLISECONDS);

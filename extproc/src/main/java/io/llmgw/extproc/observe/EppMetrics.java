@@ -56,6 +56,9 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
       .register(registry);
   private final Counter configErrors = Counter.builder().name("llmgw_config_rejected_total")
       .help("Configuration edits rejected (the last good configuration stays in force)").register(registry);
+  private final Counter leasesExpired = Counter.builder().name("llmgw_inflight_expired_total")
+      .help("Routed requests that stopped counting in flight because they outlasted --max-request-duration")
+      .register(registry);
   private final Histogram pluginDurations = Histogram.builder().name("llmgw_plugin_duration_seconds")
       .help("Time each plugin of the request lifecycle took per call, by extension point, plugin type and name")
       .labelNames("extension_point", "plugin_type", "plugin_name")
@@ -173,6 +176,10 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
 
   public PrometheusRegistry registry() {
     return registry;
+  }
+
+  public void inFlightExpired(int n) {
+    leasesExpired.inc(n);
   }
 
   public void requestDone(String model, String target, String priority, String code) {

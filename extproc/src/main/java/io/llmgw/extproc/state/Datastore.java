@@ -7,6 +7,7 @@ import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.Variant;
 import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.Ticker;
 import io.llmgw.scraper.ScrapeState;
 import io.llmgw.scraper.ScrapeStates;
 import java.util.ArrayList;
@@ -24,15 +25,19 @@ import java.util.function.Consumer;
 public final class Datastore {
   private final ScrapeStates scraper;
   private final AdapterChanges adapterChanges;
-  private final InFlightTracker inFlight = new InFlightTracker();
+  private final InFlightTracker inFlight;
   private final List<Consumer<Topology>> listeners = new ArrayList<>();
   private volatile Topology topology = Topology.empty();
   private volatile boolean loaded;
 
-  /** @param adapterChanges this EPP's own adapter loads and unloads, which correct what the pods report */
-  public Datastore(ScrapeStates scraper, AdapterChanges adapterChanges) {
+  /**
+   * @param adapterChanges this EPP's own adapter loads and unloads, which correct what the pods report
+   * @param ticker when in-flight leases were taken (they expire)
+   */
+  public Datastore(ScrapeStates scraper, AdapterChanges adapterChanges, Ticker ticker) {
     this.scraper = scraper;
     this.adapterChanges = adapterChanges;
+    this.inFlight = new InFlightTracker(ticker);
   }
 
   public synchronized void onChange(Consumer<Topology> listener) {

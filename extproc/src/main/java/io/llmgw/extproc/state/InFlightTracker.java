@@ -1,5 +1,7 @@
 package io.llmgw.extproc.state;
 
+import io.llmgw.picker.Ticker;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,10 +9,18 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Counts requests the EPP routed whose response has not ended ("pending" in the seed policy). Every count is taken
  * through a {@link Lease} whose release is idempotent, so end-of-stream, error and cancellation can all release safely.
- * A lease keeps the counter it incremented, so forgetting an endpoint can never make a later release miscount.
+ * A lease keeps the counter it incremented, so forgetting an endpoint can never make a later release miscount. A lease
+ * held past the longest a request may take is released by {@link #expireOlderThan}: a stream kept open after its
+ * routing answer (a stuck proxy, a hostile client) must not count against its pod forever.
  */
 public final class InFlightTracker {
   private final Map<String, EndpointLoad> loads = new ConcurrentHashMap<>();
+  private final Set<Lease> held = ConcurrentHashMap.newKeySet();
+  private final Ticker ticker;
+
+  public InFlightTracker(Ticker ticker) {
+    this.ticker = ticker;
+  }
 
   /** Read on every decision for every endpoint: a plain get first, since computeIfAbsent may lock the bin. */
   public EndpointLoad load(String address) {
@@ -21,7 +31,21 @@ public final class InFlightTracker {
   public Lease acquire(String address, String model) {
     EndpointLoad load = load(address);
     load.increment(model);
-    return new Lease(model, address, load);
+    Lease lease = new Lease(model, address, load, ticker.nanos());
+    held.add(lease);
+    return lease;
+  }
+
+  /** Releases every lease held longer than {@code max}; how many. Costs one pass over the requests in flight. */
+  public int expireOlderThan(Duration max) {
+    long cutoff = ticker.nanos() - max.toNanos();
+    int expired = 0;
+    for (Lease lease : held) {
+      if (lease.acquiredNanos - cutoff < 0 && lease.release()) {
+        expired++;
+      }
+    }
+    return expired;
   }
 
   public Map<String, EndpointLoad> all() {
@@ -36,14 +60,16 @@ public final class InFlightTracker {
   /** One request's share of an endpoint's in-flight count. */
   public final class Lease {
     private final String model;
+    private final long acquiredNanos;
     private String address;
     private EndpointLoad load;
     private boolean released;
 
-    private Lease(String model, String address, EndpointLoad load) {
+    private Lease(String model, String address, EndpointLoad load, long acquiredNanos) {
       this.model = model;
       this.address = address;
       this.load = load;
+      this.acquiredNanos = acquiredNanos;
     }
 
     public synchronized String address() {
@@ -62,11 +88,15 @@ public final class InFlightTracker {
       address = served;
     }
 
-    public synchronized void release() {
-      if (!released) {
-        released = true;
-        load.decrement(model);
+    /** @return whether this call released it (false when it already was) */
+    public synchronized boolean release() {
+      if (released) {
+        return false;
       }
+      released = true;
+      load.decrement(model);
+      held.remove(this);
+      return true;
     }
   }
 }

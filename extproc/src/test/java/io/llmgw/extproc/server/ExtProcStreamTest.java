@@ -20,7 +20,9 @@ import io.grpc.stub.StreamObserver;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.api.PoolKey;
+import io.llmgw.extproc.RequestSettings;
 import io.llmgw.extproc.testing.TestGateway;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +122,45 @@ class ExtProcStreamTest {
     second.onNext(post("/v1/chat/completions"));
     second.onNext(post("/v1/chat/completions"));
     assertThat(Status.fromThrowable(error).getDescription()).contains("request headers twice");
+  }
+
+  /**
+   * Issue 13, item 2: streams held open after their routing answer drove the pool to saturation forever (here ten fill
+   * both pods' room; later requests wait in flow control).
+   */
+  @Test
+  void item2StreamsHeldOpenAfterTheRoutingAnswerStopCountingOnceTheyOutlastTheLimit() {
+    g.allIdle(2, "chat-lora");
+    List<ExtProcStream> held = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      ExtProcStream s = new ExtProcStream(new StreamObserver<>() {
+        @Override
+        public void onNext(ProcessingResponse value) {}
+
+        @Override
+        public void onError(Throwable t) {}
+
+        @Override
+        public void onCompleted() {}
+      }, g.parts.streams());
+      s.onNext(post("/v1/chat/completions"));
+      s.onNext(requestBody(chat("chat-lora"), true));
+      held.add(s);
+    }
+    assertThat(inFlight()).isEqualTo(10);
+    Duration max = RequestSettings.defaults().maxRequestDuration();
+    g.clock.advance(max.plusSeconds(1));
+    g.allIdle(2, "chat-lora"); // fresh scrapes at the new time
+
+    assertThat(g.datastore().inFlight().expireOlderThan(max)).isEqualTo(10);
+    assertThat(inFlight()).isZero();
+    stream.onNext(post("/v1/chat/completions"));
+    stream.onNext(requestBody(chat("chat-lora"), true));
+    assertThat(out).as("a new request is routed at once").hasSize(2);
+    assertThat(out.getFirst().hasImmediateResponse()).isFalse();
+    assertThat(inFlight()).isEqualTo(1);
+    held.forEach(s -> s.onError(Status.CANCELLED.asRuntimeException()));
+    assertThat(inFlight()).as("their ends release nothing twice").isEqualTo(1);
   }
 
   @Test

@@ -53,7 +53,7 @@ class SchedulingIntegrationTest {
 
   @Test
   void headerFallbacksOptionPutsTheWholeListInTheHeader() throws Exception {
-    try (EppHarness listed = new EppHarness(2, 45, s -> s.withRequests(new RequestSettings(8 << 20, 4, 2, true, false)))) {
+    try (EppHarness listed = new EppHarness(2, 45, s -> s.withRequests(RequestSettings.defaults().withHeaderCarriesFallbacks(true)))) {
       ExtProcCall call = listed.open();
       ProcessingResponse r = routeFullDuplex(call, chat("adapter-a"));
       assertThat(setHeader(r, EppProtocol.DESTINATION)).isEqualTo(metadataDestination(r)).contains(",");

@@ -8,6 +8,7 @@ import io.llmgw.extproc.testing.FakeScrapes;
 import io.llmgw.extproc.testing.ManualClock;
 import io.llmgw.picker.AdapterChanges;
 import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.Ticker;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ class DatastoreTest {
       return address.equals("127.0.0.2:8000") ? Set.of("fresh") : Set.of();
     }
   };
-  final Datastore datastore = new Datastore(scrapes, changes);
+  final Datastore datastore = new Datastore(scrapes, changes, Ticker.system());
 
   private void apply(String yaml) throws Exception {
     datastore.apply(ConfigFileLoader.parse("d.yaml", yaml));
