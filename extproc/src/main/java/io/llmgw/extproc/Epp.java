@@ -37,6 +37,14 @@ import org.slf4j.LoggerFactory;
 public final class Epp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Epp.class);
 
+  static {
+    // The JDK HTTP server behind the metrics port drops a connection whose request has not arrived whole in this many
+    // seconds (it reads the property once, when its first server is made); an operator's own value wins.
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", "30");
+    }
+  }
+
   private final EppSettings settings;
   private final ScheduledExecutorService scheduler = daemons("epp-scheduler");
   private final ExecutorService flowDispatcher = Executors.newSingleThreadExecutor(r -> daemon(r, "epp-flow"));
@@ -49,6 +57,7 @@ public final class Epp implements AutoCloseable {
   private final KubernetesClient ownClient;
   private Server grpc;
   private HTTPServer metricsServer;
+  private final ExecutorService metricsExecutor = Executors.newVirtualThreadPerTaskExecutor();
   /** Readiness needs both: routes and pods loaded, and the ext_proc server listening. */
   private volatile boolean serving;
 
@@ -132,7 +141,10 @@ public final class Epp implements AutoCloseable {
         .permitKeepAliveTime(l.keepAlivePermit().toMillis(), TimeUnit.MILLISECONDS)
         .build()
         .start();
+    // One virtual thread per connection: a client that connects and never finishes its request holds only its own
+    // thread, so scrapes are served whatever slow or idle clients do (a small pool would block the acceptor).
     metricsServer = HTTPServer.builder().hostname(l.bindHost()).port(l.metricsPort())
+        .executorService(metricsExecutor)
         .registry(parts.metrics().registry())
         .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status())).buildAndStart();
     serving = true;
@@ -200,6 +212,7 @@ public final class Epp implements AutoCloseable {
     }
     if (metricsServer != null) {
       metricsServer.close();
+      metricsExecutor.shutdownNow();
     }
     health.close();
   }

@@ -2,8 +2,8 @@ package io.llmgw.extproc.request;
 
 /**
  * Text a client sent (a model name, a header value), made safe to put in a log line or an error message: at most
- * {@value #MAX_CHARS} characters, and every control or non-ASCII character shown as {@code ?}, so that a newline
- * cannot forge a second log line and a megabyte of header cannot fill the log.
+ * {@value #MAX_CHARS} characters (then {@code ...}), and every control or non-ASCII character shown as {@code ?}, so
+ * that a newline cannot forge a second log line and a megabyte of header cannot fill the log.
  */
 public final class ClientText {
   public static final int MAX_CHARS = 128;
@@ -21,7 +21,7 @@ public final class ClientText {
       return "";
     }
     int n = Math.min(value.length(), MAX_CHARS);
-    StringBuilder out = new StringBuilder(n + 1);
+    StringBuilder out = new StringBuilder(n + 3);
     boolean changed = n < value.length();
     for (int i = 0; i < n; i++) {
       char c = value.charAt(i);
@@ -30,7 +30,7 @@ public final class ClientText {
       out.append(safe ? c : '?');
     }
     if (value.length() > MAX_CHARS) {
-      out.append('…');
+      out.append("...");
     }
     return changed ? out.toString() : value;
   }
