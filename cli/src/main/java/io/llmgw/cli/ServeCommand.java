@@ -109,6 +109,15 @@ public final class ServeCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   Duration maxRequestDuration;
 
+  @Option(names = "--max-streams",
+      description = "ext_proc streams open at once; more are answered 503 (default: ${DEFAULT-VALUE}).")
+  int maxStreams;
+
+  @Option(names = "--max-buffered-bytes",
+      description = "Bytes of unfinished request bodies all streams together may hold; a body that would go over is "
+          + "answered 503 (default: a quarter of the heap, here ${DEFAULT-VALUE}).")
+  long maxBufferedBytes;
+
   @Option(names = "--trust-rewrite-header",
       description = "Obey x-gateway-model-name-rewrite, among the route's own targets. Only when a proxy in front sets "
           + "it and drops the client's: by default a client's rewrite header is ignored.")
@@ -198,7 +207,7 @@ public final class ServeCommand implements Callable<Integer> {
             ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
             : policy.config(threshold))
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), headerFallbacks,
-            trustRewriteHeader, maxRequestDuration))
+            trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes))
         .withScrape(d.scrape().withInterval(scrapeInterval), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
             .withMmeshPort(mmeshPort))

@@ -24,6 +24,7 @@ import io.llmgw.extproc.request.resolve.VariantChooser;
 import io.llmgw.extproc.request.resolve.WeightedTargets;
 import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.server.StreamDeps;
+import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
@@ -104,8 +105,10 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       rollouts.onChange(t);
     });
     CopyScaler copyScaler = new CopyScaler(adapters, datastore::loadableAdapters, s.copies(), clock);
+    StreamLimits limits = new StreamLimits(s.requests().maxStreams(), s.requests().maxBufferedBytes());
+    metrics.watchStreams(limits::openStreams, limits::bufferedBytes);
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
-        s.requests().bytesPerToken(), s.requests().headerCarriesFallbacks());
+        s.requests().bytesPerToken(), s.requests().headerCarriesFallbacks(), limits);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams);
   }
 }

@@ -13,12 +13,19 @@ import java.time.Duration;
  *     front sets it and drops the client's
  * @param maxRequestDuration a routed request still counted in flight after this long stops counting (its stream was
  *     kept open after the routing answer, or the response never ended)
+ * @param maxStreams ext_proc streams open at once; more are answered 503
+ * @param maxBufferedBytes bytes of unfinished request bodies all streams together may hold; a body that would go over
+ *     is answered 503
  */
 public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean headerCarriesFallbacks,
-    boolean trustRewriteHeader, Duration maxRequestDuration) {
+    boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes) {
   public RequestSettings {
     if (maxBodyBytes < 1024) {
       throw new IllegalArgumentException("--max-body-bytes must be at least 1024");
+    }
+    if (maxStreams < 1 || maxBufferedBytes < maxBodyBytes) {
+      throw new IllegalArgumentException("--max-streams must be at least 1 and --max-buffered-bytes at least "
+          + "--max-body-bytes");
     }
     if (maxRequestDuration.toMillis() < 1_000) {
       throw new IllegalArgumentException("--max-request-duration must be at least 1s");
@@ -29,11 +36,19 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
   }
 
   public static RequestSettings defaults() {
-    return new RequestSettings(8 << 20, 4, 2, false, false, Duration.ofMinutes(15));
+    int maxBody = 8 << 20;
+    // a quarter of the heap for bodies still arriving, and never less than one body of the largest size
+    long buffered = Math.max(maxBody, Runtime.getRuntime().maxMemory() / 4);
+    return new RequestSettings(maxBody, 4, 2, false, false, Duration.ofMinutes(15), 10_000, buffered);
   }
 
   public RequestSettings withHeaderCarriesFallbacks(boolean carries) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, carries, trustRewriteHeader,
-        maxRequestDuration);
+        maxRequestDuration, maxStreams, maxBufferedBytes);
+  }
+
+  public RequestSettings withStreamLimits(int streams, long bufferedBytes) {
+    return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, headerCarriesFallbacks, trustRewriteHeader,
+        maxRequestDuration, streams, bufferedBytes);
   }
 }

@@ -62,6 +62,13 @@ class DeployManifestsTest {
     return out;
   }
 
+  /** Issue 13, item 1: an EPP that hit OutOfMemoryError answered 503 to everything while its health said SERVING. */
+  @Test
+  void item1TheImageAndTheLauncherExitOnOutOfMemorySoTheOrchestratorRestartsTheEpp() throws IOException {
+    assertThat(Files.readString(DEPLOY.resolve("Dockerfile"))).contains("-XX:+ExitOnOutOfMemoryError");
+    assertThat(Files.readString(ROOT.resolve("llmgw"))).contains("-XX:+ExitOnOutOfMemoryError");
+  }
+
   @Test
   void theGeneratedCrdsDeclareOurThreeKinds() {
     for (String kind : List.of("inference.x-k8s.io/v1alpha1 LLMRoute", "inference.networking.k8s.io/v1 InferencePool",

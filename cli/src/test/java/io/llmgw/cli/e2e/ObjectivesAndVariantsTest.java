@@ -57,9 +57,14 @@ class ObjectivesAndVariantsTest {
   void aRouteWithATimeToFirstTokenObjectiveLearnsToAvoidTheSlowPodAndReportsItsAttainment() throws Exception {
     SimPods fast = SimPods.start(SimConfig.builder().prefill(5, 0).seed(1).build(), List.of("127.0.0.211"), 8000);
     SimPods slow = SimPods.start(SimConfig.builder().prefill(400, 0).seed(2).build(), List.of("127.0.0.212"), 8000);
+    SimPods warm = SimPods.start(SimConfig.builder().model("warm-up").prefill(5, 0).seed(3).build(),
+        List.of("127.0.0.213"), 8000);
     Path file = Files.createTempFile("objectives", ".yaml");
     Files.writeString(file, FileModeYaml.pool("sim-pool", "sim", 8000)
         + FileModeYaml.pods("fast", "sim", fast.podAddresses()) + FileModeYaml.pods("slow", "sim", slow.podAddresses())
+        + FileModeYaml.SEPARATOR + FileModeYaml.pool("warm-pool", "warm", 8000)
+        + FileModeYaml.pods("warm", "warm", warm.podAddresses())
+        + FileModeYaml.SEPARATOR + FileModeYaml.route("warm-up", "warm-pool", "warm-up", 0)
         + FileModeYaml.SEPARATOR + """
         apiVersion: inference.x-k8s.io/v1alpha1
         kind: LLMRoute
@@ -71,11 +76,18 @@ class ObjectivesAndVariantsTest {
             priority: 100
             objectives: [{type: TimeToFirstToken, latency: {value: 250ms, quantile: {numerator: 90}}}]
         """.formatted(SimConfig.DEFAULT_MODEL));
-    try (slow; Rig rig = Rig.start(fast, EppSettings.defaults(file).onLoopbackEphemeralPorts(),
+    try (slow; warm; Rig rig = Rig.start(fast, EppSettings.defaults(file).onLoopbackEphemeralPorts(),
         ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore()
           .scrapeState(slow.pods().getFirst().address()).healthy());
       String slowPod = slow.pods().getFirst().address();
+      // a fresh JVM's first requests are slow everywhere (class loading, JIT): spend them on other pods, so that the
+      // fast pod's fit does not learn them as its own latency
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore()
+          .scrapeState(warm.pods().getFirst().address()).healthy());
+      for (int i = 0; i < 40; i++) {
+        assertThat(chat(rig.proxyPort(), "warm-up", Map.of()).statusCode()).isEqualTo(200);
+      }
       // learning: a pod with fewer observations than the model trusts borrows the pooled fit, which the fast pod's
       // observations pull down until the slow pod is tried again; go on until the slow pod has its own fit
       double trusted = LatencyModelSettings.defaults().minObservations() + 2;

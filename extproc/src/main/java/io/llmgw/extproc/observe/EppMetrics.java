@@ -178,6 +178,15 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
     return registry;
   }
 
+  /** The ext_proc streams open now and the bytes of request bodies they hold while those are still arriving. */
+  public void watchStreams(java.util.function.IntSupplier open, java.util.function.LongSupplier bufferedBytes) {
+    GaugeWithCallback.builder().name("llmgw_open_streams").help("ext_proc streams open now (--max-streams)")
+        .callback(cb -> cb.call(open.getAsInt())).register(registry);
+    GaugeWithCallback.builder().name("llmgw_buffered_body_bytes")
+        .help("Bytes of request bodies still arriving, over all streams (--max-buffered-bytes)")
+        .callback(cb -> cb.call(bufferedBytes.getAsLong())).register(registry);
+  }
+
   public void inFlightExpired(int n) {
     leasesExpired.inc(n);
   }

@@ -59,11 +59,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   /** Request trailers came while the request waited: they are answered after its routing answer, in order. */
   private boolean trailersHeld;
   private boolean refused;
+  private final StreamLimits.Slot slot;
 
   ExtProcStream(StreamObserver<ProcessingResponse> out, StreamDeps deps) {
     this.out = out;
     this.deps = deps;
     this.ctx = new RequestContext(deps.ticker());
+    this.slot = deps.limits().open();
   }
 
   @Override
@@ -110,6 +112,11 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       requestIdGenerated = true;
     }
     ctx.received(requestId, headers, IncomingRequest.subsetHint(req.getMetadataContext()));
+    if (!slot.admitted()) {
+      answer(ErrorReply.unavailable("too_many_streams", "the gateway has its limit of "
+          + deps.limits().maxStreams() + " requests open; retry later"));
+      return;
+    }
     spoofed = IncomingRequest.spoofedRoutingHeaders(headers);
     if (!spoofed.isEmpty()) {
       LOG.warn("request {}: removed client-supplied routing headers {}", requestId, spoofed);
@@ -147,6 +154,11 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       answer(ErrorReply.tooLarge(deps.maxBodyBytes()));
       return;
     }
+    if (!slot.reserve(bytes.size())) {
+      answer(ErrorReply.unavailable("body_budget_exhausted", "the gateway holds its limit of "
+          + deps.limits().maxBufferedBytes() + " bytes of unfinished request bodies; retry later"));
+      return;
+    }
     body.append(bytes);
     extractor.feed(bytes.asReadOnlyByteBuffer());
     if (chunk.getEndOfStream()) {
@@ -171,6 +183,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   private void decide() {
+    slot.bodyDone();
     Object scanned = extractor.finish();
     if (scanned instanceof BodyProblem p) {
       answer(ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? "missing_model" : "invalid_body", p.message()));
@@ -276,6 +289,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   /** The client broke the protocol's order: the stream ends INVALID_ARGUMENT, and a routed request stops counting. */
   private void refuse(String violation) {
     refused = true;
+    slot.close();
     LOG.warn("request {}: ext_proc frames out of order ({}); ending the stream", ctx.requestId(), violation);
     finish("error");
     out.onError(Status.INVALID_ARGUMENT.withDescription("ext_proc protocol violation: " + violation)
@@ -292,6 +306,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     } else {
       LOG.info("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
     }
+    slot.bodyDone();
     ctx.moveTo(RequestState.ANSWERED); // first: a cancelled wait's callback must find the request over
     ctx.cancelWait();
     out.onNext(Frames.immediate(reply, ctx.requestId()));
@@ -316,6 +331,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   @Override
   public synchronized void onError(Throwable t) {
+    slot.close();
     Status s = Status.fromThrowable(t);
     if (ctx.state().routed()) {
       LOG.info("request {}: stream ended by the proxy ({}) before the response completed", ctx.requestId(),
@@ -326,7 +342,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   @Override
   public synchronized void onCompleted() {
+    slot.close();
     finish("incomplete");
-    out.onCompleted();
+    if (!refused) {
+      out.onCompleted();
+    }
   }
 }

@@ -11,6 +11,7 @@ import io.llmgw.picker.Ticker;
  * @param bytesPerToken how the prompt's size in tokens is estimated from the body's
  * @param headerCarriesFallbacks put the whole ordered list in the destination header too; off by default because
  *     Envoy's ORIGINAL_DST cluster accepts a single {@code ip:port} there (the metadata always carries the list)
+ * @param limits open streams and unfinished body bytes, shared by all streams
  */
 public record StreamDeps(Director director, Datastore datastore, Ticker ticker, int maxBodyBytes, int bytesPerToken,
-    boolean headerCarriesFallbacks) {}
+    boolean headerCarriesFallbacks, StreamLimits limits) {}

@@ -76,6 +76,81 @@ class ExtProcStreamTest {
         .mapToDouble(d -> d.getValue()).sum();
   }
 
+  private static ExtProcStream streamOf(TestGateway gateway, List<ProcessingResponse> into) {
+    return new ExtProcStream(new StreamObserver<>() {
+      @Override
+      public void onNext(ProcessingResponse value) {
+        into.add(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {}
+    }, gateway.parts.streams());
+  }
+
+  /** Issue 13, item 1: streams beyond the limit are answered 503 at once; a closed stream gives its place back. */
+  @Test
+  void item1StreamsBeyondTheLimitAreAnswered503AndAClosedOneGivesItsPlaceBack() {
+    var settings = TestGateway.settings();
+    try (TestGateway small = new TestGateway(settings.withRequests(settings.requests().withStreamLimits(2, 64 << 20)),
+        2, ROUTES)) {
+      small.allIdle(2, "chat-lora");
+      List<ProcessingResponse> first = new ArrayList<>();
+      ExtProcStream a = streamOf(small, first);
+      streamOf(small, new ArrayList<>()).onNext(post("/v1/chat/completions"));
+      List<ProcessingResponse> third = new ArrayList<>();
+      streamOf(small, third).onNext(post("/v1/chat/completions"));
+      assertThat(third).singleElement().satisfies(r -> {
+        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(503);
+        assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("too_many_streams");
+      });
+      assertThat(small.parts.streams().limits().openStreams()).isEqualTo(2);
+
+      a.onCompleted();
+      List<ProcessingResponse> fourth = new ArrayList<>();
+      ExtProcStream d = streamOf(small, fourth);
+      d.onNext(post("/v1/chat/completions"));
+      d.onNext(requestBody(chat("chat-lora"), true));
+      assertThat(fourth).hasSize(2);
+      assertThat(fourth.getFirst().hasImmediateResponse()).isFalse();
+    }
+  }
+
+  /** Issue 13, item 1: unfinished bodies together may hold only so many bytes; a finished one gives them back. */
+  @Test
+  void item1UnfinishedBodiesBeyondTheBudgetAreAnswered503AndTheirBytesComeBack() {
+    var settings = TestGateway.settings().withMaxBodyBytes(4096);
+    try (TestGateway small = new TestGateway(settings.withRequests(settings.requests().withStreamLimits(100, 8_000)),
+        2, ROUTES)) {
+      small.allIdle(2, "chat-lora");
+      String part = "{\"model\":\"chat-lora\",\"prompt\":\"" + "x".repeat(3_000);
+      List<ProcessingResponse> first = new ArrayList<>();
+      ExtProcStream a = streamOf(small, first);
+      a.onNext(post("/v1/chat/completions"));
+      a.onNext(requestBody(part, false));
+      ExtProcStream b = streamOf(small, new ArrayList<>());
+      b.onNext(post("/v1/chat/completions"));
+      b.onNext(requestBody(part, false));
+      List<ProcessingResponse> third = new ArrayList<>();
+      ExtProcStream c = streamOf(small, third);
+      c.onNext(post("/v1/chat/completions"));
+      c.onNext(requestBody(part, false));
+      assertThat(third).singleElement().satisfies(r -> {
+        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(503);
+        assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("body_budget_exhausted");
+      });
+      assertThat(small.parts.streams().limits().bufferedBytes()).isEqualTo(2L * part.length());
+
+      a.onNext(requestBody("\"}", true));
+      assertThat(first).as("a finished body is routed").hasSize(2);
+      b.onError(Status.CANCELLED.asRuntimeException());
+      assertThat(small.parts.streams().limits().bufferedBytes()).isZero();
+    }
+  }
+
   /** Issue 13, item 5: frames out of the protocol's order end the stream cleanly, not with a 500 and a trace. */
   @Test
   void item5ABodyBeforeHeadersEndsTheStreamInvalidArgument() {
