@@ -15,6 +15,7 @@ import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.state.Datastore;
+import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.Ticker;
 import io.llmgw.scraper.MetricsScraper;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
@@ -169,6 +170,11 @@ public final class Epp implements AutoCloseable {
 
   public Datastore datastore() {
     return parts.datastore();
+  }
+
+  /** What the EPP has learned of each pod's latency (the status page and tests read it). */
+  public LatencyEstimator latencyEstimator() {
+    return parts.latency().estimator();
   }
 
   /** Pools, routes and objectives as {@code ./llmgw status} shows them. */

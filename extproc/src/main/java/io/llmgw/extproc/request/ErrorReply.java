@@ -49,6 +49,15 @@ public record ErrorReply(int status, String type, String code, String message) {
     return new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request");
   }
 
+  public static ErrorReply tooManyStreams(int limit) {
+    return unavailable("too_many_streams", "the gateway has its limit of " + limit + " requests open; retry later");
+  }
+
+  public static ErrorReply bodyBudgetExhausted(long limit) {
+    return unavailable("body_budget_exhausted", "the gateway holds its limit of " + limit
+        + " bytes of unfinished request bodies; retry later");
+  }
+
   public static ErrorReply unavailable(String code, String message) {
     return new ErrorReply(503, "server_error", code, message);
   }

@@ -113,8 +113,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     ctx.received(requestId, headers, IncomingRequest.subsetHint(req.getMetadataContext()));
     if (!slot.admitted()) {
-      answer(ErrorReply.unavailable("too_many_streams", "the gateway has its limit of "
-          + deps.limits().maxStreams() + " requests open; retry later"));
+      answer(ErrorReply.tooManyStreams(deps.limits().maxStreams()));
       return;
     }
     spoofed = IncomingRequest.spoofedRoutingHeaders(headers);
@@ -155,8 +154,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       return;
     }
     if (!slot.reserve(bytes.size())) {
-      answer(ErrorReply.unavailable("body_budget_exhausted", "the gateway holds its limit of "
-          + deps.limits().maxBufferedBytes() + " bytes of unfinished request bodies; retry later"));
+      answer(ErrorReply.bodyBudgetExhausted(deps.limits().maxBufferedBytes()));
       return;
     }
     body.append(bytes);
