@@ -1,0 +1,54 @@
+package io.llmgw.extproc.request;
+
+import static io.llmgw.extproc.testing.TestGateway.address;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.llmgw.extproc.testing.TestGateway;
+import io.llmgw.picker.latency.LoadSnapshot;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A route's time-to-first-token objective steers its requests away from a pod predicted to miss it. */
+class ObjectiveRoutingTest {
+  static final String ROUTES = """
+      apiVersion: inference.x-k8s.io/v1alpha1
+      kind: LLMRoute
+      metadata: {name: chat}
+      spec:
+        backendRefs: [{name: pool}]
+        adapter:
+          name: base
+          priority: 100
+          objectives: [{type: TimeToFirstToken, latency: {value: 250ms, quantile: {numerator: 90}}}]
+      """;
+
+  final TestGateway g = new TestGateway(2, ROUTES);
+
+  @AfterEach
+  void close() {
+    g.close();
+  }
+
+  @Test
+  void aPodPredictedToMissTheObjectiveServesNoneOfTheRoutesRequests() {
+    for (int i = 0; i < 30; i++) {
+      g.parts.latency().estimator().observe(address(1), new LoadSnapshot(0, i % 2, 0), 20, 40, 10);
+      g.parts.latency().estimator().observe(address(2), new LoadSnapshot(0, i % 2, 0), 20, 430, 200);
+    }
+    Map<String, Integer> served = new HashMap<>();
+    for (int i = 0; i < 200; i++) {
+      g.scrapes.report(address(1), 0, i % 2, 0.1, Set.of());
+      g.scrapes.report(address(2), 0, (i + 1) % 2, 0.1, Set.of());
+      RequestContext ctx = Contexts.arrived(g, "base");
+      Step step = g.director().start(ctx);
+      assertThat(step).isInstanceOf(Step.Forward.class);
+      served.merge(((Step.Forward) step).routed().decision().primary().address(), 1, Integer::sum);
+      ctx.moveTo(RequestState.DONE);
+      g.director().done(ctx, new Completion("200", null, null));
+    }
+    assertThat(served).containsOnlyKeys(address(1));
+  }
+}
