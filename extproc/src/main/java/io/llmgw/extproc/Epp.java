@@ -172,7 +172,7 @@ public final class Epp implements AutoCloseable {
     return parts.datastore();
   }
 
-  /** What the EPP has learned of each pod's latency (the status page and tests read it). */
+  /** What the EPP has learned of each pod's latency, for tests that check the learning end to end. */
   public LatencyEstimator latencyEstimator() {
     return parts.latency().estimator();
   }

@@ -8,8 +8,9 @@ import java.util.Set;
  * What one model server last reported. {@code loadedAdapters} is residency (from {@code /v1/models} or
  * {@code vllm:lora_adapter_loaded}); running and waiting adapters are request activity ({@code vllm:lora_requests_info}).
  *
- * @param reportedAdapters every adapter the report names (loaded, running or waiting), computed once per scrape so
- *     that asking whether a pod reports an adapter, on every decision for every pod, is one lookup
+ * @param reportedAdapters every adapter the report names (loaded, running or waiting), derived here from the three
+ *     (whatever is passed is replaced) once per scrape, so that asking whether a pod reports an adapter, on every
+ *     decision for every pod, is one lookup
  */
 public record PodMetrics(
     int waitingQueue,
@@ -28,13 +29,13 @@ public record PodMetrics(
     waitingAdapters = Set.copyOf(waitingAdapters);
     loadedAdapters = Set.copyOf(loadedAdapters);
     baseModels = Set.copyOf(baseModels);
-    reportedAdapters = Set.copyOf(reportedAdapters);
+    reportedAdapters = union(loadedAdapters, runningAdapters, waitingAdapters);
   }
 
   public PodMetrics(int waitingQueue, int running, double kvCacheUsage, int maxLoras, Set<String> runningAdapters,
       Set<String> waitingAdapters, Set<String> loadedAdapters, Set<String> baseModels, Instant updatedAt) {
     this(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, loadedAdapters, baseModels,
-        updatedAt, union(loadedAdapters, runningAdapters, waitingAdapters));
+        updatedAt, Set.of());
   }
 
   private static Set<String> union(Set<String> a, Set<String> b, Set<String> c) {
@@ -44,7 +45,7 @@ public record PodMetrics(
     Set<String> out = new HashSet<>(a);
     out.addAll(b);
     out.addAll(c);
-    return out;
+    return Set.copyOf(out);
   }
 
   public static PodMetrics unknown() {

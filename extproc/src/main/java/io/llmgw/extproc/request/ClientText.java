@@ -15,23 +15,33 @@ public final class ClientText {
     return value == null ? "(none)" : "'" + clean(value) + "'";
   }
 
-  /** The value sanitised, without quotes; empty for null. */
+  /** The value sanitised, without quotes; empty for null; the value itself when it is already safe (no copy). */
   public static String clean(String value) {
     if (value == null) {
       return "";
     }
+    if (value.length() <= MAX_CHARS && allSafe(value)) {
+      return value;
+    }
     int n = Math.min(value.length(), MAX_CHARS);
     StringBuilder out = new StringBuilder(n + 3);
-    boolean changed = n < value.length();
     for (int i = 0; i < n; i++) {
       char c = value.charAt(i);
-      boolean safe = c >= 0x20 && c < 0x7f;
-      changed |= !safe;
-      out.append(safe ? c : '?');
+      out.append(safe(c) ? c : '?');
     }
-    if (value.length() > MAX_CHARS) {
-      out.append("...");
+    return value.length() > MAX_CHARS ? out.append("...").toString() : out.toString();
+  }
+
+  private static boolean allSafe(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      if (!safe(value.charAt(i))) {
+        return false;
+      }
     }
-    return changed ? out.toString() : value;
+    return true;
+  }
+
+  private static boolean safe(char c) {
+    return c >= 0x20 && c < 0x7f;
   }
 }

@@ -2,6 +2,7 @@ package io.llmgw.extproc.request;
 
 import com.google.protobuf.ByteString;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.api.InferenceObjective;
 import io.llmgw.extproc.flow.FlowControl;
 import io.llmgw.extproc.request.admission.AdmissionFacts;
 import io.llmgw.extproc.request.admission.AdmissionStep;
@@ -159,12 +160,13 @@ public final class Director {
     if (view == null) {
       return new Step.Answer(ErrorReply.modelNotFound(ctx.requestedModel()));
     }
-    String objective = ctx.hints().objectiveName();
-    if (objective != null && !topology.knowsObjective(view, objective)) {
+    String objectiveName = ctx.hints().objectiveName();
+    InferenceObjective objective = topology.objective(view, objectiveName);
+    if (objectiveName != null && objective == null) {
       return new Step.Answer(ErrorReply.badRequest("unknown_objective", "header " + EppProtocol.OBJECTIVE + ": "
-          + ClientText.quote(objective) + " names no InferenceObjective of this route's pools"));
+          + ClientText.quote(objectiveName) + " names no InferenceObjective of this route's pools"));
     }
-    ctx.resolved(view, topology.priority(view, ctx.hints().objectiveName()),
+    ctx.resolved(view, topology.priority(view, objective),
         ctx.hints().limits(view.route().adapter()));
     Choice choice = null;
     for (Timed<TargetResolver> r : resolvers) {

@@ -58,18 +58,13 @@ public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolVi
         Set.copyOf(targets.keySet()), config);
   }
 
-  /** Whether an InferenceObjective of this name exists in the route's namespace for one of the route's pools. */
-  public boolean knowsObjective(RouteView view, String objectiveName) {
-    return objective(view, objectiveName) != null;
+  /** The priority of one request: that of the objective it names ({@link #objective}), else the route's. */
+  public int priority(RouteView view, InferenceObjective objective) {
+    return objective != null ? objective.priority() : view.route().adapter().priority();
   }
 
-  /** The priority of one request: that of the InferenceObjective it names, when {@link #knowsObjective}; else the route's. */
-  public int priority(RouteView view, String objectiveName) {
-    InferenceObjective o = objective(view, objectiveName);
-    return o != null ? o.priority() : view.route().adapter().priority();
-  }
-
-  private InferenceObjective objective(RouteView view, String objectiveName) {
+  /** The InferenceObjective of this name in the route's namespace for one of the route's pools; null when none. */
+  public InferenceObjective objective(RouteView view, String objectiveName) {
     if (objectiveName == null || objectiveName.isBlank()) {
       return null;
     }

@@ -44,7 +44,7 @@ public final class Contexts {
     }
     var topology = g.datastore().topology();
     var view = topology.routesByModel().get(model);
-    ctx.resolved(view, topology.priority(view, ctx.hints().objectiveName()),
+    ctx.resolved(view, topology.priority(view, topology.objective(view, ctx.hints().objectiveName())),
         ctx.hints().limits(view.route().adapter()));
     var target = view.route().adapter().targets().isEmpty() ? null : view.route().adapter().targets().getFirst();
     ctx.choice(target == null ? Choice.of(model, null, view.pools())

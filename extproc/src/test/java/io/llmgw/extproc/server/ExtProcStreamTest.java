@@ -36,10 +36,12 @@ class ExtProcStreamTest {
       + FileModeYaml.loadableRoute("sql", "pool", "sql", "sql-v2", "hf://org/sql-v2");
 
   final TestGateway g = new TestGateway(2, ROUTES);
-  final List<ProcessingResponse> out = new ArrayList<>();
-  boolean completed;
-  Throwable error;
-  final ExtProcStream stream = new ExtProcStream(new StreamObserver<>() {
+  /** What one stream sent back: its frames, the error that ended it, whether it completed. */
+  static final class Recorder implements StreamObserver<ProcessingResponse> {
+    final List<ProcessingResponse> out = new ArrayList<>();
+    Throwable error;
+    boolean completed;
+
     @Override
     public void onNext(ProcessingResponse value) {
       out.add(value);
@@ -54,7 +56,15 @@ class ExtProcStreamTest {
     public void onCompleted() {
       completed = true;
     }
-  }, g.parts.streams());
+
+    ExtProcStream stream(TestGateway gateway) {
+      return new ExtProcStream(this, gateway.parts.streams());
+    }
+  }
+
+  final Recorder recorder = new Recorder();
+  final List<ProcessingResponse> out = recorder.out;
+  final ExtProcStream stream = recorder.stream(g);
 
   @AfterEach
   void close() {
@@ -76,21 +86,6 @@ class ExtProcStreamTest {
         .mapToDouble(d -> d.getValue()).sum();
   }
 
-  private static ExtProcStream streamOf(TestGateway gateway, List<ProcessingResponse> into) {
-    return new ExtProcStream(new StreamObserver<>() {
-      @Override
-      public void onNext(ProcessingResponse value) {
-        into.add(value);
-      }
-
-      @Override
-      public void onError(Throwable t) {}
-
-      @Override
-      public void onCompleted() {}
-    }, gateway.parts.streams());
-  }
-
   /** Issue 13, item 1: streams beyond the limit are answered 503 at once; a closed stream gives its place back. */
   @Test
   void item1StreamsBeyondTheLimitAreAnswered503AndAClosedOneGivesItsPlaceBack() {
@@ -98,24 +93,23 @@ class ExtProcStreamTest {
     try (TestGateway small = new TestGateway(settings.withRequests(settings.requests().withStreamLimits(2, 64 << 20)),
         2, ROUTES)) {
       small.allIdle(2, "chat-lora");
-      List<ProcessingResponse> first = new ArrayList<>();
-      ExtProcStream a = streamOf(small, first);
-      streamOf(small, new ArrayList<>()).onNext(post("/v1/chat/completions"));
-      List<ProcessingResponse> third = new ArrayList<>();
-      streamOf(small, third).onNext(post("/v1/chat/completions"));
-      assertThat(third).singleElement().satisfies(r -> {
+      ExtProcStream a = new Recorder().stream(small);
+      new Recorder().stream(small).onNext(post("/v1/chat/completions"));
+      Recorder third = new Recorder();
+      third.stream(small).onNext(post("/v1/chat/completions"));
+      assertThat(third.out).singleElement().satisfies(r -> {
         assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(503);
         assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("too_many_streams");
       });
       assertThat(small.parts.streams().limits().openStreams()).isEqualTo(2);
 
       a.onCompleted();
-      List<ProcessingResponse> fourth = new ArrayList<>();
-      ExtProcStream d = streamOf(small, fourth);
+      Recorder fourth = new Recorder();
+      ExtProcStream d = fourth.stream(small);
       d.onNext(post("/v1/chat/completions"));
       d.onNext(requestBody(chat("chat-lora"), true));
-      assertThat(fourth).hasSize(2);
-      assertThat(fourth.getFirst().hasImmediateResponse()).isFalse();
+      assertThat(fourth.out).hasSize(2);
+      assertThat(fourth.out.getFirst().hasImmediateResponse()).isFalse();
     }
   }
 
@@ -127,28 +121,42 @@ class ExtProcStreamTest {
         2, ROUTES)) {
       small.allIdle(2, "chat-lora");
       String part = "{\"model\":\"chat-lora\",\"prompt\":\"" + "x".repeat(3_000);
-      List<ProcessingResponse> first = new ArrayList<>();
-      ExtProcStream a = streamOf(small, first);
+      Recorder first = new Recorder();
+      ExtProcStream a = first.stream(small);
       a.onNext(post("/v1/chat/completions"));
       a.onNext(requestBody(part, false));
-      ExtProcStream b = streamOf(small, new ArrayList<>());
+      ExtProcStream b = new Recorder().stream(small);
       b.onNext(post("/v1/chat/completions"));
       b.onNext(requestBody(part, false));
-      List<ProcessingResponse> third = new ArrayList<>();
-      ExtProcStream c = streamOf(small, third);
+      Recorder third = new Recorder();
+      ExtProcStream c = third.stream(small);
       c.onNext(post("/v1/chat/completions"));
       c.onNext(requestBody(part, false));
-      assertThat(third).singleElement().satisfies(r -> {
+      assertThat(third.out).singleElement().satisfies(r -> {
         assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(503);
         assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("body_budget_exhausted");
       });
       assertThat(small.parts.streams().limits().bufferedBytes()).isEqualTo(2L * part.length());
 
       a.onNext(requestBody("\"}", true));
-      assertThat(first).as("a finished body is routed").hasSize(2);
+      assertThat(first.out).as("a finished body is routed").hasSize(2);
       b.onError(Status.CANCELLED.asRuntimeException());
       assertThat(small.parts.streams().limits().bufferedBytes()).isZero();
     }
+  }
+
+  /** Issue 13, item 5: a newline in x-request-id forged a second log line; the id is echoed only cleaned. */
+  @Test
+  void item5AnXRequestIdWithControlCharactersIsEchoedAndLoggedCleaned() {
+    stream.onNext(requestHeaders(Map.of(":method", "POST", ":path", "/v1/chat/completions",
+        EppProtocol.REQUEST_ID, "abc\nINFO forged"), false, BodySendMode.FULL_DUPLEX_STREAMED, null));
+    stream.onNext(requestBody(chat("nobody"), true));
+    var immediate = out.getFirst().getImmediateResponse();
+    assertThat(immediate.getStatus().getCodeValue()).isEqualTo(404);
+    assertThat(immediate.getHeaders().getSetHeadersList()).anySatisfy(h -> {
+      assertThat(h.getHeader().getKey()).isEqualTo(EppProtocol.REQUEST_ID);
+      assertThat(h.getHeader().getRawValue().toStringUtf8()).isEqualTo("abc?INFO forged");
+    });
   }
 
   /** Issue 13, item 5: frames out of the protocol's order end the stream cleanly, not with a 500 and a trace. */
@@ -156,8 +164,8 @@ class ExtProcStreamTest {
   void item5ABodyBeforeHeadersEndsTheStreamInvalidArgument() {
     stream.onNext(requestBody(chat("chat-lora"), true));
     assertThat(out).isEmpty();
-    assertThat(Status.fromThrowable(error).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(Status.fromThrowable(error).getDescription()).contains("request body before request headers");
+    assertThat(Status.fromThrowable(recorder.error).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(Status.fromThrowable(recorder.error).getDescription()).contains("request body before request headers");
     stream.onNext(post("/v1/chat/completions"));
     assertThat(out).as("nothing more is answered on a refused stream").isEmpty();
   }
@@ -167,8 +175,8 @@ class ExtProcStreamTest {
     g.allIdle(2, "chat-lora");
     stream.onNext(post("/v1/chat/completions"));
     stream.onNext(responseHeaders(200, "text/event-stream", null, false));
-    assertThat(Status.fromThrowable(error).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(Status.fromThrowable(error).getDescription()).contains("response headers before the request was routed");
+    assertThat(Status.fromThrowable(recorder.error).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(Status.fromThrowable(recorder.error).getDescription()).contains("response headers before the request was routed");
     assertThat(inFlight()).isZero();
   }
 
@@ -179,24 +187,14 @@ class ExtProcStreamTest {
     stream.onNext(requestBody(chat("chat-lora"), true));
     assertThat(inFlight()).isEqualTo(1);
     stream.onNext(responseBody("data: x", false));
-    assertThat(Status.fromThrowable(error).getDescription()).contains("response body before response headers");
+    assertThat(Status.fromThrowable(recorder.error).getDescription()).contains("response body before response headers");
     assertThat(inFlight()).as("the routed request's lease is released").isZero();
 
-    ExtProcStream second = new ExtProcStream(new StreamObserver<>() {
-      @Override
-      public void onNext(ProcessingResponse value) {}
-
-      @Override
-      public void onError(Throwable t) {
-        error = t;
-      }
-
-      @Override
-      public void onCompleted() {}
-    }, g.parts.streams());
-    second.onNext(post("/v1/chat/completions"));
-    second.onNext(post("/v1/chat/completions"));
-    assertThat(Status.fromThrowable(error).getDescription()).contains("request headers twice");
+    Recorder second = new Recorder();
+    ExtProcStream twice = second.stream(g);
+    twice.onNext(post("/v1/chat/completions"));
+    twice.onNext(post("/v1/chat/completions"));
+    assertThat(Status.fromThrowable(second.error).getDescription()).contains("request headers twice");
   }
 
   /**
@@ -208,16 +206,7 @@ class ExtProcStreamTest {
     g.allIdle(2, "chat-lora");
     List<ExtProcStream> held = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      ExtProcStream s = new ExtProcStream(new StreamObserver<>() {
-        @Override
-        public void onNext(ProcessingResponse value) {}
-
-        @Override
-        public void onError(Throwable t) {}
-
-        @Override
-        public void onCompleted() {}
-      }, g.parts.streams());
+      ExtProcStream s = new Recorder().stream(g);
       s.onNext(post("/v1/chat/completions"));
       s.onNext(requestBody(chat("chat-lora"), true));
       held.add(s);
@@ -262,7 +251,7 @@ class ExtProcStreamTest {
     stream.onError(Status.CANCELLED.asRuntimeException());
     stream.onCompleted();
     assertThat(inFlight()).isZero();
-    assertThat(completed).isTrue();
+    assertThat(recorder.completed).isTrue();
     assertThat(requestsCounted()).as("counted once").isEqualTo(1);
   }
 

@@ -52,11 +52,12 @@ class TopologyTest {
   }
 
   @Test
-  void aNamedObjectiveOfTheRoutesPoolSetsThePriorityAndAnUnknownNameDoesNot() {
+  void aNamedObjectiveOfTheRoutesPoolSetsThePriorityAndAnUnknownNameFindsNone() {
     RouteView chat = t.routesByModel().get("chat-lora");
     assertThat(t.objectivesByKey()).containsKey(new ObjectiveKey("default", "urgent"));
-    assertThat(t.priority(chat, "urgent")).isEqualTo(50);
-    assertThat(t.priority(chat, "nope")).isEqualTo(5);
+    assertThat(t.priority(chat, t.objective(chat, "urgent"))).isEqualTo(50);
+    assertThat(t.objective(chat, "nope")).isNull();
+    assertThat(t.objective(chat, null)).isNull();
     assertThat(t.priority(chat, null)).isEqualTo(5);
   }
 }
