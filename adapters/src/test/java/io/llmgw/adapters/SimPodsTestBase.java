@@ -84,6 +84,11 @@ abstract class SimPodsTestBase {
         public int total() {
           return 0;
         }
+
+        @Override
+        public int sentSince(java.time.Instant reportedAt) {
+          return 0;
+        }
       }, adapters == null ? io.llmgw.picker.AdapterChanges.NONE : adapters.registry()));
     }
     return out;

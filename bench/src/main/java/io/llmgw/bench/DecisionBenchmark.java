@@ -88,6 +88,11 @@ public class DecisionBenchmark {
         public int total() {
           return pending;
         }
+
+        @Override
+        public int sentSince(java.time.Instant reportedAt) {
+          return pending / 4;
+        }
       };
       pool.add(new EndpointState(new Endpoint("pool", "pod-" + i, "10.0." + (i / 250) + "." + (i % 250), 8000),
           m, true, inFlight));

@@ -67,7 +67,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     SchedulingProfile profile = PluginRegistry.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings), LOG::warn);
     Adapters adapters = Adapters.create(runtime, s.adapters(), clock, metrics);
-    Datastore datastore = new Datastore(scrapes, adapters.registry(), ticker);
+    Datastore datastore = new Datastore(scrapes, adapters.registry(), ticker, clock);
     SaturationDetector saturation = s.saturation().detector(clock);
     FlowControl flow = new FlowControl(s.flow(), saturation, datastore, clock, flowDispatcher, scheduler,
         new FlowMetrics(metrics.registry()));

@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -143,11 +144,13 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
 
   private void scrape(Slot slot, boolean wantModels) {
     String address = slot.target.address();
+    // the report describes the pod at some moment after this: what the gateway sends from now on may be missing from it
+    Instant requestedAt = clock.instant();
     try {
       http.sendAsync(get(address, "/metrics"), BoundedBody.handler(MAX_BODY_BYTES))
           .whenComplete((resp, err) -> {
             try {
-              onMetrics(slot, resp, err);
+              onMetrics(slot, resp, err, requestedAt);
               if (wantModels && slot.state.healthy()) {
                 slot.modelsFetchedAt = clock.millis();
                 fetchModels(slot);
@@ -164,7 +167,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
   }
 
-  private void onMetrics(Slot slot, HttpResponse<String> resp, Throwable err) {
+  private void onMetrics(Slot slot, HttpResponse<String> resp, Throwable err, Instant requestedAt) {
     if (err != null) {
       fail(slot, describe(err));
       return;
@@ -187,7 +190,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       LOG.info("endpoint {} answers scrapes again after {} failure(s); back in picking", slot.target.address(),
           slot.state.consecutiveFailures());
     }
-    PodMetrics m = slot.target.engine().extract(parsed, clock.instant());
+    PodMetrics m = slot.target.engine().extract(parsed, requestedAt);
     Set<String> loaded = m.loadedAdapters();
     ServedModels models = slot.models;
     if (!models.adapters().isEmpty()) {

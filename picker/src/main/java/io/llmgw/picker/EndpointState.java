@@ -35,6 +35,19 @@ public record EndpointState(Endpoint endpoint, PodMetrics metrics, boolean scrap
     return out;
   }
 
+  /**
+   * Requests waiting at the pod: what it reported, plus what this gateway sent it since that report. The pod's own
+   * count includes what other gateway replicas and direct clients sent, which this gateway's in-flight count cannot.
+   */
+  public int queued() {
+    return metrics.waitingQueue() + inFlight.sentSince(metrics.updatedAt());
+  }
+
+  /** Requests at the pod, running or waiting, as {@link #queued} counts them. */
+  public int pending() {
+    return metrics.running() + queued();
+  }
+
   /** Serves the model without a load: its base model, or an adapter it holds. */
   public boolean serves(String model) {
     return metrics.baseModels().contains(model) || holdsAdapter(model);

@@ -8,6 +8,8 @@ import java.util.Set;
  * What one model server last reported. {@code loadedAdapters} is residency (from {@code /v1/models} or
  * {@code vllm:lora_adapter_loaded}); running and waiting adapters are request activity ({@code vllm:lora_requests_info}).
  *
+ * @param updatedAt when the report was asked for: the pod described itself at some moment after this, so requests the
+ *     gateway sent from then on may be missing from its counts ({@link EndpointState#queued})
  * @param reportedAdapters every adapter the report names (loaded, running or waiting), derived here from the three
  *     (whatever is passed is replaced) once per scrape, so that asking whether a pod reports an adapter, on every
  *     decision for every pod, is one lookup

@@ -22,7 +22,7 @@ public final class Pods {
     return new PodMetrics(0, 0, 0, 4, running, Set.of(), loaded, Set.of("base"), NOW);
   }
 
-  /** Mutable in-flight counts a test sets directly. */
+  /** Mutable in-flight counts a test sets directly, all sent after the pod's report. */
   public static final class Pending implements InFlight {
     final Map<String, Integer> byModel = new HashMap<>();
 
@@ -39,6 +39,11 @@ public final class Pods {
     @Override
     public int total() {
       return byModel.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    @Override
+    public int sentSince(Instant reportedAt) {
+      return total();
     }
   }
 }

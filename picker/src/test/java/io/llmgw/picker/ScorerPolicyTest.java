@@ -28,6 +28,15 @@ class ScorerPolicyTest {
     assertThat(primary(PickRequest.of("a"), List.of(queued, full, idle))).isSameAs(idle);
   }
 
+  /** Issue 13, item 10: the queue is the pod's report plus what this gateway sent it since, not either alone. */
+  @Test
+  void item10TheQueueCountsRequestsSentSinceThePodsReport() {
+    var quietReport = pod(1, metrics(0, 0.1, Set.of("a")), new Pods.Pending().set("a", 6));
+    var longerReport = pod(2, metrics(3, 0.1, Set.of("a")), InFlight.NONE);
+    assertThat(quietReport.queued()).isEqualTo(6);
+    assertThat(primary(PickRequest.of("a"), List.of(quietReport, longerReport))).isSameAs(longerReport);
+  }
+
   @Test
   void loraAffinityBreaksOtherwiseEqualLoad() {
     var resident = pod(1, metrics(0, 0.2, Set.of("a")), InFlight.NONE);

@@ -12,6 +12,7 @@ import io.llmgw.scraper.ScrapeState;
 import io.llmgw.scraper.ScrapeStates;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,11 +34,12 @@ public final class Datastore {
   /**
    * @param adapterChanges this EPP's own adapter loads and unloads, which correct what the pods report
    * @param ticker when in-flight leases were taken (they expire)
+   * @param clock the clock that stamps the pods' reports
    */
-  public Datastore(ScrapeStates scraper, AdapterChanges adapterChanges, Ticker ticker) {
+  public Datastore(ScrapeStates scraper, AdapterChanges adapterChanges, Ticker ticker, Clock clock) {
     this.scraper = scraper;
     this.adapterChanges = adapterChanges;
-    this.inFlight = new InFlightTracker(ticker);
+    this.inFlight = new InFlightTracker(ticker, clock);
   }
 
   public synchronized void onChange(Consumer<Topology> listener) {

@@ -1,15 +1,24 @@
 package io.llmgw.extproc.state;
 
 import io.llmgw.picker.InFlight;
+import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Live in-flight counters of one endpoint, per model and in total. Per-model updates are atomic per key. */
+/**
+ * Live in-flight counters of one endpoint, per model and in total, and which of them were sent after the pod's last
+ * report. Per-model updates are atomic per key; the sent-since window is guarded by this object.
+ */
 public final class EndpointLoad implements InFlight {
   private final AtomicInteger total = new AtomicInteger();
   private final Map<String, Integer> byModel = new ConcurrentHashMap<>();
+  /** Requests in send order, newer than {@link #horizon} or ended and not yet trimmed. */
+  private final ArrayDeque<Sent> recent = new ArrayDeque<>();
+  private int recentLive;
+  private long horizon = Long.MIN_VALUE;
 
   @Override
   public int forModel(String model) {
@@ -21,18 +30,64 @@ public final class EndpointLoad implements InFlight {
     return total.get();
   }
 
-  void increment(String model) {
-    byModel.merge(model, 1, Integer::sum);
-    total.incrementAndGet();
+  @Override
+  public synchronized int sentSince(Instant reportedAt) {
+    horizon = Math.max(horizon, reportedAt.toEpochMilli());
+    trim();
+    return recentLive;
   }
 
-  void decrement(String model) {
+  Sent increment(String model, long sentMillis) {
+    byModel.merge(model, 1, Integer::sum);
+    total.incrementAndGet();
+    Sent s = new Sent(sentMillis);
+    synchronized (this) {
+      recent.addLast(s);
+      recentLive++;
+      trim();
+    }
+    return s;
+  }
+
+  void decrement(String model, Sent sent) {
     byModel.computeIfPresent(model, (m, n) -> n <= 1 ? null : n - 1);
     total.decrementAndGet();
+    synchronized (this) {
+      if (!sent.ended) {
+        sent.ended = true;
+        if (sent.unseen) {
+          recentLive--;
+        }
+      }
+      trim();
+    }
+  }
+
+  /** Drops ended requests and those the last report already shows from the front, oldest first. */
+  private void trim() {
+    Sent head;
+    while ((head = recent.peekFirst()) != null && (head.ended || head.millis < horizon)) {
+      recent.pollFirst();
+      if (!head.ended && head.unseen) {
+        head.unseen = false;
+        recentLive--;
+      }
+    }
   }
 
   /** Snapshot for the EPP's own metrics. */
   public Map<String, Integer> perModel() {
     return new TreeMap<>(byModel);
+  }
+
+  /** One request as sent here; guarded by its {@link EndpointLoad}. */
+  static final class Sent {
+    final long millis;
+    boolean ended;
+    boolean unseen = true;
+
+    private Sent(long millis) {
+      this.millis = millis;
+    }
   }
 }

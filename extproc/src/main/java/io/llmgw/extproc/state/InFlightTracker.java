@@ -1,6 +1,7 @@
 package io.llmgw.extproc.state;
 
 import io.llmgw.picker.Ticker;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -17,9 +18,15 @@ public final class InFlightTracker {
   private final Map<String, EndpointLoad> loads = new ConcurrentHashMap<>();
   private final Set<Lease> held = ConcurrentHashMap.newKeySet();
   private final Ticker ticker;
+  private final Clock clock;
 
-  public InFlightTracker(Ticker ticker) {
+  /**
+   * @param ticker when a lease was taken, for its expiry
+   * @param clock when a request was sent, on the clock that stamps the pods' reports
+   */
+  public InFlightTracker(Ticker ticker, Clock clock) {
     this.ticker = ticker;
+    this.clock = clock;
   }
 
   /** Read on every decision for every endpoint: a plain get first, since computeIfAbsent may lock the bin. */
@@ -30,8 +37,7 @@ public final class InFlightTracker {
 
   public Lease acquire(String address, String model) {
     EndpointLoad load = load(address);
-    load.increment(model);
-    Lease lease = new Lease(model, address, load, ticker.nanos());
+    Lease lease = new Lease(model, address, load, load.increment(model, clock.millis()), ticker.nanos());
     held.add(lease);
     return lease;
   }
@@ -63,12 +69,14 @@ public final class InFlightTracker {
     private final long acquiredNanos;
     private String address;
     private EndpointLoad load;
+    private EndpointLoad.Sent sent;
     private boolean released;
 
-    private Lease(String model, String address, EndpointLoad load, long acquiredNanos) {
+    private Lease(String model, String address, EndpointLoad load, EndpointLoad.Sent sent, long acquiredNanos) {
       this.model = model;
       this.address = address;
       this.load = load;
+      this.sent = sent;
       this.acquiredNanos = acquiredNanos;
     }
 
@@ -82,9 +90,10 @@ public final class InFlightTracker {
         return;
       }
       EndpointLoad target = load(served);
-      target.increment(model);
-      load.decrement(model);
+      EndpointLoad.Sent there = target.increment(model, clock.millis());
+      load.decrement(model, sent);
       load = target;
+      sent = there;
       address = served;
     }
 
@@ -94,7 +103,7 @@ public final class InFlightTracker {
         return false;
       }
       released = true;
-      load.decrement(model);
+      load.decrement(model, sent);
       held.remove(this);
       return true;
     }

@@ -61,6 +61,11 @@ class PluginConfigFileTest {
         public int total() {
           return pending;
         }
+
+        @Override
+        public int sentSince(java.time.Instant reportedAt) {
+          return pending;
+        }
       }));
     }
     return out;

@@ -31,7 +31,7 @@ class DatastoreTest {
       return address.equals("127.0.0.2:8000") ? Set.of("fresh") : Set.of();
     }
   };
-  final Datastore datastore = new Datastore(scrapes, changes, Ticker.system());
+  final Datastore datastore = new Datastore(scrapes, changes, Ticker.system(), java.time.Clock.systemUTC());
 
   private void apply(String yaml) throws Exception {
     datastore.apply(ConfigFileLoader.parse("d.yaml", yaml));

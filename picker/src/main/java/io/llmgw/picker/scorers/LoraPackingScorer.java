@@ -10,7 +10,9 @@ import java.util.List;
  * {@code pendingThreshold} of the gateway's requests pending for it there are preferred, the one with the MOST pending
  * first: an adapter's traffic packs onto few pods and does not flap between them. Among equals, the one whose batch
  * runs the fewest adapters. Every other endpoint (and every endpoint for a base-model request, where packing buys
- * nothing) ranks below them by fewest active adapters, then least pending in total.
+ * nothing) ranks below them by fewest active adapters, then least pending in total. Pending per adapter is this
+ * gateway's own count (pods report no per-adapter counts); pending in total is what the pod reports, running and
+ * waiting, plus what this gateway sent it since ({@link EndpointState#pending}), so other replicas' load counts too.
  *
  * <p>Preferred endpoints score in [0.5, 1], the others in [0, 0.5): with max-score picking, the preferred branch is
  * ranked first and the others follow as fallbacks. Each branch's tie-breaker is normalised over that branch alone.
@@ -55,7 +57,7 @@ public final class LoraPackingScorer implements Scorer {
         p = forModel < pendingThreshold ? forModel : -1;
       }
       pending[i] = p;
-      long k = e.metrics().activeAdapterCount() * PENDING_SPAN + e.inFlight().total();
+      long k = e.metrics().activeAdapterCount() * PENDING_SPAN + e.pending();
       key[i] = k;
       if (p >= 0) {
         minPreferred = Math.min(minPreferred, k);
