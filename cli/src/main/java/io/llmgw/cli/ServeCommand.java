@@ -99,10 +99,11 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--max-body-bytes", description = "Larger request bodies are answered 413 (default: ${DEFAULT-VALUE}).")
   int maxBodyBytes;
 
-  @Option(names = "--header-fallbacks",
-      description = "Also list the fallbacks in the destination header, for proxies that walk it (Envoy's ORIGINAL_DST "
-          + "needs one address there). The envoy.lb metadata always carries the ordered list.")
-  boolean headerFallbacks;
+  @Option(names = {"--destination-fallbacks", "--header-fallbacks"},
+      description = "Name the primary endpoint, then its fallbacks, in both the destination header and the envoy.lb "
+          + "metadata, for proxies that walk the list (Envoy's override_host policy, the dev proxy). Off: both carry "
+          + "the primary alone, which Envoy's ORIGINAL_DST cluster needs.")
+  boolean destinationFallbacks;
 
   @Option(names = "--max-request-duration", converter = DurationConverter.class,
       description = "A routed request still counted in flight after this long stops counting against its pod "
@@ -206,7 +207,7 @@ public final class ServeCommand implements Callable<Integer> {
         .withScheduling(pluginsConfig != null
             ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
             : policy.config(threshold))
-        .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), headerFallbacks,
+        .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes))
         .withScrape(d.scrape().withInterval(scrapeInterval), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)

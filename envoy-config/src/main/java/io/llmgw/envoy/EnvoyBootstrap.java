@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import java.io.IOException;
 
@@ -23,6 +24,8 @@ public final class EnvoyBootstrap {
       .add(ExternalProcessor.getDescriptor())
       .add(Router.getDescriptor())
       .add(HttpProtocolOptions.getDescriptor())
+      .add(RoundRobin.getDescriptor())
+      .add(OverrideHostType.descriptor())
       .build();
 
   private EnvoyBootstrap() {}

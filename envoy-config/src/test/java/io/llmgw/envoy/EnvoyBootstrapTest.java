@@ -9,6 +9,9 @@ import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import com.google.protobuf.DynamicMessage;
+import io.envoyproxy.envoy.type.metadata.v3.MetadataKey;
+import io.llmgw.api.EppProtocol;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +52,40 @@ class EnvoyBootstrapTest {
     assertThat(epp.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress()
         .getSocketAddress().getPortValue()).isEqualTo(9002);
     assertThat(epp.getTypedExtensionProtocolOptionsMap()).containsKey("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
+  }
+
+  /**
+   * Issue 13, item 9: with {@code --destination-fallbacks} the header and the metadata carry the ordered list, and this
+   * Envoy set-up walks it (override_host reads the metadata); everything but the pods' cluster is envoy.yaml's.
+   */
+  @Test
+  void item9TheFallbacksBootstrapWalksTheMetadataListAndOtherwiseEqualsTheShippedOne() throws Exception {
+    Bootstrap listed = EnvoyBootstrap.parse(Files.readString(Path.of("envoy-fallbacks.yaml")));
+    Bootstrap single = EnvoyBootstrap.parse(shipped());
+    assertThat(listed.getStaticResources().getListenersList()).isEqualTo(single.getStaticResources().getListenersList());
+    assertThat(cluster(listed, "epp")).isEqualTo(cluster(single, "epp"));
+
+    Cluster pods = cluster(listed, "model_servers");
+    var policy = pods.getLoadBalancingPolicy().getPolicies(0).getTypedExtensionConfig();
+    assertThat(policy.getName()).isEqualTo("envoy.load_balancing_policies.override_host");
+    var descriptor = EnvoyBootstrap.TYPES.find(OverrideHostType.FULL_NAME);
+    DynamicMessage config = DynamicMessage.parseFrom(descriptor, policy.getTypedConfig().getValue());
+    DynamicMessage source = (DynamicMessage) config.getRepeatedField(descriptor.findFieldByName("override_host_sources"), 0);
+    MetadataKey key = MetadataKey.parseFrom(((DynamicMessage) source.getField(
+        source.getDescriptorForType().findFieldByName("metadata"))).toByteString());
+    assertThat(key.getKey()).isEqualTo(EppProtocol.LB_NAMESPACE);
+    assertThat(key.getPath(0).getKey()).isEqualTo(EppProtocol.DESTINATION);
+    assertThat(pods.getLoadAssignment().getEndpoints(0).getLbEndpointsCount()).as("the quickstart's four pods")
+        .isEqualTo(4);
+
+    String yaml = Files.readString(Path.of("envoy-fallbacks.yaml"));
+    assertThatThrownBy(() -> EnvoyBootstrap.parse(yaml.replace("override_host_sources", "override_hosts")))
+        .hasMessageContaining("override_hosts");
+  }
+
+  private static Cluster cluster(Bootstrap b, String name) {
+    return b.getStaticResources().getClustersList().stream().filter(c -> c.getName().equals(name)).findFirst()
+        .orElseThrow();
   }
 
   @Test

@@ -108,7 +108,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     StreamLimits limits = new StreamLimits(s.requests().maxStreams(), s.requests().maxBufferedBytes());
     metrics.watchStreams(limits::openStreams, limits::bufferedBytes);
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
-        s.requests().bytesPerToken(), s.requests().headerCarriesFallbacks(), limits);
+        s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams);
   }
 }

@@ -87,7 +87,7 @@ public record EppSettings(
 
   public EppSettings withMaxBodyBytes(int bytes) {
     return withRequests(new RequestSettings(bytes, requests.bytesPerToken(), requests.maxFallbacks(),
-        requests.headerCarriesFallbacks(), requests.trustRewriteHeader(), requests.maxRequestDuration(),
+        requests.destinationFallbacks(), requests.trustRewriteHeader(), requests.maxRequestDuration(),
         requests.maxStreams(), Math.max(bytes, requests.maxBufferedBytes())));
   }
 

@@ -8,7 +8,8 @@ import java.time.Duration;
  * @param maxBodyBytes larger request bodies are answered 413
  * @param bytesPerToken how a prompt's size in tokens is estimated from its body's bytes (for the latency model)
  * @param maxFallbacks endpoints named after the primary, for the proxy to retry on
- * @param headerCarriesFallbacks put the whole ordered list in the destination header too (the metadata always has it)
+ * @param destinationFallbacks name the fallbacks after the primary, in the destination header and the {@code envoy.lb}
+ *     metadata alike (the protocol forbids two different values); off, both carry the primary alone
  * @param trustRewriteHeader obey {@code x-gateway-model-name-rewrite} (among the route's targets): only when a proxy in
  *     front sets it and drops the client's
  * @param maxRequestDuration a routed request still counted in flight after this long stops counting (its stream was
@@ -17,7 +18,7 @@ import java.time.Duration;
  * @param maxBufferedBytes bytes of unfinished request bodies all streams together may hold; a body that would go over
  *     is answered 503
  */
-public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean headerCarriesFallbacks,
+public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean destinationFallbacks,
     boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes) {
   public RequestSettings {
     if (maxBodyBytes < 1024) {
@@ -42,13 +43,13 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
     return new RequestSettings(maxBody, 4, 2, false, false, Duration.ofMinutes(15), 10_000, buffered);
   }
 
-  public RequestSettings withHeaderCarriesFallbacks(boolean carries) {
-    return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, carries, trustRewriteHeader,
+  public RequestSettings withDestinationFallbacks(boolean listed) {
+    return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, listed, trustRewriteHeader,
         maxRequestDuration, maxStreams, maxBufferedBytes);
   }
 
   public RequestSettings withStreamLimits(int streams, long bufferedBytes) {
-    return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, headerCarriesFallbacks, trustRewriteHeader,
+    return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
         maxRequestDuration, streams, bufferedBytes);
   }
 }

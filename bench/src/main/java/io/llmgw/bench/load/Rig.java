@@ -31,11 +31,15 @@ public final class Rig implements AutoCloseable {
 
   /**
    * Starts the EPP over {@code config} (which must name {@code pods}), waits until it has scraped every pod, then
-   * opens the dev proxy (none when {@code proxySettings} is null: a real Envoy stands in front). Takes ownership of
-   * {@code pods}: they close with the rig.
+   * opens the dev proxy (none when {@code proxySettings} is null: a real Envoy stands in front). The dev proxy walks
+   * the EPP's fallback list, so with it the EPP names its fallbacks; Envoy's ORIGINAL_DST cluster takes one address.
+   * Takes ownership of {@code pods}: they close with the rig.
    */
   public static Rig start(SimPods pods, EppSettings settings, ProxySettings proxySettings) throws Exception {
     Epp epp = null;
+    if (proxySettings != null) {
+      settings = settings.withRequests(settings.requests().withDestinationFallbacks(true));
+    }
     try {
       epp = Epp.start(settings, Clock.systemUTC());
       awaitScraped(epp, pods);

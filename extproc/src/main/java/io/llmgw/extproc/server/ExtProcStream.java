@@ -222,11 +222,11 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   private void forward(Routed r) {
-    String destination = r.decision().destinationValue();
-    String header = deps.headerCarriesFallbacks() ? destination : r.decision().primary().address();
+    // the protocol forbids different values in the header and the metadata: proxies may read either
+    String destination = deps.destinationFallbacks() ? r.decision().destinationValue() : r.decision().primary().address();
     CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
     HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
-    mutation.addSetHeaders(Frames.setHeader(EppProtocol.DESTINATION, header));
+    mutation.addSetHeaders(Frames.setHeader(EppProtocol.DESTINATION, destination));
     mutation.addSetHeaders(Frames.setHeader(EppProtocol.ROUTE, ctx.route().key().toString()));
     boolean rewritten = !ctx.choice().target().equals(ctx.requestedModel());
     if (rewritten) {

@@ -9,9 +9,9 @@ import io.llmgw.picker.Ticker;
  *
  * @param datastore answers {@code GET /v1/models} from the routes
  * @param bytesPerToken how the prompt's size in tokens is estimated from the body's
- * @param headerCarriesFallbacks put the whole ordered list in the destination header too; off by default because
- *     Envoy's ORIGINAL_DST cluster accepts a single {@code ip:port} there (the metadata always carries the list)
+ * @param destinationFallbacks the ordered list (primary, then fallbacks) in the header and the metadata; off, both carry
+ *     the primary alone, which any ORIGINAL_DST cluster reads
  * @param limits open streams and unfinished body bytes, shared by all streams
  */
 public record StreamDeps(Director director, Datastore datastore, Ticker ticker, int maxBodyBytes, int bytesPerToken,
-    boolean headerCarriesFallbacks, StreamLimits limits) {}
+    boolean destinationFallbacks, StreamLimits limits) {}

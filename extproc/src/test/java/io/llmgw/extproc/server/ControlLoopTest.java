@@ -24,7 +24,7 @@ class ControlLoopTest {
 
   @BeforeEach
   void start() throws Exception {
-    h = new EppHarness(2, 51, s -> s);
+    h = new EppHarness(2, 51, s -> s.withRequests(s.requests().withDestinationFallbacks(true)));
   }
 
   @AfterEach

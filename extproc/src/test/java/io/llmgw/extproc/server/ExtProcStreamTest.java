@@ -236,8 +236,7 @@ class ExtProcStreamTest {
     assertThat(out).hasSize(2);
     String primary = setHeader(out.get(0), EppProtocol.DESTINATION);
     assertThat(primary).isIn(address(1), address(2));
-    assertThat(metadataDestination(out.get(0))).as("the metadata lists the fallback after it")
-        .isEqualTo(primary + "," + (primary.equals(address(1)) ? address(2) : address(1)));
+    assertThat(metadataDestination(out.get(0))).as("item 9: the metadata carries the header's value").isEqualTo(primary);
     assertThat(setHeader(out.get(0), EppProtocol.ROUTE)).isEqualTo("default/chat");
     assertThat(out.get(1).getRequestBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream())
         .isTrue();
@@ -308,7 +307,28 @@ class ExtProcStreamTest {
     stream.onNext(requestBody(chat("chat-lora"), true));
     assertThat(out).hasSize(2);
     assertThat(out.get(1).hasRequestBody()).isTrue();
-    assertThat(metadataDestination(out.get(1))).startsWith("127.0.0.").contains(",");
+    assertThat(metadataDestination(out.get(1))).startsWith("127.0.0.")
+        .isEqualTo(setHeader(out.get(1), EppProtocol.DESTINATION));
+  }
+
+  /**
+   * Issue 13, item 9: the Endpoint Picker Protocol forbids different values in the destination header and the
+   * {@code envoy.lb} metadata. Listed, both carry the ordered list; by default both carry the primary alone.
+   */
+  @Test
+  void item9WithFallbacksListedTheHeaderAndTheMetadataCarryTheSameOrderedList() {
+    var settings = TestGateway.settings();
+    try (TestGateway listed = new TestGateway(settings.withRequests(settings.requests().withDestinationFallbacks(true)),
+        2, ROUTES)) {
+      listed.allIdle(2, "chat-lora");
+      Recorder r = new Recorder();
+      ExtProcStream s = r.stream(listed);
+      s.onNext(post("/v1/chat/completions"));
+      s.onNext(requestBody(chat("chat-lora"), true));
+      String header = setHeader(r.out.get(0), EppProtocol.DESTINATION);
+      assertThat(header.split(",")).containsExactlyInAnyOrder(address(1), address(2));
+      assertThat(metadataDestination(r.out.get(0))).isEqualTo(header);
+    }
   }
 
   @Test

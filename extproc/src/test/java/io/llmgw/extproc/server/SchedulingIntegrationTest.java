@@ -52,8 +52,8 @@ class SchedulingIntegrationTest {
   }
 
   @Test
-  void headerFallbacksOptionPutsTheWholeListInTheHeader() throws Exception {
-    try (EppHarness listed = new EppHarness(2, 45, s -> s.withRequests(RequestSettings.defaults().withHeaderCarriesFallbacks(true)))) {
+  void item9TheFallbacksOptionPutsTheSameOrderedListInTheHeaderAndTheMetadata() throws Exception {
+    try (EppHarness listed = new EppHarness(2, 45, s -> s.withRequests(RequestSettings.defaults().withDestinationFallbacks(true)))) {
       ExtProcCall call = listed.open();
       ProcessingResponse r = routeFullDuplex(call, chat("adapter-a"));
       assertThat(setHeader(r, EppProtocol.DESTINATION)).isEqualTo(metadataDestination(r)).contains(",");
