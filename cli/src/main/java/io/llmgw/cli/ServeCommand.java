@@ -110,6 +110,11 @@ public final class ServeCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   Duration maxRequestDuration;
 
+  @Option(names = "--request-idle-timeout", converter = DurationConverter.class,
+      description = "A request still arriving that sends nothing for this long is answered 408; a stream that sends "
+          + "not even its headers is ended (default: ${DEFAULT-VALUE}).")
+  Duration requestIdleTimeout;
+
   @Option(names = "--max-streams",
       description = "ext_proc streams open at once; more are answered 503 (default: ${DEFAULT-VALUE}).")
   int maxStreams;
@@ -208,7 +213,7 @@ public final class ServeCommand implements Callable<Integer> {
             ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
             : policy.config(threshold))
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
-            trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes))
+            trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout))
         .withScrape(d.scrape().withInterval(scrapeInterval), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
             .withMmeshPort(mmeshPort))

@@ -34,6 +34,7 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
     m.put("--stale-after", go(e.staleAfter()));
     m.put("--max-body-bytes", Integer.toString(e.requests().maxBodyBytes()));
     m.put("--max-request-duration", go(e.requests().maxRequestDuration()));
+    m.put("--request-idle-timeout", go(e.requests().idleTimeout()));
     m.put("--max-streams", Integer.toString(e.requests().maxStreams()));
     m.put("--max-buffered-bytes", Long.toString(e.requests().maxBufferedBytes()));
     m.put("--load-wait-timeout", go(a.loadWaitTimeout()));

@@ -105,7 +105,8 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       rollouts.onChange(t);
     });
     CopyScaler copyScaler = new CopyScaler(adapters, datastore::loadableAdapters, s.copies(), clock);
-    StreamLimits limits = new StreamLimits(s.requests().maxStreams(), s.requests().maxBufferedBytes());
+    StreamLimits limits = new StreamLimits(s.requests().maxStreams(), s.requests().maxBufferedBytes(),
+        s.requests().idleTimeout(), ticker);
     metrics.watchStreams(limits::openStreams, limits::bufferedBytes);
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
         s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits);

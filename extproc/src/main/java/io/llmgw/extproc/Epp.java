@@ -124,6 +124,16 @@ public final class Epp implements AutoCloseable {
     }
   }
 
+  /** Requests that went silent while arriving give back their stream slot and buffered bytes. */
+  private void expireIdleStreams() {
+    int expired = parts.streams().limits().expireIdle();
+    if (expired > 0) {
+      LOG.warn("{} request stream(s) sent nothing for {} ms while their request arrived; answered 408 or ended "
+          + "(--request-idle-timeout)", expired, settings.requests().idleTimeout().toMillis());
+      parts.metrics().idleStreamsExpired(expired);
+    }
+  }
+
   private void startServing() throws IOException {
     ListenSettings l = settings.listen();
     scraper.start();
@@ -132,6 +142,8 @@ public final class Epp implements AutoCloseable {
         TimeUnit.MILLISECONDS);
     long sweep = Math.min(1_000, settings.requests().maxRequestDuration().toMillis() / 10);
     scheduler.scheduleWithFixedDelay(this::expireInFlight, sweep, sweep, TimeUnit.MILLISECONDS);
+    long idleSweep = Math.min(1_000, settings.requests().idleTimeout().toMillis() / 4);
+    scheduler.scheduleWithFixedDelay(this::expireIdleStreams, idleSweep, idleSweep, TimeUnit.MILLISECONDS);
     if (settings.adapters().copyScaling()) {
       long tick = settings.copies().tick().toMillis();
       scheduler.scheduleWithFixedDelay(parts.copyScaler()::tick, tick, tick, TimeUnit.MILLISECONDS);

@@ -88,7 +88,7 @@ public record EppSettings(
   public EppSettings withMaxBodyBytes(int bytes) {
     return withRequests(new RequestSettings(bytes, requests.bytesPerToken(), requests.maxFallbacks(),
         requests.destinationFallbacks(), requests.trustRewriteHeader(), requests.maxRequestDuration(),
-        requests.maxStreams(), Math.max(bytes, requests.maxBufferedBytes())));
+        requests.maxStreams(), Math.max(bytes, requests.maxBufferedBytes()), requests.idleTimeout()));
   }
 
   public EppSettings withAdapters(AdapterSettings a) {

@@ -17,9 +17,11 @@ import java.time.Duration;
  * @param maxStreams ext_proc streams open at once; more are answered 503
  * @param maxBufferedBytes bytes of unfinished request bodies all streams together may hold; a body that would go over
  *     is answered 503
+ * @param idleTimeout a stream whose request is still arriving and that sends nothing for this long is answered 408 (or
+ *     ended, when not even its headers came): it holds a stream slot and perhaps buffered bytes
  */
 public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean destinationFallbacks,
-    boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes) {
+    boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes, Duration idleTimeout) {
   public RequestSettings {
     if (maxBodyBytes < 1024) {
       throw new IllegalArgumentException("--max-body-bytes must be at least 1024");
@@ -31,6 +33,9 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
     if (maxRequestDuration.toMillis() < 1_000) {
       throw new IllegalArgumentException("--max-request-duration must be at least 1s");
     }
+    if (idleTimeout.toMillis() < 100) {
+      throw new IllegalArgumentException("--request-idle-timeout must be at least 100ms");
+    }
     if (bytesPerToken < 1 || maxFallbacks < 0 || maxFallbacks > 10) {
       throw new IllegalArgumentException("bytes per token must be at least 1 and fallbacks within 0..10");
     }
@@ -40,16 +45,22 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
     int maxBody = 8 << 20;
     // a quarter of the heap for bodies still arriving, and never less than one body of the largest size
     long buffered = Math.max(maxBody, Runtime.getRuntime().maxMemory() / 4);
-    return new RequestSettings(maxBody, 4, 2, false, false, Duration.ofMinutes(15), 10_000, buffered);
+    return new RequestSettings(maxBody, 4, 2, false, false, Duration.ofMinutes(15), 10_000, buffered,
+        Duration.ofSeconds(30));
   }
 
   public RequestSettings withDestinationFallbacks(boolean listed) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, listed, trustRewriteHeader,
-        maxRequestDuration, maxStreams, maxBufferedBytes);
+        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout);
   }
 
   public RequestSettings withStreamLimits(int streams, long bufferedBytes) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
-        maxRequestDuration, streams, bufferedBytes);
+        maxRequestDuration, streams, bufferedBytes, idleTimeout);
+  }
+
+  public RequestSettings withIdleTimeout(Duration timeout) {
+    return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
+        maxRequestDuration, maxStreams, maxBufferedBytes, timeout);
   }
 }

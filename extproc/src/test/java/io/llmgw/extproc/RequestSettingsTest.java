@@ -16,7 +16,8 @@ class RequestSettingsTest {
     assertThatThrownBy(() -> d.withStreamLimits(10, d.maxBodyBytes() - 1L))
         .hasMessageContaining("--max-buffered-bytes");
     assertThatThrownBy(() -> new RequestSettings(d.maxBodyBytes(), 4, 2, false, false, Duration.ofMillis(999), 10,
-        d.maxBufferedBytes())).hasMessageContaining("--max-request-duration");
+        d.maxBufferedBytes(), d.idleTimeout())).hasMessageContaining("--max-request-duration");
+    assertThatThrownBy(() -> d.withIdleTimeout(Duration.ZERO)).hasMessageContaining("--request-idle-timeout");
   }
 
   @Test

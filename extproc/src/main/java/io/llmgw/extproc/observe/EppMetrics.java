@@ -59,6 +59,9 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   private final Counter leasesExpired = Counter.builder().name("llmgw_inflight_expired_total")
       .help("Routed requests that stopped counting in flight because they outlasted --max-request-duration")
       .register(registry);
+  private final Counter idleExpired = Counter.builder().name("llmgw_streams_idle_expired_total")
+      .help("Streams whose request sent nothing for --request-idle-timeout while it arrived (answered 408 or ended)")
+      .register(registry);
   private final Histogram pluginDurations = Histogram.builder().name("llmgw_plugin_duration_seconds")
       .help("Time each plugin of the request lifecycle took per call, by extension point, plugin type and name")
       .labelNames("extension_point", "plugin_type", "plugin_name")
@@ -189,6 +192,10 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
 
   public void inFlightExpired(int n) {
     leasesExpired.inc(n);
+  }
+
+  public void idleStreamsExpired(int n) {
+    idleExpired.inc(n);
   }
 
   public void requestDone(String model, String target, String priority, String code) {

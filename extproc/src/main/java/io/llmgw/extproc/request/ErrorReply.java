@@ -58,6 +58,11 @@ public record ErrorReply(int status, String type, String code, String message) {
         + " bytes of unfinished request bodies; retry later");
   }
 
+  public static ErrorReply requestTimeout(java.time.Duration idle) {
+    return new ErrorReply(408, "invalid_request_error", "request_timeout",
+        "the request stopped arriving: nothing came for " + idle.toMillis() + " ms before its body was complete");
+  }
+
   public static ErrorReply unavailable(String code, String message) {
     return new ErrorReply(503, "server_error", code, message);
   }

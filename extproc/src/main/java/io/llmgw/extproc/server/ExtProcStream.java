@@ -65,7 +65,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     this.out = out;
     this.deps = deps;
     this.ctx = new RequestContext(deps.ticker());
-    this.slot = deps.limits().open();
+    this.slot = deps.limits().open(this::idleTimedOut);
   }
 
   @Override
@@ -73,6 +73,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (ctx.state() == RequestState.ANSWERED || refused) {
       return;
     }
+    slot.frame();
     String violation = ProtocolOrder.violation(req.getRequestCase(), ctx.headersArrived(), ctx.state());
     if (violation != null) {
       refuse(violation);
@@ -294,13 +295,33 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
         .asRuntimeException());
   }
 
+  /**
+   * The request went silent while arriving ({@link StreamLimits#expireIdle}, which logs once for all): answered 408 when
+   * its headers came, else the stream ends DEADLINE_EXCEEDED. Either way its slot and buffered bytes go back.
+   */
+  private synchronized void idleTimedOut() {
+    if (refused || ctx.state() != RequestState.RECEIVING) {
+      return;
+    }
+    if (ctx.headersArrived()) {
+      answer(ErrorReply.requestTimeout(deps.limits().idleTimeout()));
+      return;
+    }
+    refused = true;
+    slot.close();
+    finish("timeout");
+    out.onError(Status.DEADLINE_EXCEEDED.withDescription("no request headers within "
+        + deps.limits().idleTimeout().toMillis() + " ms").asRuntimeException());
+  }
+
   /** The EPP answers the request itself; a request already routed stops counting in flight. */
   private void answer(ErrorReply reply) {
     if (ctx.state().terminal()) {
       return;
     }
-    if (reply.status() == 429) {
-      LOG.debug("request {}: 429 {} ({})", ctx.requestId(), reply.code(), reply.message()); // counted, not logged
+    if (reply.status() == 429 || reply.status() == 408) {
+      // counted, not logged one by one: a flood of them would flood the log (idle streams are logged per sweep)
+      LOG.debug("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
     } else {
       LOG.info("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
     }

@@ -1,5 +1,9 @@
 package io.llmgw.extproc.server;
 
+import io.llmgw.picker.Ticker;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -13,10 +17,36 @@ public final class StreamLimits {
   private final long maxBufferedBytes;
   private final AtomicInteger open = new AtomicInteger();
   private final AtomicLong buffered = new AtomicLong();
+  private final Set<Slot> arriving = ConcurrentHashMap.newKeySet();
+  private final Ticker ticker;
+  private final Duration idleTimeout;
 
-  public StreamLimits(int maxStreams, long maxBufferedBytes) {
+  /** @param idleTimeout how long a request still arriving may send nothing ({@link #expireIdle}) */
+  public StreamLimits(int maxStreams, long maxBufferedBytes, Duration idleTimeout, Ticker ticker) {
     this.maxStreams = maxStreams;
     this.maxBufferedBytes = maxBufferedBytes;
+    this.idleTimeout = idleTimeout;
+    this.ticker = ticker;
+  }
+
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  /**
+   * Ends every request that is still arriving and has sent nothing for the idle timeout (its stream answers it); how
+   * many. One pass over the streams whose requests are arriving.
+   */
+  public int expireIdle() {
+    long cutoff = ticker.nanos() - idleTimeout.toNanos();
+    int expired = 0;
+    for (Slot slot : arriving) {
+      if (slot.lastFrameNanos - cutoff < 0 && arriving.remove(slot)) {
+        slot.onIdle.run();
+        expired++;
+      }
+    }
+    return expired;
   }
 
   public int maxStreams() {
@@ -35,23 +65,40 @@ public final class StreamLimits {
     return buffered.get();
   }
 
-  /** A new stream's share; {@link Slot#admitted()} says whether it fits under the stream limit. */
-  Slot open() {
+  /**
+   * A new stream's share; {@link Slot#admitted()} says whether it fits under the stream limit.
+   *
+   * @param onIdle how the stream ends itself when its request goes silent while arriving (called on the sweeper's thread)
+   */
+  Slot open(Runnable onIdle) {
     boolean admitted = open.incrementAndGet() <= maxStreams;
     if (!admitted) {
       open.decrementAndGet();
     }
-    return new Slot(admitted);
+    Slot slot = new Slot(admitted, onIdle, ticker.nanos());
+    if (admitted) {
+      arriving.add(slot);
+    }
+    return slot;
   }
 
-  /** One stream's share. Not thread-safe: a stream's frames are serialised. */
+  /** One stream's share. Not thread-safe: a stream's frames are serialised; only the idle sweep reads it elsewhere. */
   final class Slot {
     private final boolean admitted;
+    private final Runnable onIdle;
+    private volatile long lastFrameNanos;
     private long held;
     private boolean closed;
 
-    private Slot(boolean admitted) {
+    private Slot(boolean admitted, Runnable onIdle, long openedNanos) {
       this.admitted = admitted;
+      this.onIdle = onIdle;
+      this.lastFrameNanos = openedNanos;
+    }
+
+    /** A frame of the request arrived: its idle clock starts again. */
+    void frame() {
+      lastFrameNanos = ticker.nanos();
     }
 
     boolean admitted() {
@@ -68,8 +115,9 @@ public final class StreamLimits {
       return true;
     }
 
-    /** The body is complete (or refused): its bytes no longer count as unfinished. */
+    /** The body is complete (or refused): its bytes no longer count as unfinished, and its silence is the EPP's. */
     void bodyDone() {
+      arriving.remove(this);
       buffered.addAndGet(-held);
       held = 0;
     }

@@ -86,6 +86,55 @@ class ExtProcStreamTest {
         .mapToDouble(d -> d.getValue()).sum();
   }
 
+  /**
+   * Issue 13, item 1: a request that goes silent while it arrives (headers, part of a body, then nothing) held its
+   * stream slot and its buffered bytes until the proxy gave up. After the idle timeout it is answered 408 and gives
+   * both back; a stream that sent nothing at all is ended; a request whose body is complete is the EPP's to finish.
+   */
+  @Test
+  void item1ARequestSilentWhileArrivingIsAnswered408AndGivesBackItsSlotAndBytes() {
+    var settings = TestGateway.settings();
+    try (TestGateway small = new TestGateway(
+        settings.withRequests(settings.requests().withIdleTimeout(Duration.ofSeconds(30))), 2, ROUTES)) {
+      small.allIdle(2, "chat-lora");
+      StreamLimits limits = small.parts.streams().limits();
+      Recorder halfBody = new Recorder();
+      ExtProcStream half = halfBody.stream(small);
+      half.onNext(post("/v1/chat/completions"));
+      half.onNext(requestBody("{\"model\":\"chat-lora\",\"messages\":[", false));
+      Recorder silent = new Recorder();
+      silent.stream(small);
+      Recorder complete = new Recorder();
+      ExtProcStream routed = complete.stream(small);
+      routed.onNext(post("/v1/chat/completions"));
+      routed.onNext(requestBody(chat("chat-lora"), true));
+      assertThat(limits.openStreams()).isEqualTo(3);
+      assertThat(limits.bufferedBytes()).isPositive();
+
+      small.clock.advance(Duration.ofSeconds(20));
+      half.onNext(requestBody("{\"role\":\"user\",", false));
+      small.clock.advance(Duration.ofSeconds(20));
+      assertThat(limits.expireIdle()).as("only the stream that never sent headers is past 30 s").isEqualTo(1);
+      assertThat(silent.error).satisfies(e -> assertThat(Status.fromThrowable(e).getCode())
+          .isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+      assertThat(halfBody.out).isEmpty();
+
+      small.clock.advance(Duration.ofSeconds(11));
+      assertThat(limits.expireIdle()).isEqualTo(1);
+      assertThat(halfBody.out).singleElement().satisfies(r -> {
+        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(408);
+        assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("request_timeout");
+      });
+      assertThat(limits.bufferedBytes()).as("the unfinished body's bytes came back").isZero();
+      assertThat(complete.out).as("a routed request is not idle: the EPP answered it").hasSize(2);
+      assertThat(complete.error).isNull();
+      assertThat(limits.expireIdle()).isZero();
+      half.onCompleted();
+      routed.onCompleted();
+      assertThat(limits.openStreams()).isZero();
+    }
+  }
+
   /** Issue 13, item 1: streams beyond the limit are answered 503 at once; a closed stream gives its place back. */
   @Test
   void item1StreamsBeyondTheLimitAreAnswered503AndAClosedOneGivesItsPlaceBack() {
