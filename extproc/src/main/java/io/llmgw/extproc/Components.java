@@ -25,6 +25,7 @@ import io.llmgw.extproc.request.resolve.WeightedTargets;
 import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.server.StreamDeps;
 import io.llmgw.extproc.server.StreamLimits;
+import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
@@ -109,7 +110,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         s.requests().idleTimeout(), ticker);
     metrics.watchStreams(limits::openStreams, limits::bufferedBytes);
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
-        s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits);
+        s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits, new Vitals(clock));
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams);
   }
 }

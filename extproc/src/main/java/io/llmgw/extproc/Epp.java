@@ -13,6 +13,7 @@ import io.llmgw.extproc.observe.AdminHandler;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.HealthServer;
+import io.llmgw.extproc.observe.HealthWatch;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.latency.LatencyEstimator;
@@ -53,6 +54,7 @@ public final class Epp implements AutoCloseable {
   private final MetricsScraper scraper;
   private final Components parts;
   private final HealthServer health = new HealthServer();
+  private HealthWatch healthWatch;
   private final ConfigSource config;
   /** The Kubernetes client this EPP made itself (cluster mode without one given), closed with it. */
   private final KubernetesClient ownClient;
@@ -148,6 +150,9 @@ public final class Epp implements AutoCloseable {
       long tick = settings.copies().tick().toMillis();
       scheduler.scheduleWithFixedDelay(parts.copyScaler()::tick, tick, tick, TimeUnit.MILLISECONDS);
     }
+    Duration scraperSilence = Duration.ofMillis(Math.max(5_000, 20 * settings.scrape().interval().toMillis()));
+    healthWatch = new HealthWatch(parts.streams().vitals().watch("the metrics scraper", scraper::lastTickMillis,
+        scraperSilence), health).start(1_000);
     health.start(new InetSocketAddress(l.bindHost(), l.healthPort()));
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress(l.bindHost(), l.grpcPort()))
         .addService(new ExtProcService(parts.streams()))
@@ -231,6 +236,9 @@ public final class Epp implements AutoCloseable {
     if (metricsServer != null) {
       metricsServer.close();
       metricsExecutor.shutdownNow();
+    }
+    if (healthWatch != null) {
+      healthWatch.close();
     }
     health.close();
   }

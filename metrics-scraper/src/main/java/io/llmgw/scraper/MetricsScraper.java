@@ -40,6 +40,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   private final ExecutorService worker;
   private final HttpClient http;
   private final Clock clock;
+  private volatile long lastTickMillis;
   /** Told of every outcome, in the order added (metrics first, then whoever waits for fresh metrics). */
   private final List<ScrapeListener> listeners = new CopyOnWriteArrayList<>();
   private final Semaphore permits;
@@ -53,6 +54,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     this.settings = settings;
     this.scheduler = scheduler;
     this.clock = clock;
+    this.lastTickMillis = clock.millis();
     this.listeners.add(listener);
     this.permits = new Semaphore(settings.maxConcurrent());
     this.worker = Executors.newSingleThreadExecutor(r -> {
@@ -103,6 +105,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   public synchronized void tick() {
     Slot[] all = order;
     long now = clock.millis();
+    lastTickMillis = now;
     for (int i = 0; i < all.length; i++) {
       int at = (cursor + i) % all.length;
       Slot slot = all[at];
@@ -117,6 +120,11 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       boolean wantModels = now - slot.modelsFetchedAt >= settings.modelsInterval().toMillis();
       scrape(slot, wantModels);
     }
+  }
+
+  /** When the scraper last started its round (clock millis): a scraper whose ticks stop has died. */
+  public long lastTickMillis() {
+    return lastTickMillis;
   }
 
   /** Another observer of scrape outcomes, after those given so far. */

@@ -10,17 +10,19 @@ import java.net.InetSocketAddress;
 
 /**
  * gRPC health on its own port: {@code ""}, {@code liveness}, {@code readiness} and the ext_proc service name.
- * Liveness is SERVING from the start; readiness and the service only once routes and pods are loaded and ext_proc
- * listens. Readiness may be set before the port is open.
+ * Liveness is SERVING from the start, until {@link Vitals} finds the EPP broken; readiness and the service only once
+ * routes and pods are loaded and ext_proc listens, and never while the EPP is broken. Readiness may be set before the
+ * port is open.
  */
 public final class HealthServer implements AutoCloseable {
   public static final String EXT_PROC_SERVICE = ExternalProcessorGrpc.SERVICE_NAME;
 
   private final HealthStatusManager health = new HealthStatusManager();
   private Server server;
+  private boolean ready;
+  private boolean alive = true;
 
   public HealthServer() {
-    health.setStatus("liveness", ServingStatus.SERVING);
     setReady(false);
   }
 
@@ -28,11 +30,23 @@ public final class HealthServer implements AutoCloseable {
     server = NettyServerBuilder.forAddress(bind).addService(health.getHealthService()).build().start();
   }
 
-  public void setReady(boolean ready) {
-    ServingStatus s = ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+  public synchronized void setReady(boolean ready) {
+    this.ready = ready;
+    publish();
+  }
+
+  /** False when the EPP is broken: liveness fails (the orchestrator restarts it) and so does everything else. */
+  public synchronized void setAlive(boolean alive) {
+    this.alive = alive;
+    publish();
+  }
+
+  private void publish() {
+    ServingStatus s = ready && alive ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
     health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, s);
     health.setStatus("readiness", s);
     health.setStatus(EXT_PROC_SERVICE, s);
+    health.setStatus("liveness", alive ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
   }
 
   public synchronized int port() {

@@ -94,6 +94,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       }
     } catch (RuntimeException e) {
       LOG.error("request {}: internal error while processing {}", ctx.requestId(), req.getRequestCase(), e);
+      deps.vitals().internalError();
       answer(ErrorReply.internal());
     }
   }
@@ -208,6 +209,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     try {
       if (error != null) {
         LOG.error("request {}: waiting in state {} failed", ctx.requestId(), ctx.state(), error);
+        deps.vitals().internalError();
         answer(ErrorReply.internal());
         return;
       }
@@ -218,11 +220,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       }
     } catch (RuntimeException e) {
       LOG.error("request {}: internal error after waiting", ctx.requestId(), e);
+      deps.vitals().internalError();
       answer(ErrorReply.internal());
     }
   }
 
   private void forward(Routed r) {
+    deps.vitals().decided();
     // the protocol forbids different values in the header and the metadata: proxies may read either
     String destination = deps.destinationFallbacks() ? r.decision().destinationValue() : r.decision().primary().address();
     CommonResponse.Builder common = baseMutations().setClearRouteCache(true);

@@ -1,5 +1,6 @@
 package io.llmgw.extproc.server;
 
+import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.request.Director;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.Ticker;
@@ -12,6 +13,7 @@ import io.llmgw.picker.Ticker;
  * @param destinationFallbacks the ordered list (primary, then fallbacks) in the header and the metadata; off, both carry
  *     the primary alone, which any ORIGINAL_DST cluster reads
  * @param limits open streams and unfinished body bytes, shared by all streams
+ * @param vitals hears whether decisions work
  */
 public record StreamDeps(Director director, Datastore datastore, Ticker ticker, int maxBodyBytes, int bytesPerToken,
-    boolean destinationFallbacks, StreamLimits limits) {}
+    boolean destinationFallbacks, StreamLimits limits, Vitals vitals) {}
