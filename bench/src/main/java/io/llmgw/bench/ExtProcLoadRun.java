@@ -174,13 +174,13 @@ public final class ExtProcLoadRun {
     return HeaderValue.newBuilder().setKey(k).setRawValue(ByteString.copyFromUtf8(v)).build();
   }
 
-  private static byte[] chatBody() {
+  static byte[] chatBody() {
     return ("{\"model\":\"adapter-1\",\"messages\":[{\"role\":\"system\",\"content\":\""
         + "You are a helpful assistant. ".repeat(60) + "\"},{\"role\":\"user\",\"content\":\"Hello\"}],\"max_tokens\":64}")
         .getBytes(StandardCharsets.UTF_8);
   }
 
-  private static String yaml(StaticPods pods) {
+  static String yaml(StaticPods pods) {
     StringBuilder sb = new StringBuilder(FileModeYaml.pool("pool", "sim", Integer.parseInt(pods.address(0).split(":")[1])))
         .append(FileModeYaml.SEPARATOR).append("""
         apiVersion: inference.x-k8s.io/v1alpha1

@@ -15,6 +15,7 @@ import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.observe.HealthWatch;
 import io.llmgw.extproc.server.ExtProcService;
+import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.Ticker;
@@ -187,6 +188,11 @@ public final class Epp implements AutoCloseable {
 
   public Datastore datastore() {
     return parts.datastore();
+  }
+
+  /** Streams open and request-body bytes buffered now, as the limits count them. */
+  public StreamLimits streamLimits() {
+    return parts.streams().limits();
   }
 
   /** What the EPP has learned of each pod's latency, for tests that check the learning end to end. */

@@ -19,6 +19,11 @@ public final class RequestBody {
     body = body.concat(chunk);
   }
 
+  /** The body will not be sent on (answered by the EPP, or already re-emitted): its bytes need not stay reachable. */
+  public void discard() {
+    body = ByteString.EMPTY;
+  }
+
   public int size() {
     return body.size();
   }

@@ -252,6 +252,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       }
       out.onNext(Frames.requestBody(common.build(), metadata));
     }
+    body.discard(); // sent on: a long response must not keep the prompt reachable
   }
 
   private void onResponseHeaders(ProcessingRequest req) {
@@ -330,6 +331,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       LOG.info("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
     }
     slot.bodyDone();
+    body.discard(); // never sent on: a refused body's bytes go with its budget, not with its stream
     ctx.moveTo(RequestState.ANSWERED); // first: a cancelled wait's callback must find the request over
     ctx.cancelWait();
     out.onNext(Frames.immediate(reply, ctx.requestId()));
