@@ -71,7 +71,7 @@ class ExtProcStreamTest {
     g.close();
   }
 
-  private static String chat(String model) {
+  static String chat(String model) {
     return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true}";
   }
 
