@@ -16,4 +16,9 @@ public interface Filter extends Plugin {
    * preference, and picking then goes on among the candidates it was given.
    */
   PickOutcome.NoEndpoint whyNone(PickRequest request, List<EndpointState> candidates);
+
+  /** When a preference ({@link #whyNone} null) drops every candidate: those picking goes on among (default: all). */
+  default List<EndpointState> bestEffort(PickRequest request, List<EndpointState> candidates) {
+    return candidates;
+  }
 }

@@ -63,6 +63,7 @@ public final class SchedulingProfile {
         if (none != null) {
           return none;
         }
+        candidates = f.plugin().bestEffort(request, candidates);
       } else {
         candidates = kept;
       }

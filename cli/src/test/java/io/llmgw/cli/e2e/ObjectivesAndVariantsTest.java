@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Latency objectives and model-less routes through the whole gateway (dev proxy, EPP, simulated vLLM pods): the EPP
- * learns each pod's latency from the responses it relays, and so which pod would miss a route's time to first token
- * (the latency-objective filter's routing is tested in picker and extproc); a model-less route serves each request with the cheapest variant that meets its requirements, and says
- * so when none does.
+ * learns each pod's latency from the responses it relays, which pod would miss a route's time to first token, and
+ * routes around it; a model-less route serves each request with the cheapest variant that meets its requirements, and
+ * says so when none does.
  */
 class ObjectivesAndVariantsTest {
   static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -109,13 +109,15 @@ class ObjectivesAndVariantsTest {
       }
       assertThat(served(slowPod)).as("the slow pod was tried until its own fit is trusted")
           .isGreaterThanOrEqualTo(trusted);
+      double slowBefore = served(slowPod);
       for (int i = 0; i < 20; i++) {
         assertThat(chatWhenIdle(rig).statusCode()).isEqualTo(200);
       }
+      // Once learned, the slow pod serves none of them, even a request whose 250 ms budget a stalled machine spent
+      // before it was routed (it then goes to the fastest pod: that stray pick made this test flaky once).
+      assertThat(served(slowPod) - slowBefore).as("requests the slow pod served after learning").isZero();
       // What the EPP learned from the responses it relayed: the slow pod misses the 250 ms objective (with the
-      // model's 0.8 headroom), the fast one meets it. Which pod then served each request is not asserted: in some
-      // runs the slow pod still served several of 20 sequential requests with these predictions (see the closing
-      // note of issue 13); until that is understood this test checks the learning, not the routing.
+      // model's 0.8 headroom), the fast one meets it.
       LatencyEstimator learned = rig.epp().latencyEstimator();
       LoadSnapshot idle = new LoadSnapshot(0, 0, 0);
       assertThat(learned.predict(slowPod, idle, 10).ttftMs()).isGreaterThan(250 * 0.8);

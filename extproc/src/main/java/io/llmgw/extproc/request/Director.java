@@ -244,8 +244,11 @@ public final class Director {
       byte[] prompt = ctx.body().promptPrefix(ctx.found(), hasher.maxBytes());
       blocks = hasher.blocks(choice.target(), prompt, prompt.length);
     }
+    // a limit already spent is no reason to wait (admission saw no objective), but still one to pick the fastest pod
+    ObjectiveCheck picking = ctx.objective() != null || !ctx.limits().any() ? ctx.objective()
+        : ObjectiveCheck.spent(ctx.limits(), ctx.promptTokens(), estimator);
     PickRequest request = new PickRequest(choice.target(), ctx.priority(), blocks, ctx.proxySubset(), ctx.holders(),
-        ctx.objective());
+        picking);
     PickOutcome outcome = profile.schedule(request, states);
     if (outcome instanceof PickOutcome.NoEndpoint none) {
       return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()

@@ -51,4 +51,29 @@ class ObjectiveRoutingTest {
     }
     assertThat(served).containsOnlyKeys(address(1));
   }
+
+  /**
+   * A request whose 250 ms budget was spent before it could be routed (a stalled machine: the stream opened, then
+   * nothing ran for 300 ms) lost its objective, and went to either pod: the end-to-end test's stray picks. It must still
+   * go to the pod predicted fastest.
+   */
+  @Test
+  void aRequestThatWaitedPastItsBudgetStillGoesToTheFastestPod() {
+    for (int i = 0; i < 30; i++) {
+      g.parts.latency().estimator().observe(address(1), new LoadSnapshot(0, 0, 0), 20, 40, 10);
+      g.parts.latency().estimator().observe(address(2), new LoadSnapshot(0, 0, 0), 20, 430, 200);
+    }
+    Map<String, Integer> served = new HashMap<>();
+    for (int i = 0; i < 50; i++) {
+      RequestContext ctx = Contexts.arrived(g, "base");
+      g.clock.advance(java.time.Duration.ofMillis(300));
+      g.allIdle(2);
+      Step step = g.director().start(ctx);
+      assertThat(step).isInstanceOf(Step.Forward.class);
+      served.merge(((Step.Forward) step).routed().decision().primary().address(), 1, Integer::sum);
+      ctx.moveTo(RequestState.DONE);
+      g.director().done(ctx, new Completion("200", null, null));
+    }
+    assertThat(served).containsOnlyKeys(address(1));
+  }
 }

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Prefers the endpoints predicted to meet the request's latency limits. A preference: when none is (admission already
- * chose to let the request go), picking goes on among all of them, best effort.
+ * chose to let the request go, or the request waited past its time-to-first-token limit), picking goes on among those
+ * predicted fastest ({@link io.llmgw.picker.latency.ObjectiveCheck#fastest}), best effort.
  */
 public final class LatencyObjectiveFilter implements Filter {
   public static final String TYPE = "latency-objective-filter";
@@ -31,5 +32,10 @@ public final class LatencyObjectiveFilter implements Filter {
   @Override
   public PickOutcome.NoEndpoint whyNone(PickRequest request, List<EndpointState> candidates) {
     return null;
+  }
+
+  @Override
+  public List<EndpointState> bestEffort(PickRequest request, List<EndpointState> candidates) {
+    return request.objective().fastest(candidates);
   }
 }

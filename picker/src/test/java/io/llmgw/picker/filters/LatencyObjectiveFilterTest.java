@@ -21,12 +21,18 @@ class LatencyObjectiveFilterTest {
   final EndpointState fast = pod(1, metrics(0, 0, Set.of()), InFlight.NONE);
   final EndpointState slow = pod(2, metrics(0, 0, Set.of()), InFlight.NONE);
 
-  private PickRequest withTtftLimit(double ms) {
-    LatencyEstimator estimator = new LatencyEstimator(LatencyModelSettings.defaults());
+  final EndpointState alsoFast = pod(3, metrics(0, 0, Set.of()), InFlight.NONE);
+  final LatencyEstimator estimator = new LatencyEstimator(LatencyModelSettings.defaults());
+
+  LatencyObjectiveFilterTest() {
     for (int i = 0; i < 50; i++) {
       estimator.observe(fast.address(), new LoadSnapshot(0, 0, 0), 100, 100, 10);
+      estimator.observe(alsoFast.address(), new LoadSnapshot(0, 0, 0), 100, 110, 10);
       estimator.observe(slow.address(), new LoadSnapshot(0, 0, 0), 100, 900, 10);
     }
+  }
+
+  private PickRequest withTtftLimit(double ms) {
     return PickRequest.of("m").withObjective(ObjectiveCheck.of(new ObjectiveLimits(ms, 0), 25, estimator, 0.8));
   }
 
@@ -45,5 +51,26 @@ class LatencyObjectiveFilterTest {
   @Test
   void itIsAPreferenceNotARefusal() {
     assertThat(filter.whyNone(withTtftLimit(10), List.of(fast, slow))).isNull();
+  }
+
+  /**
+   * Found while chasing the TTFT end-to-end test's stray picks (issue 13's open question): when no pod could meet the
+   * limit, picking went on among all pods, and a pod predicted at 9× the others' latency was picked first about as
+   * often as any. Best effort now means the fastest, and those close to it.
+   */
+  @Test
+  void whenNoneMeetsTheLimitPickingGoesOnAmongTheFastestNotAll() {
+    PickRequest r = withTtftLimit(10);
+    assertThat(List.of(fast, alsoFast, slow)).noneMatch(e -> filter.keep(r, e));
+    assertThat(filter.bestEffort(r, List.of(slow, fast, alsoFast))).containsExactly(fast, alsoFast);
+  }
+
+  /** A request that waited past its time-to-first-token limit is no reason to wait longer, but still to pick fast. */
+  @Test
+  void aSpentLimitMeetsNothingAndPrefersTheFastest() {
+    PickRequest r = PickRequest.of("m").withObjective(ObjectiveCheck.spent(new ObjectiveLimits(250, 0), 25, estimator));
+    assertThat(filter.applies(r)).isTrue();
+    assertThat(List.of(fast, slow)).noneMatch(e -> filter.keep(r, e));
+    assertThat(filter.bestEffort(r, List.of(slow, fast))).containsExactly(fast);
   }
 }
