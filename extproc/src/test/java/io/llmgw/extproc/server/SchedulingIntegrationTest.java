@@ -39,7 +39,13 @@ class SchedulingIntegrationTest {
         ExtProcCall call = seed.open();
         order[i] = setHeader(routeFullDuplex(call, chat("adapter-a")), EppProtocol.DESTINATION).split(",")[0];
         drainRequestBody(call);
-        perPod.merge(order[i], 1, Integer::sum);
+        int running = perPod.merge(order[i], 1, Integer::sum);
+        // the pod runs what it was sent, and says so in its next report (a pod's load is its report, issue 13 item 10)
+        String picked = order[i];
+        seed.pods.stream().filter(p -> p.address().equals(picked)).findFirst().orElseThrow()
+            .setVllm(0, running, 0.1, 4, List.of(), List.of());
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+            seed.epp.datastore().scrapeState(picked).metrics().running() == running);
       }
 
       assertThat(order[1]).as("second request packs onto the first's pod").isEqualTo(order[0]);
