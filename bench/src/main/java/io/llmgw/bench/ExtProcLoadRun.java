@@ -135,15 +135,9 @@ public final class ExtProcLoadRun {
       @Override
       public void onCompleted() {}
     });
-    out.onNext(ProcessingRequest.newBuilder()
-        .setRequestHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
-            .addHeaders(header(":method", "POST")).addHeaders(header(":path", "/v1/chat/completions"))))
-        .setProtocolConfig(ProtocolConfiguration.newBuilder()
-            .setRequestBodyMode(BodySendMode.FULL_DUPLEX_STREAMED).setResponseBodyMode(BodySendMode.FULL_DUPLEX_STREAMED))
-        .build());
+    out.onNext(postHeaders());
     long t0 = System.nanoTime();
-    out.onNext(ProcessingRequest.newBuilder()
-        .setRequestBody(HttpBody.newBuilder().setBody(ByteString.copyFrom(body)).setEndOfStream(true)).build());
+    out.onNext(requestBody(ByteString.copyFrom(body), true));
     ProcessingResponse routed = take(answers);
     long micros = (System.nanoTime() - t0) / 1_000;
     if (!routed.hasRequestHeaders()) {
@@ -168,6 +162,21 @@ public final class ExtProcLoadRun {
       throw new IllegalStateException("no answer within 10 s");
     }
     return r;
+  }
+
+  /** A chat completion's request headers, as Envoy sends them in FULL_DUPLEX_STREAMED mode. */
+  static ProcessingRequest postHeaders() {
+    return ProcessingRequest.newBuilder()
+        .setRequestHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
+            .addHeaders(header(":method", "POST")).addHeaders(header(":path", "/v1/chat/completions"))))
+        .setProtocolConfig(ProtocolConfiguration.newBuilder()
+            .setRequestBodyMode(BodySendMode.FULL_DUPLEX_STREAMED).setResponseBodyMode(BodySendMode.FULL_DUPLEX_STREAMED))
+        .build();
+  }
+
+  static ProcessingRequest requestBody(ByteString bytes, boolean endOfStream) {
+    return ProcessingRequest.newBuilder()
+        .setRequestBody(HttpBody.newBuilder().setBody(bytes).setEndOfStream(endOfStream)).build();
   }
 
   private static HeaderValue header(String k, String v) {

@@ -1,11 +1,7 @@
 package io.llmgw.bench;
 
 import com.google.protobuf.ByteString;
-import io.envoyproxy.envoy.config.core.v3.HeaderMap;
-import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
-import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
-import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.ManagedChannel;
@@ -81,11 +77,11 @@ public final class MemoryAttackRun {
         long t0 = System.nanoTime();
         for (int i = 0; i < bodies; i++) {
           var call = open(stub, large);
-          call.onNext(headers());
-          call.onNext(body(ByteString.copyFromUtf8("{\"model\":\"adapter-1\",\"prompt\":\""), false));
+          call.onNext(ExtProcLoadRun.postHeaders());
+          call.onNext(ExtProcLoadRun.requestBody(ByteString.copyFromUtf8("{\"model\":\"adapter-1\",\"prompt\":\""), false));
           for (int sent = 0; sent < bodyMiB << 20 && !large.answered(call); sent += CHUNK) {
             awaitReady(call);
-            call.onNext(body(chunk, false));
+            call.onNext(ExtProcLoadRun.requestBody(chunk, false));
           }
           held.add(call);
         }
@@ -237,6 +233,9 @@ public final class MemoryAttackRun {
     var call = stub.process(new StreamObserver<>() {
       @Override
       public void onNext(ProcessingResponse r) {
+        if (first.getCount() == 0) {
+          return;
+        }
         result[0] = r.hasImmediateResponse() ? "answered " + r.getImmediateResponse().getStatus().getCodeValue()
             : r.hasRequestHeaders() && r.getRequestHeaders().getResponse().getHeaderMutation().getSetHeadersCount() > 0
                 ? "routed" : "other " + r.getResponseCase();
@@ -245,6 +244,9 @@ public final class MemoryAttackRun {
 
       @Override
       public void onError(Throwable t) {
+        if (first.getCount() == 0) {
+          return; // our own cancel after the wait: the first outcome stands
+        }
         result[0] = "gRPC " + Status.fromThrowable(t).getCode();
         first.countDown();
       }
@@ -252,25 +254,12 @@ public final class MemoryAttackRun {
       @Override
       public void onCompleted() {}
     });
-    call.onNext(headers());
-    call.onNext(body(ByteString.copyFrom(ExtProcLoadRun.chatBody()), true));
-    first.await(10, TimeUnit.SECONDS);
+    call.onNext(ExtProcLoadRun.postHeaders());
+    call.onNext(ExtProcLoadRun.requestBody(ByteString.copyFrom(ExtProcLoadRun.chatBody()), true));
+    if (!first.await(10, TimeUnit.SECONDS)) {
+      first.countDown();
+    }
     ((ClientCallStreamObserver<ProcessingRequest>) call).cancel("done", null);
     return result[0];
-  }
-
-  private static ProcessingRequest headers() {
-    return ProcessingRequest.newBuilder().setRequestHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
-        .addHeaders(header(":method", "POST")).addHeaders(header(":path", "/v1/completions"))
-        .addHeaders(header("content-type", "application/json")))).build();
-  }
-
-  private static ProcessingRequest body(ByteString bytes, boolean end) {
-    return ProcessingRequest.newBuilder().setRequestBody(HttpBody.newBuilder().setBody(bytes).setEndOfStream(end))
-        .build();
-  }
-
-  private static HeaderValue header(String k, String v) {
-    return HeaderValue.newBuilder().setKey(k).setRawValue(ByteString.copyFromUtf8(v)).build();
   }
 }

@@ -53,24 +53,10 @@ final class OverrideHostType {
 
   private static FieldDescriptorProto field(String name, int number, Type type, String typeName, Label label) {
     FieldDescriptorProto.Builder f = FieldDescriptorProto.newBuilder().setName(name).setNumber(number).setType(type)
-        .setLabel(label).setJsonName(jsonName(name));
+        .setLabel(label);
     if (typeName != null) {
       f.setTypeName(typeName);
     }
     return f.build();
-  }
-
-  private static String jsonName(String name) {
-    StringBuilder sb = new StringBuilder();
-    boolean upper = false;
-    for (char c : name.toCharArray()) {
-      if (c == '_') {
-        upper = true;
-      } else {
-        sb.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return sb.toString();
   }
 }

@@ -302,21 +302,27 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   /**
    * The request went silent while arriving ({@link StreamLimits#expireIdle}, which logs once for all): answered 408 when
-   * its headers came, else the stream ends DEADLINE_EXCEEDED. Either way its slot and buffered bytes go back.
+   * its headers came, else the stream ends DEADLINE_EXCEEDED. Either way its slot and buffered bytes go back. Checked
+   * again under the stream's lock: a frame that came meanwhile keeps the request going.
    */
-  private synchronized void idleTimedOut() {
+  private synchronized boolean idleTimedOut() {
     if (refused || ctx.state() != RequestState.RECEIVING) {
-      return;
+      slot.bodyDone(); // nothing left to arrive: out of the sweep
+      return false;
+    }
+    if (!slot.silent()) {
+      return false;
     }
     if (ctx.headersArrived()) {
       answer(ErrorReply.requestTimeout(deps.limits().idleTimeout()));
-      return;
+      return true;
     }
     refused = true;
     slot.close();
     finish("timeout");
     out.onError(Status.DEADLINE_EXCEEDED.withDescription("no request headers within "
         + deps.limits().idleTimeout().toMillis() + " ms").asRuntimeException());
+    return true;
   }
 
   /** The EPP answers the request itself; a request already routed stops counting in flight. */

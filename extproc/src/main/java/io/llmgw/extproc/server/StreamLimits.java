@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * What all ext_proc streams share and must not exceed together: how many are open, and how many bytes of request
@@ -34,15 +35,13 @@ public final class StreamLimits {
   }
 
   /**
-   * Ends every request that is still arriving and has sent nothing for the idle timeout (its stream answers it); how
-   * many. One pass over the streams whose requests are arriving.
+   * Ends every request that is still arriving and has sent nothing for the idle timeout; how many. One pass over the
+   * streams whose requests are arriving; each stream decides under its own lock (a frame may just have come).
    */
   public int expireIdle() {
-    long cutoff = ticker.nanos() - idleTimeout.toNanos();
     int expired = 0;
     for (Slot slot : arriving) {
-      if (slot.lastFrameNanos - cutoff < 0 && arriving.remove(slot)) {
-        slot.onIdle.run();
+      if (slot.silent() && slot.onIdle.getAsBoolean()) {
         expired++;
       }
     }
@@ -68,9 +67,10 @@ public final class StreamLimits {
   /**
    * A new stream's share; {@link Slot#admitted()} says whether it fits under the stream limit.
    *
-   * @param onIdle how the stream ends itself when its request goes silent while arriving (called on the sweeper's thread)
+   * @param onIdle ends the stream's request when it is still arriving and {@link Slot#silent}, and says whether it did
+   *     (called on the sweeper's thread)
    */
-  Slot open(Runnable onIdle) {
+  Slot open(BooleanSupplier onIdle) {
     boolean admitted = open.incrementAndGet() <= maxStreams;
     if (!admitted) {
       open.decrementAndGet();
@@ -85,12 +85,12 @@ public final class StreamLimits {
   /** One stream's share. Not thread-safe: a stream's frames are serialised; only the idle sweep reads it elsewhere. */
   final class Slot {
     private final boolean admitted;
-    private final Runnable onIdle;
+    private final BooleanSupplier onIdle;
     private volatile long lastFrameNanos;
     private long held;
     private boolean closed;
 
-    private Slot(boolean admitted, Runnable onIdle, long openedNanos) {
+    private Slot(boolean admitted, BooleanSupplier onIdle, long openedNanos) {
       this.admitted = admitted;
       this.onIdle = onIdle;
       this.lastFrameNanos = openedNanos;
@@ -99,6 +99,11 @@ public final class StreamLimits {
     /** A frame of the request arrived: its idle clock starts again. */
     void frame() {
       lastFrameNanos = ticker.nanos();
+    }
+
+    /** Nothing arrived for the idle timeout. */
+    boolean silent() {
+      return ticker.nanos() - lastFrameNanos > idleTimeout.toNanos();
     }
 
     boolean admitted() {
