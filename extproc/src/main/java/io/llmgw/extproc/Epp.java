@@ -14,6 +14,7 @@ import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.observe.HealthWatch;
+import io.llmgw.extproc.observe.PoolLoadReport;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
@@ -165,7 +166,8 @@ public final class Epp implements AutoCloseable {
     metricsServer = HTTPServer.builder().hostname(l.bindHost()).port(l.metricsPort())
         .executorService(metricsExecutor)
         .registry(parts.metrics().registry())
-        .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status())).buildAndStart();
+        .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status(),
+            new PoolLoadReport(parts.datastore(), parts.flow()))).buildAndStart();
     serving = true;
     health.setReady(parts.datastore().loaded());
     LOG.info("EPP {}: ext_proc on {}:{}, health on {}, metrics on {}; scheduling {} ({})",

@@ -23,11 +23,13 @@ import java.util.concurrent.TimeoutException;
  * residency registry pod by pod (capacity, resident, active in the batch, loading, failed with time and reason);
  * {@code POST /admin/adapters/{name}:ensureLoaded} loads one now (as a request would) and answers with its status.
  * {@code GET /admin/status} reports pools (pods, saturation, waiting requests, desired pods) and routes (priority,
- * objectives' attainment): what {@code ./llmgw status} prints.
+ * objectives' attainment): what {@code ./llmgw status} prints. {@code GET /admin/load} is each pool's load right now,
+ * for batch dispatchers ({@link PoolLoadReport}).
  */
 public final class AdminHandler implements HttpHandler {
   private static final String PREFIX = "/admin/adapters";
   private static final String STATUS = "/admin/status";
+  private static final String LOAD = "/admin/load";
   private static final String ENSURE = ":ensureLoaded";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,11 +37,13 @@ public final class AdminHandler implements HttpHandler {
   private final Datastore datastore;
 
   private final GatewayStatus status;
+  private final PoolLoadReport load;
 
-  public AdminHandler(Adapters adapters, Datastore datastore, GatewayStatus status) {
+  public AdminHandler(Adapters adapters, Datastore datastore, GatewayStatus status, PoolLoadReport load) {
     this.adapters = adapters;
     this.datastore = datastore;
     this.status = status;
+    this.load = load;
   }
 
   @Override
@@ -48,6 +52,8 @@ public final class AdminHandler implements HttpHandler {
       String path = ex.getRequestURI().getPath();
       if (path.equals(STATUS) && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, status.report());
+      } else if (path.equals(LOAD) && ex.getRequestMethod().equals("GET")) {
+        send(ex, 200, load.report());
       } else if (path.equals(PREFIX) && ex.getRequestMethod().equals("GET")) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (LoadableAdapter l : datastore.loadableAdapters()) {
@@ -61,7 +67,7 @@ public final class AdminHandler implements HttpHandler {
         ensureLoaded(ex, path.substring(PREFIX.length() + 1, path.length() - ENSURE.length()));
       } else {
         send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
-            + " (try GET " + STATUS + ", GET " + PREFIX + " or POST " + PREFIX + "/{name}" + ENSURE + ")"));
+            + " (try GET " + STATUS + ", GET " + LOAD + ", GET " + PREFIX + " or POST " + PREFIX + "/{name}" + ENSURE + ")"));
       }
     }
   }

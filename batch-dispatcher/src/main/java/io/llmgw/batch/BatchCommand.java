@@ -1,0 +1,103 @@
+package io.llmgw.batch;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code llmgw batch}: the OpenAI Batch API and the dispatcher that feeds batches into the pools' spare capacity. */
+@Command(name = "batch", mixinStandardHelpOptions = true,
+    description = "Serve OpenAI's Files and Batches API and send queued batch requests through the gateway, only "
+        + "as fast as the pools' spare capacity allows (budget D = 1 - (F_sys + F_epp + B)).")
+public final class BatchCommand implements Callable<Integer> {
+  @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  String bind;
+
+  @Option(names = "--port", defaultValue = "8090", description = "API and /metrics port (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--epp", defaultValue = "127.0.0.1:9090",
+      description = "The EPP's metrics/admin address, read for each pool's load (default: ${DEFAULT-VALUE}).")
+  String epp;
+
+  @Option(names = "--gateway", defaultValue = "http://127.0.0.1:8080",
+      description = "The gateway's front door the requests go through (default: ${DEFAULT-VALUE}).")
+  String gateway;
+
+  @Option(names = "--store", defaultValue = "sqlite:llmgw-batch.db",
+      description = "sqlite:FILE (one dispatcher) or redis://host:port (several) (default: ${DEFAULT-VALUE}).")
+  String store;
+
+  @Option(names = "--objective", defaultValue = "batch",
+      description = "InferenceObjective named on every request (a negative priority makes it sheddable); empty for "
+          + "none (default: ${DEFAULT-VALUE}).")
+  String objective;
+
+  @Option(names = "--baseline", defaultValue = "0.05",
+      description = "B: capacity kept for bursts of interactive traffic (default: ${DEFAULT-VALUE}).")
+  double baseline;
+
+  @Option(names = "--gate", defaultValue = "0.95",
+      description = "u: send only while F_sys + F_epp + B <= u (default: ${DEFAULT-VALUE}).")
+  double gate;
+
+  @Option(names = "--slots-per-pod", defaultValue = "64",
+      description = "A pod's capacity in requests (its --max-num-seqs) (default: ${DEFAULT-VALUE}).")
+  int slotsPerPod;
+
+  @Option(names = "--capacity", split = ",", description = "max_sys per pool, NAMESPACE/POOL=N, overriding pods x "
+      + "--slots-per-pod.")
+  Map<String, Integer> capacity = new LinkedHashMap<>();
+
+  @Option(names = "--poll-interval", defaultValue = "100ms", converter = DurationConverter.class,
+      description = "How often the load is read (default: ${DEFAULT-VALUE}).")
+  Duration pollInterval;
+
+  @Option(names = "--visibility-timeout", defaultValue = "60s", converter = DurationConverter.class,
+      description = "How long a dead dispatcher's claim holds a line before another takes it (default: "
+          + "${DEFAULT-VALUE}).")
+  Duration visibility;
+
+  @Option(names = "--request-timeout", defaultValue = "10m", converter = DurationConverter.class,
+      description = "Longest one request may take (default: ${DEFAULT-VALUE}).")
+  Duration requestTimeout;
+
+  @Option(names = "--max-file-bytes", defaultValue = "209715200",
+      description = "Largest upload (default: ${DEFAULT-VALUE}).")
+  long maxFileBytes;
+
+  @Option(names = "--max-line-bytes", defaultValue = "8388608",
+      description = "Largest request line (default: ${DEFAULT-VALUE}).")
+  int maxLineBytes;
+
+  @Override
+  public Integer call() throws Exception {
+    BatchSettings d = BatchSettings.defaults();
+    BatchSettings s = new BatchSettings(bind, port, epp, gateway, store, objective, baseline, gate, slotsPerPod,
+        capacity, pollInterval, visibility, requestTimeout, d.maxAttempts(), maxFileBytes, maxLineBytes, d.maxLines(),
+        d.maxInFlight());
+    try (BatchService service = BatchService.start(s, Clock.systemUTC())) {
+      CountDownLatch stop = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+      stop.await();
+    }
+    return 0;
+  }
+
+  /** Go-style durations, as everywhere else in llmgw: 100ms, 60s, 10m. */
+  public static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      Duration d = io.llmgw.api.Durations.parse(value);
+      if (d == null || d.isZero()) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a positive duration such as "
+            + "100ms or 60s");
+      }
+      return d;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.llmgw.batch;
+
+import io.llmgw.batch.api.BatchApi;
+import io.llmgw.batch.dispatch.Dispatcher;
+import io.llmgw.batch.dispatch.Forwarder;
+import io.llmgw.batch.dispatch.LoadReader;
+import io.llmgw.batch.lifecycle.InputValidator;
+import io.llmgw.batch.lifecycle.Lifecycle;
+import io.llmgw.batch.store.BatchStore;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The batch service: OpenAI's Files and Batches API over a durable store, and the dispatcher that sends the queued
+ * lines through the gateway as its pools' spare capacity allows.
+ */
+public final class BatchService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchService.class);
+
+  private final BatchStore store;
+  private final LoadReader reader;
+  private final Forwarder forwarder;
+  private final Dispatcher dispatcher;
+  private final Lifecycle lifecycle;
+  private final BatchMetrics metrics;
+  private final Vertx vertx;
+  private final Path uploads;
+  private HttpServer server;
+
+  private BatchService(BatchSettings settings, BatchStore store, Clock clock) throws Exception {
+    this.store = store;
+    this.metrics = new BatchMetrics();
+    this.reader = new LoadReader(settings.eppAdmin(), Duration.ofSeconds(2));
+    this.forwarder = new Forwarder(settings.frontDoor(), settings.objective(), settings.requestTimeout(),
+        settings.maxAttempts());
+    this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);
+    this.lifecycle = new Lifecycle(store, new InputValidator(settings), dispatcher::lastReading, clock, 250);
+    this.vertx = Vertx.vertx();
+    this.uploads = Files.createTempDirectory("llmgw-batch-uploads");
+  }
+
+  /** Opens the store {@code settings} names and starts serving; the dispatcher starts sending at once. */
+  public static BatchService start(BatchSettings settings, Clock clock) throws Exception {
+    return start(settings, Stores.open(settings.store()), clock, true);
+  }
+
+  /**
+   * @param store the service owns it from here
+   * @param run false: nothing moves on its own; tests drive {@link #dispatcher()} and {@link #lifecycle()} by hand
+   */
+  public static BatchService start(BatchSettings settings, BatchStore store, Clock clock, boolean run)
+      throws Exception {
+    BatchService s;
+    try {
+      s = new BatchService(settings, store, clock);
+    } catch (Exception | Error e) {
+      store.close();
+      throw e;
+    }
+    try {
+      BatchApi api = new BatchApi(store, settings, clock, s.lifecycle::wake, s.dispatcher::status,
+          s.metrics.registry());
+      s.server = s.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host()).setPort(settings.port())
+              .setIdleTimeout(300))
+          .requestHandler(api.router(s.vertx, s.uploads))
+          .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      s.close();
+      throw new IllegalStateException("the batch service cannot listen on " + settings.host() + ":" + settings.port()
+          + ": " + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
+    }
+    if (run) {
+      s.dispatcher.start();
+      s.lifecycle.start();
+    }
+    LOG.info("batch service on {}:{} (store {}), reading load from {}, sending through {}", settings.host(),
+        s.port(), settings.store().startsWith("redis") ? settings.store() : "embedded", settings.eppAdmin(),
+        settings.frontDoor());
+    return s;
+  }
+
+  public int port() {
+    return server.actualPort();
+  }
+
+  public Dispatcher dispatcher() {
+    return dispatcher;
+  }
+
+  public Lifecycle lifecycle() {
+    return lifecycle;
+  }
+
+  public BatchMetrics metrics() {
+    return metrics;
+  }
+
+  public BatchStore store() {
+    return store;
+  }
+
+  @Override
+  public void close() {
+    lifecycle.close();
+    dispatcher.close();
+    try {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("batch service: HTTP server did not stop cleanly: {}", e.toString());
+    }
+    forwarder.close();
+    reader.close();
+    store.close();
+    try (var files = Files.walk(uploads)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (java.io.IOException e) {
+      // a temporary directory: the OS cleans it eventually
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.llmgw.batch.dispatch;
+
+/**
+ * The dispatch budget of one pool from one load reading (the Batch Dispatcher proposal's formula):
+ * {@code F_sys = (running + waiting) / max_sys}, {@code F_epp = flow-control waiting / max_sys}, the baseline {@code B}
+ * kept for bursts of interactive traffic, and {@code D = 1 − (F_sys + F_epp + B)}. The proposal's gate ("dispatch while
+ * D is in [0, u]") is read as a gate on load: the budget is open only while {@code F_sys + F_epp + B ≤ u}, and then
+ * allows {@code ⌊max_sys × D⌋} more requests in flight.
+ *
+ * @param maxSys the pool's capacity in requests
+ * @param allowance batch requests that may be sent on this reading
+ */
+public record Budget(int maxSys, double fSys, double fEpp, double baseline, double d, boolean open, int allowance) {
+
+  /** Nothing may be sent: no reading, a pool without capacity, or a gateway that said it is full. */
+  public static Budget closed(double baseline) {
+    return new Budget(0, Double.NaN, Double.NaN, baseline, 0, false, 0);
+  }
+
+  public static Budget of(PoolLoad load, int maxSys, double baseline, double gate) {
+    if (maxSys <= 0) {
+      return closed(baseline);
+    }
+    double fSys = (double) (load.running() + load.waiting()) / maxSys;
+    double fEpp = (double) load.flowWaiting() / maxSys;
+    double used = fSys + fEpp + baseline;
+    double d = 1 - used;
+    boolean open = used <= gate + 1e-9;
+    int allowance = open ? (int) Math.max(0, Math.floor(maxSys * d + 1e-9)) : 0;
+    return new Budget(maxSys, fSys, fEpp, baseline, d, open, allowance);
+  }
+}

@@ -1,0 +1,282 @@
+package io.llmgw.batch.dispatch;
+
+import io.llmgw.batch.BatchMetrics;
+import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.store.BatchStore;
+import io.llmgw.batch.store.Claim;
+import io.llmgw.batch.store.QueueStats;
+import io.llmgw.batch.store.QueuedLine;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds queued lines into each pool's spare capacity. Every poll it reads the EPP's load, sizes each pool's
+ * {@link Budget}, claims that many lines (earliest deadline first) and sends each on its own virtual thread. A line
+ * leaves the queue only when its result is written; one the gateway refused for being full goes back and waits for a
+ * fresh reading; if this process dies, its claims return to the queue.
+ */
+public final class Dispatcher implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+  private static final long UNREADABLE_LOG_EVERY_MILLIS = 30_000;
+  private static final long STATS_EVERY_MILLIS = 1_000;
+
+  private final BatchStore store;
+  private final BatchSettings settings;
+  private final LoadReader reader;
+  private final Forwarder forwarder;
+  private final BatchMetrics metrics;
+  private final Clock clock;
+  private final String owner = "dispatcher-" + UUID.randomUUID();
+  private final Map<String, BudgetGate> gates = new ConcurrentHashMap<>();
+  private final Map<String, Set<QueuedLine>> inFlight = new ConcurrentHashMap<>();
+  private final AtomicInteger inFlightTotal = new AtomicInteger();
+  private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
+  private final Map<String, QueueStats> stats = new ConcurrentHashMap<>();
+  private volatile LoadReading lastReading;
+  private volatile long readingSequence;
+  private long lastUnreadableLog = Long.MIN_VALUE;
+  private boolean unreadable;
+  private long lastExtend;
+  private long lastStats = Long.MIN_VALUE;
+  private volatile boolean closed;
+  private Thread loop;
+
+  public Dispatcher(BatchStore store, BatchSettings settings, LoadReader reader, Forwarder forwarder,
+      BatchMetrics metrics, Clock clock) {
+    this.store = store;
+    this.settings = settings;
+    this.reader = reader;
+    this.forwarder = forwarder;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.lastExtend = clock.millis();
+  }
+
+  public Dispatcher start() {
+    loop = Thread.ofPlatform().name("batch-dispatcher").daemon().start(() -> {
+      while (!closed) {
+        try {
+          tick();
+        } catch (RuntimeException e) {
+          LOG.warn("batch dispatcher: one pass failed, trying again next poll: {}", e.toString());
+        }
+        try {
+          Thread.sleep(settings.pollInterval()); // the poll period, not a synchronisation
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    return this;
+  }
+
+  /** The last good reading (for mapping models to pools), or null before the first. */
+  public LoadReading lastReading() {
+    return lastReading;
+  }
+
+  /** One pass: read the load, size the budgets, send what they allow. */
+  public void tick() {
+    long seq = ++readingSequence;
+    Map<String, Long> sentWhenAsked = new HashMap<>();
+    gates.forEach((pool, gate) -> sentWhenAsked.put(pool, gate.readingStarts()));
+    LoadReading reading;
+    try {
+      reading = reader.read();
+    } catch (LoadReader.Unreadable e) {
+      metrics.unreadable();
+      gates.values().forEach(g -> g.close(settings.baseline()));
+      long now = clock.millis();
+      if (!unreadable || now - lastUnreadableLog >= UNREADABLE_LOG_EVERY_MILLIS) {
+        LOG.warn("batch dispatcher: cannot read the pools' load ({}); sending nothing until it can", e.getMessage());
+        lastUnreadableLog = now;
+      }
+      unreadable = true;
+      keepClaims();
+      publish();
+      return;
+    }
+    if (unreadable) {
+      LOG.info("batch dispatcher: the pools' load is readable again");
+      unreadable = false;
+    }
+    lastReading = reading;
+    Set<String> seen = new TreeSet<>();
+    for (PoolLoad p : reading.pools()) {
+      seen.add(p.pool());
+      BudgetGate gate = gates.computeIfAbsent(p.pool(), k -> new BudgetGate(settings.baseline()));
+      gate.onReading(Budget.of(p, settings.maxSys(p.pool(), p.pods()), settings.baseline(), settings.gate()),
+          sentWhenAsked.getOrDefault(p.pool(), 0L), seq);
+    }
+    gates.forEach((pool, gate) -> {
+      if (!seen.contains(pool)) {
+        gate.close(settings.baseline()); // the pool is gone from the EPP's configuration
+      }
+    });
+    for (Map.Entry<String, BudgetGate> e : gates.entrySet()) {
+      dispatch(e.getKey(), e.getValue());
+    }
+    keepClaims();
+    publish();
+  }
+
+  private void dispatch(String pool, BudgetGate gate) {
+    int room = settings.maxInFlight() - inFlightTotal.get();
+    int n = gate.available(room);
+    if (n <= 0) {
+      return;
+    }
+    List<Claim> claims = store.claim(pool, n, owner, clock.millis(), settings.visibility().toMillis());
+    gate.sent(claims.size());
+    for (Claim c : claims) {
+      inFlight.computeIfAbsent(pool, k -> ConcurrentHashMap.newKeySet()).add(c.item());
+      inFlightTotal.incrementAndGet();
+      metrics.dispatched(pool);
+      senders.execute(() -> send(pool, gate, c));
+    }
+  }
+
+  private void send(String pool, BudgetGate gate, Claim c) {
+    try {
+      Forwarder.Outcome o = forwarder.send(c);
+      switch (o.kind()) {
+        case DONE -> {
+          if (store.finish(o.result())) {
+            if (o.result().ok()) {
+              metrics.completed(pool);
+            } else {
+              metrics.failed(pool, o.reason());
+            }
+          }
+        }
+        case THROTTLED -> {
+          gate.throttled(readingSequence);
+          store.release(c.item(), clock.millis());
+          metrics.retried(pool, o.reason());
+        }
+        case RETRY -> {
+          store.release(c.item(), clock.millis() + backoffMillis(c.attempts()));
+          metrics.retried(pool, o.reason());
+        }
+      }
+    } catch (RuntimeException e) {
+      // the store failed: the claim lapses and the line is delivered again
+      LOG.warn("batch dispatcher: line {} of {} could not be recorded ({}); it will be sent again", c.item().line(),
+          c.item().batchId(), e.toString());
+    } finally {
+      Set<QueuedLine> mine = inFlight.get(pool);
+      if (mine != null && mine.remove(c.item())) {
+        inFlightTotal.decrementAndGet();
+      }
+    }
+  }
+
+  static long backoffMillis(int attempts) {
+    return Math.min(30_000L, 500L << Math.min(attempts, 6));
+  }
+
+  /** Renews the claims of lines still in flight, a third of the visibility timeout before they would lapse. */
+  private void keepClaims() {
+    long now = clock.millis();
+    long every = settings.visibility().toMillis() / 3;
+    if (now - lastExtend < every) {
+      return;
+    }
+    lastExtend = now;
+    List<QueuedLine> held = new ArrayList<>();
+    inFlight.values().forEach(held::addAll);
+    if (!held.isEmpty()) {
+      store.extend(held, owner, now, settings.visibility().toMillis());
+    }
+  }
+
+  private void publish() {
+    long now = clock.millis();
+    boolean refresh = now - lastStats >= STATS_EVERY_MILLIS;
+    if (refresh) {
+      lastStats = now;
+      Set<String> pools = new TreeSet<>(gates.keySet());
+      pools.addAll(store.pools());
+      for (String pool : pools) {
+        stats.put(pool, store.stats(pool));
+      }
+    }
+    for (Map.Entry<String, BudgetGate> e : gates.entrySet()) {
+      metrics.budget(e.getKey(), e.getValue().budget(), inFlight(e.getKey()));
+    }
+    if (refresh) {
+      stats.forEach((pool, s) -> metrics.queue(pool, s, now));
+    }
+  }
+
+  private int inFlight(String pool) {
+    Set<QueuedLine> s = inFlight.get(pool);
+    return s == null ? 0 : s.size();
+  }
+
+  /** Each pool's queue and budget. */
+  public List<PoolBatchStatus> status() {
+    long now = clock.millis();
+    Set<String> pools = new TreeSet<>(gates.keySet());
+    pools.addAll(stats.keySet());
+    List<PoolBatchStatus> out = new ArrayList<>();
+    for (String pool : pools) {
+      QueueStats s = stats.getOrDefault(pool, new QueueStats(0, 0));
+      BudgetGate g = gates.get(pool);
+      out.add(new PoolBatchStatus(pool, s.depth(), s.depth() == 0 ? 0 : Math.max(0, now - s.oldestEnqueuedMillis()) / 1000.0,
+          g == null ? Budget.closed(settings.baseline()) : g.budget(), inFlight(pool), g != null && g.throttledNow()));
+    }
+    return out;
+  }
+
+  public int inFlightTotal() {
+    return inFlightTotal.get();
+  }
+
+  /** Stops sending; lines still in flight after a short grace are given back to the queue. */
+  @Override
+  public void close() {
+    closed = true;
+    if (loop != null) {
+      loop.interrupt();
+      try {
+        loop.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    senders.shutdown();
+    try {
+      if (!senders.awaitTermination(5, TimeUnit.SECONDS)) {
+        senders.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      senders.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    long now = clock.millis();
+    for (Set<QueuedLine> lines : inFlight.values()) {
+      for (QueuedLine l : lines) {
+        try {
+          store.release(l, now);
+        } catch (RuntimeException e) {
+          LOG.warn("batch dispatcher: could not give back line {} of {} ({}); it returns when its claim lapses",
+              l.line(), l.batchId(), e.toString());
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.llmgw.batch.dispatch;
+
+import io.llmgw.batch.store.Claim;
+import io.llmgw.batch.store.LineResult;
+import io.llmgw.batch.store.QueuedLine;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+
+/**
+ * Sends one batch line through the gateway's front door like any client, marked as sheddable work with the configured
+ * objective, and says what became of it.
+ */
+public final class Forwarder implements AutoCloseable {
+  /** What to do with a line after one attempt. */
+  public enum Kind {
+    /** It has its result (output or error file). */
+    DONE,
+    /** The gateway is full (429, 503): queue it again and close the budget until a fresh reading. */
+    THROTTLED,
+    /** A transient failure: queue it again after a pause. */
+    RETRY
+  }
+
+  public record Outcome(Kind kind, LineResult result, String reason) {}
+
+  public static final String OBJECTIVE_HEADER = "x-gateway-inference-objective";
+  private static final int MAX_RESPONSE_BYTES = 32 << 20;
+
+  private final HttpClient http;
+  private final String frontDoor;
+  private final String objective;
+  private final Duration timeout;
+  private final int maxAttempts;
+
+  /**
+   * @param frontDoor the gateway's base URL, e.g. {@code http://127.0.0.1:8080}
+   * @param objective the InferenceObjective to name, or blank for none
+   * @param maxAttempts attempts a line gets when the gateway fails it for reasons other than being full
+   */
+  public Forwarder(String frontDoor, String objective, Duration timeout, int maxAttempts) {
+    this.frontDoor = frontDoor.endsWith("/") ? frontDoor.substring(0, frontDoor.length() - 1) : frontDoor;
+    this.objective = objective;
+    this.timeout = timeout;
+    this.maxAttempts = maxAttempts;
+    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+        .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+  }
+
+  public Outcome send(Claim claim) {
+    QueuedLine l = claim.item();
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(frontDoor + l.url())).timeout(timeout)
+        .header("content-type", "application/json")
+        .header("x-request-id", ResultLines.requestId(l))
+        .POST(HttpRequest.BodyPublishers.ofString(l.body(), StandardCharsets.UTF_8));
+    if (objective != null && !objective.isBlank()) {
+      b.header(OBJECTIVE_HEADER, objective);
+    }
+    int attempt = claim.attempts() + 1;
+    HttpResponse<InputStream> r;
+    byte[] body;
+    try {
+      r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+      try (InputStream in = r.body()) {
+        body = in.readNBytes(MAX_RESPONSE_BYTES + 1);
+      }
+    } catch (IOException e) {
+      return attempt < maxAttempts ? new Outcome(Kind.RETRY, null, "unreachable")
+          : new Outcome(Kind.DONE, ResultLines.unanswered(l, ResultLines.UNREACHABLE, "the gateway could not be "
+              + "reached or did not answer in " + maxAttempts + " attempts: " + e), "unreachable");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Outcome(Kind.RETRY, null, "interrupted");
+    }
+    int status = r.statusCode();
+    if (body.length > MAX_RESPONSE_BYTES) {
+      return new Outcome(Kind.DONE, ResultLines.unanswered(l, "response_too_large", "the answer exceeded "
+          + MAX_RESPONSE_BYTES + " bytes"), "too_large");
+    }
+    String requestId = r.headers().firstValue("x-request-id").orElse(ResultLines.requestId(l));
+    if (status == 429 || status == 503) {
+      return new Outcome(Kind.THROTTLED, null, Integer.toString(status));
+    }
+    boolean transient5xx = status == 408 || status == 500 || status == 502 || status == 504;
+    if (transient5xx && attempt < maxAttempts) {
+      return new Outcome(Kind.RETRY, null, Integer.toString(status));
+    }
+    return new Outcome(Kind.DONE, ResultLines.answered(l, status, requestId, body), Integer.toString(status));
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+}

@@ -1,0 +1,103 @@
+package io.llmgw.batch.dispatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the EPP's {@code GET /admin/load}. Anything but a well-formed answer in time is an {@link Unreadable}: the
+ * caller then closes every budget rather than guess.
+ */
+public final class LoadReader implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_BYTES = 4 << 20;
+
+  private final HttpClient http;
+  private final URI uri;
+  private final Duration timeout;
+
+  public LoadReader(String eppAdmin, Duration timeout) {
+    this.uri = URI.create("http://" + eppAdmin + "/admin/load");
+    this.timeout = timeout;
+    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+  }
+
+  /** Why a reading failed, worded for a log line. */
+  public static final class Unreadable extends Exception {
+    public Unreadable(String message) {
+      super(message);
+    }
+  }
+
+  public LoadReading read() throws Unreadable {
+    HttpResponse<byte[]> r;
+    try {
+      r = http.send(HttpRequest.newBuilder(uri).timeout(timeout).build(), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw new Unreadable(uri + " unreachable: " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Unreadable("interrupted");
+    }
+    if (r.statusCode() != 200) {
+      throw new Unreadable(uri + " answered " + r.statusCode());
+    }
+    if (r.body().length > MAX_BYTES) {
+      throw new Unreadable(uri + " answered " + r.body().length + " bytes, more than " + MAX_BYTES);
+    }
+    return parse(r.body());
+  }
+
+  static LoadReading parse(byte[] body) throws Unreadable {
+    JsonNode root;
+    try {
+      root = JSON.readTree(body);
+    } catch (IOException e) {
+      throw new Unreadable("the EPP's load is not JSON: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.toString()));
+    }
+    if (root == null || !root.path("pools").isArray() || !root.path("models").isObject()) {
+      throw new Unreadable("the EPP's load lacks 'pools' or 'models'");
+    }
+    List<PoolLoad> pools = new ArrayList<>();
+    for (JsonNode p : root.get("pools")) {
+      String name = p.path("pool").asText(null);
+      int pods = count(p, "pods");
+      int running = count(p, "running");
+      int waiting = count(p, "waiting");
+      int flow = count(p, "flowWaiting");
+      if (name == null || pods < 0 || running < 0 || waiting < 0 || flow < 0) {
+        throw new Unreadable("the EPP's load has a pool without a name or with a missing or negative count: " + p);
+      }
+      pools.add(new PoolLoad(name, pods, running, waiting, flow));
+    }
+    Map<String, String> models = new HashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.get("models").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getValue().isTextual()) {
+        throw new Unreadable("the EPP's load maps model '" + e.getKey() + "' to something that is not a pool name");
+      }
+      models.put(e.getKey(), e.getValue().asText());
+    }
+    return new LoadReading(pools, models);
+  }
+
+  private static int count(JsonNode pool, String field) {
+    JsonNode n = pool.get(field);
+    return n != null && n.canConvertToInt() && n.isIntegralNumber() ? n.intValue() : -1;
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+}

@@ -1,0 +1,169 @@
+package io.llmgw.batch.lifecycle;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.dispatch.ResultLines;
+import io.llmgw.batch.store.Batch;
+import io.llmgw.batch.store.LineError;
+import io.llmgw.batch.store.LineResult;
+import io.llmgw.batch.store.QueuedLine;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a batch's input file, line by line, the way OpenAI validates it: each line a JSON object with a unique
+ * {@code custom_id}, {@code method} POST, the batch's endpoint as {@code url} and a {@code body} naming a {@code model}.
+ * Any bad line fails the whole batch, naming the line; a line for a model no route serves is not an error of the file
+ * but of the line, and goes to the error file.
+ */
+public final class InputValidator {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_ERRORS_LISTED = 100;
+  private static final int MAX_CUSTOM_ID = 512;
+
+  private final BatchSettings settings;
+
+  public InputValidator(BatchSettings settings) {
+    this.settings = settings;
+  }
+
+  /** What validation decided: problems (the batch fails) or lines to queue and results already known. */
+  public record Outcome(List<LineError> errors, List<QueuedLine> lines, List<LineResult> known, int total) {}
+
+  public Outcome validate(Batch b, byte[] content, Map<String, String> modelPools) {
+    List<LineError> errors = new ArrayList<>();
+    List<JsonNode> parsed = new ArrayList<>();
+    List<Integer> numbers = new ArrayList<>();
+    Set<String> ids = new HashSet<>();
+    int lineNumber = 0;
+    int start = 0;
+    while (start < content.length && errors.size() < MAX_ERRORS_LISTED) {
+      int end = start;
+      while (end < content.length && content[end] != '\n') {
+        end++;
+      }
+      lineNumber++;
+      int len = end - start;
+      if (len > 0 && content[end - 1] == '\r') {
+        len--;
+      }
+      int from = start;
+      start = end + 1;
+      if (isBlank(content, from, len)) {
+        continue;
+      }
+      if (parsed.size() + 1 > settings.maxLines()) {
+        errors.add(new LineError("too_many_lines", "the file has more than " + settings.maxLines()
+            + " requests, the most one batch takes", null, lineNumber));
+        break;
+      }
+      if (len > settings.maxLineBytes()) {
+        errors.add(new LineError("line_too_large", "line " + lineNumber + " is " + len + " bytes, more than the "
+            + settings.maxLineBytes() + " a request may be", null, lineNumber));
+        continue;
+      }
+      String problem = null;
+      JsonNode line = null;
+      try {
+        line = JSON.readTree(new String(content, from, len, StandardCharsets.UTF_8));
+      } catch (JsonProcessingException e) {
+        problem = "line " + lineNumber + " is not valid JSON: " + e.getOriginalMessage();
+      }
+      if (problem == null) {
+        problem = check(b, line, lineNumber, ids);
+      }
+      if (problem != null) {
+        errors.add(new LineError("invalid_request", problem, null, lineNumber));
+      } else {
+        parsed.add(line);
+        numbers.add(lineNumber);
+      }
+    }
+    if (errors.isEmpty() && parsed.isEmpty()) {
+      errors.add(new LineError("empty_file", "the input file holds no requests", null, null));
+    }
+    if (!errors.isEmpty()) {
+      return new Outcome(errors, List.of(), List.of(), parsed.size());
+    }
+    List<QueuedLine> queued = new ArrayList<>();
+    List<LineResult> known = new ArrayList<>();
+    for (int i = 0; i < parsed.size(); i++) {
+      JsonNode line = parsed.get(i);
+      String customId = line.get("custom_id").asText();
+      String model = line.get("body").get("model").asText();
+      String pool = modelPools.get(model);
+      QueuedLine q = new QueuedLine(b.id(), customId, numbers.get(i), pool == null ? "" : pool,
+          b.expiresAt() * 1000, b.endpoint(), line.get("body").toString());
+      if (pool == null) {
+        known.add(ResultLines.unanswered(q, ResultLines.MODEL_NOT_FOUND, "no route serves the model '"
+            + clip(model) + "'"));
+      } else {
+        queued.add(q);
+      }
+    }
+    return new Outcome(List.of(), queued, known, parsed.size());
+  }
+
+  private static String check(Batch b, JsonNode line, int n, Set<String> ids) {
+    if (line == null || !line.isObject()) {
+      return "line " + n + " is not a JSON object";
+    }
+    JsonNode id = line.get("custom_id");
+    if (id == null || !id.isTextual() || id.asText().isEmpty()) {
+      return "line " + n + " has no custom_id (a non-empty string)";
+    }
+    if (id.asText().length() > MAX_CUSTOM_ID) {
+      return "line " + n + " has a custom_id longer than " + MAX_CUSTOM_ID + " characters";
+    }
+    if (!ids.add(id.asText())) {
+      return "line " + n + " repeats the custom_id '" + clip(id.asText()) + "'; each request needs its own";
+    }
+    JsonNode method = line.get("method");
+    if (method == null || !"POST".equals(method.asText())) {
+      return "line " + n + " has method " + (method == null ? "none" : "'" + clip(method.asText()) + "'")
+          + "; only POST is supported";
+    }
+    JsonNode url = line.get("url");
+    if (url == null || !b.endpoint().equals(url.asText())) {
+      return "line " + n + " has url " + (url == null ? "none" : "'" + clip(url.asText()) + "'") + "; this batch's "
+          + "endpoint is " + b.endpoint();
+    }
+    JsonNode body = line.get("body");
+    if (body == null || !body.isObject()) {
+      return "line " + n + " has no body object";
+    }
+    JsonNode model = body.get("model");
+    if (model == null || !model.isTextual() || model.asText().isEmpty()) {
+      return "line " + n + " has no body.model";
+    }
+    if (body.path("stream").asBoolean(false)) {
+      return "line " + n + " asks for a stream; batch requests cannot stream";
+    }
+    return null;
+  }
+
+  private static boolean isBlank(byte[] b, int from, int len) {
+    for (int i = from; i < from + len; i++) {
+      if (b[i] != ' ' && b[i] != '\t') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Client text in messages: at most 128 characters, control characters shown as '?'. */
+  static String clip(String s) {
+    StringBuilder out = new StringBuilder(Math.min(s.length(), 128));
+    for (int i = 0; i < s.length() && i < 128; i++) {
+      char c = s.charAt(i);
+      out.append(c < 0x20 || c == 0x7f ? '?' : c);
+    }
+    return s.length() > 128 ? out + "…" : out.toString();
+  }
+}

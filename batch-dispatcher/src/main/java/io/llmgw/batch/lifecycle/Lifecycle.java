@@ -1,0 +1,187 @@
+package io.llmgw.batch.lifecycle;
+
+import io.llmgw.batch.dispatch.LoadReading;
+import io.llmgw.batch.dispatch.ResultLines;
+import io.llmgw.batch.store.Batch;
+import io.llmgw.batch.store.BatchStatus;
+import io.llmgw.batch.store.BatchStore;
+import io.llmgw.batch.store.LineResult;
+import io.llmgw.batch.store.StoredFile;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves batches through their statuses: validates new ones, expires lines whose completion window closed, drops the
+ * queued lines of cancelled ones, and finalizes a batch once no line is left (writing its output and error files).
+ * Every step is a compare-and-set on the batch's status and writes under ids derived from the batch, so several
+ * dispatchers, or one restarted mid-step, can all run it: the second attempt finds the work done.
+ */
+public final class Lifecycle implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Lifecycle.class);
+
+  private final BatchStore store;
+  private final InputValidator validator;
+  private final Supplier<LoadReading> reading;
+  private final Clock clock;
+  private final long periodMillis;
+  private final Object wake = new Object();
+  private volatile boolean closed;
+  private Thread loop;
+
+  public Lifecycle(BatchStore store, InputValidator validator, Supplier<LoadReading> reading, Clock clock,
+      long periodMillis) {
+    this.store = store;
+    this.validator = validator;
+    this.reading = reading;
+    this.clock = clock;
+    this.periodMillis = periodMillis;
+  }
+
+  public Lifecycle start() {
+    loop = Thread.ofPlatform().name("batch-lifecycle").daemon().start(() -> {
+      while (!closed) {
+        try {
+          tick();
+        } catch (RuntimeException e) {
+          LOG.warn("batch lifecycle: one pass failed, trying again: {}", e.toString());
+        }
+        synchronized (wake) {
+          try {
+            wake.wait(periodMillis); // woken early by a new or cancelled batch
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }
+    });
+    return this;
+  }
+
+  /** A batch was created or cancelled: look at it now rather than at the next period. */
+  public void wake() {
+    synchronized (wake) {
+      wake.notifyAll();
+    }
+  }
+
+  public void tick() {
+    LoadReading r = reading.get();
+    if (r != null) {
+      for (String id : store.batchIds(List.of(BatchStatus.VALIDATING))) {
+        store.batch(id).ifPresent(b -> validate(b, r));
+      }
+    }
+    for (String id : store.batchIds(List.of(BatchStatus.IN_PROGRESS))) {
+      store.batch(id).ifPresent(this::progress);
+    }
+    for (String id : store.batchIds(List.of(BatchStatus.CANCELLING))) {
+      store.batch(id).ifPresent(this::cancelling);
+    }
+    for (String id : store.batchIds(List.of(BatchStatus.FINALIZING))) {
+      store.batch(id).ifPresent(this::finishFinalizing);
+    }
+  }
+
+  private long nowSeconds() {
+    return clock.millis() / 1000;
+  }
+
+  private void validate(Batch b, LoadReading r) {
+    byte[] content = store.content(b.inputFileId()).orElse(null);
+    if (content == null) {
+      fail(b, List.of(new io.llmgw.batch.store.LineError("input_file_not_found", "the input file " + b.inputFileId()
+          + " no longer exists", "input_file_id", null)));
+      return;
+    }
+    InputValidator.Outcome o = validator.validate(b, content, r.models());
+    if (!o.errors().isEmpty()) {
+      fail(b, o.errors());
+      return;
+    }
+    Batch next = b.withValidation(o.total(), List.of()).moved(BatchStatus.IN_PROGRESS, nowSeconds());
+    if (store.accept(next, o.lines(), o.known(), clock.millis())) {
+      LOG.info("batch {}: {} requests queued, {} for models no route serves", b.id(), o.lines().size(),
+          o.known().size());
+    }
+  }
+
+  private void fail(Batch b, List<io.llmgw.batch.store.LineError> errors) {
+    if (store.transition(b.id(), BatchStatus.VALIDATING, b.withValidation(0, errors).moved(BatchStatus.FAILED,
+        nowSeconds()))) {
+      LOG.info("batch {}: failed validation: {}", b.id(), errors.getFirst().message());
+    }
+  }
+
+  private void progress(Batch b) {
+    if (clock.millis() >= b.expiresAt() * 1000) {
+      int n = store.drop(b.id(), l -> ResultLines.unanswered(l, ResultLines.EXPIRED,
+          "the request was not run before the batch's completion window closed"));
+      if (n > 0) {
+        LOG.info("batch {}: completion window closed; {} requests not run", b.id(), n);
+      }
+    }
+    if (store.remaining(b.id()) > 0) {
+      return;
+    }
+    List<LineResult> results = store.results(b.id());
+    boolean expired = results.stream().anyMatch(r -> !r.ok() && ResultLines.EXPIRED.equals(ResultLines.errorCode(r)));
+    Batch next = b.finalizingTo(expired ? BatchStatus.EXPIRED : BatchStatus.COMPLETED)
+        .moved(BatchStatus.FINALIZING, nowSeconds());
+    if (store.transition(b.id(), BatchStatus.IN_PROGRESS, next)) {
+      finishFinalizing(next);
+    }
+  }
+
+  private void cancelling(Batch b) {
+    store.drop(b.id(), l -> ResultLines.unanswered(l, ResultLines.CANCELLED,
+        "the batch was cancelled before the request was run"));
+    if (store.remaining(b.id()) > 0) {
+      return; // requests in flight finish first
+    }
+    Batch done = withFiles(b).moved(BatchStatus.CANCELLED, nowSeconds());
+    store.transition(b.id(), BatchStatus.CANCELLING, done);
+  }
+
+  private void finishFinalizing(Batch b) {
+    Batch done = withFiles(b).moved(b.finalStatus() == null ? BatchStatus.COMPLETED : b.finalStatus(), nowSeconds());
+    if (store.transition(b.id(), BatchStatus.FINALIZING, done)) {
+      LOG.info("batch {}: {}", b.id(), done.status().wire());
+    }
+  }
+
+  /** Writes the output and error files (ids derived from the batch, so writing twice changes nothing). */
+  private Batch withFiles(Batch b) {
+    StringBuilder out = new StringBuilder();
+    StringBuilder err = new StringBuilder();
+    for (LineResult r : store.results(b.id())) {
+      (r.ok() ? out : err).append(r.json()).append('\n');
+    }
+    String suffix = b.id().startsWith("batch_") ? b.id().substring("batch_".length()) : b.id();
+    String outId = out.isEmpty() ? null : put("file-out-" + suffix, b.id() + "_output.jsonl", out);
+    String errId = err.isEmpty() ? null : put("file-err-" + suffix, b.id() + "_error.jsonl", err);
+    return b.withFiles(outId, errId);
+  }
+
+  private String put(String id, String name, StringBuilder text) {
+    byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+    store.putFile(new StoredFile(id, "batch_output", name, bytes.length, nowSeconds()), bytes);
+    return id;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    if (loop != null) {
+      loop.interrupt();
+      try {
+        loop.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

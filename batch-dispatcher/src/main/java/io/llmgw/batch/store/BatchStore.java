@@ -1,0 +1,76 @@
+package io.llmgw.batch.store;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything the batch service keeps: files, batches, the queue of lines still to send and the lines' results. Two
+ * implementations: {@link SqliteStore} (one process, the default) and {@link RedisStore} (several dispatchers).
+ *
+ * <p>The contract that makes results exactly-once over at-least-once delivery: a line stays queued until
+ * {@link #finish} writes its result; {@code finish} writes a result only if none exists for its {@code custom_id} and
+ * counts it once; a line whose claim is lost (its dispatcher died) is delivered again. Times are epoch milliseconds
+ * unless a record says otherwise.
+ */
+public interface BatchStore extends AutoCloseable {
+
+  /** Stores a file under {@code file.id()}; storing the same id again replaces nothing and returns false. */
+  boolean putFile(StoredFile file, byte[] content);
+
+  Optional<StoredFile> file(String id);
+
+  Optional<byte[]> content(String id);
+
+  void createBatch(Batch batch);
+
+  Optional<Batch> batch(String id);
+
+  /** Batches newest first, starting after the batch {@code after} (null: from the newest). */
+  List<Batch> batches(String after, int limit);
+
+  /** Ids of the batches in any of these statuses. */
+  List<String> batchIds(List<BatchStatus> statuses);
+
+  /** Replaces the batch with {@code next} only if its status is still {@code from}; false when it was not. */
+  boolean transition(String id, BatchStatus from, Batch next);
+
+  /**
+   * Validation's outcome in one step: the lines to queue, the results known already (lines no route serves), and the
+   * batch moved from validating. A line that already has a result is not queued again.
+   */
+  boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now);
+
+  /** Up to {@code max} lines of the pool, earliest deadline first, whose deadline has not passed and whose retry time has come. */
+  List<Claim> claim(String pool, int max, String owner, long now, long visibilityMillis);
+
+  /** Keeps the owner's claims on these lines until {@code now + visibilityMillis}. */
+  void extend(List<QueuedLine> lines, String owner, long now, long visibilityMillis);
+
+  /** Gives a claimed line back, to be claimed again from {@code notBefore}. */
+  void release(QueuedLine line, long notBefore);
+
+  /** Writes the line's result unless it has one, and takes the line off the queue; true when this call wrote it. */
+  boolean finish(LineResult result);
+
+  /**
+   * Ends every line of the batch that is queued and not claimed with the result {@code make} gives it (cancel,
+   * expiry); claimed lines finish on their own.
+   */
+  int drop(String batchId, java.util.function.Function<QueuedLine, LineResult> make);
+
+  /** Lines of the batch not yet finished: queued, waiting for a retry, or claimed. */
+  long remaining(String batchId);
+
+  RequestCounts counts(String batchId, int total);
+
+  /** Every result of the batch, in input line order. */
+  List<LineResult> results(String batchId);
+
+  QueueStats stats(String pool);
+
+  /** Pools that have lines queued. */
+  List<String> pools();
+
+  @Override
+  void close();
+}

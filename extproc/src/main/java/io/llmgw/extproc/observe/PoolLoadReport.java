@@ -1,0 +1,57 @@
+package io.llmgw.extproc.observe;
+
+import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.state.Datastore;
+import io.llmgw.extproc.state.PoolView;
+import io.llmgw.extproc.state.RouteView;
+import io.llmgw.picker.EndpointState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a batch dispatcher needs to size its budget, as of the moment it asks ({@code GET /admin/load}): per pool the
+ * pods the EPP can route to, the requests running and waiting at them (each pod's last report plus what this EPP sent
+ * it since), and the requests held in flow control; and which pool serves each model. Cheaper than the status report
+ * (no objectives) and fresher than the Prometheus gauges (which are up to a second old).
+ */
+public final class PoolLoadReport {
+  private final Datastore datastore;
+  private final FlowControl flow;
+
+  public PoolLoadReport(Datastore datastore, FlowControl flow) {
+    this.datastore = datastore;
+    this.flow = flow;
+  }
+
+  /** @param pods pods whose metrics are fresh; the others count neither as capacity nor as load */
+  public record PoolLoad(String pool, int pods, int running, int waiting, int flowWaiting) {}
+
+  /** @param models each route's model name and the first pool it routes to */
+  public record Report(List<PoolLoad> pools, Map<String, String> models) {}
+
+  public Report report() {
+    List<PoolLoad> pools = new ArrayList<>();
+    for (PoolView p : datastore.topology().poolsByKey().values()) {
+      int pods = 0;
+      int running = 0;
+      int waiting = 0;
+      for (EndpointState e : datastore.states(List.of(p))) {
+        if (e.scrapeHealthy()) {
+          pods++;
+          running += e.metrics().running();
+          waiting += e.queued();
+        }
+      }
+      pools.add(new PoolLoad(p.key().toString(), pods, running, waiting, flow.waiting(p.key())));
+    }
+    Map<String, String> models = new TreeMap<>();
+    for (Map.Entry<String, RouteView> r : datastore.topology().routesByModel().entrySet()) {
+      if (!r.getValue().pools().isEmpty()) {
+        models.put(r.getKey(), r.getValue().pools().getFirst().key().toString());
+      }
+    }
+    return new Report(pools, models);
+  }
+}
