@@ -47,10 +47,10 @@ public final class Dispatcher implements AutoCloseable {
   private final Map<String, QueueStats> stats = new ConcurrentHashMap<>();
   private volatile LoadReading lastReading;
   private volatile long readingSequence;
-  private long lastUnreadableLog = Long.MIN_VALUE;
+  private long lastUnreadableLog = Long.MIN_VALUE / 2;
   private boolean unreadable;
   private long lastExtend;
-  private long lastStats = Long.MIN_VALUE;
+  private long lastStats = Long.MIN_VALUE / 2; // half: now minus it must not overflow
   private volatile boolean closed;
   private Thread loop;
 

@@ -59,7 +59,12 @@ public final class SqliteStore implements BatchStore {
         Files.createDirectories(parent);
       }
       channel = FileChannel.open(Path.of(file + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock = channel.tryLock();
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (java.nio.channels.OverlappingFileLockException e) {
+        lock = null; // this JVM holds it already
+      }
       if (lock == null) {
         throw new IllegalStateException("another batch dispatcher has " + file + " open (the embedded store serves "
             + "one process; run several dispatchers on --store redis://...)");
