@@ -74,6 +74,11 @@ public final class BatchCommand implements Callable<Integer> {
       description = "Largest request line (default: ${DEFAULT-VALUE}).")
   int maxLineBytes;
 
+  /** Runs the batch service alone, as {@code ./llmgw batch} does (the crash tests start it so, in a JVM of its own). */
+  public static void main(String[] args) {
+    System.exit(new picocli.CommandLine(new BatchCommand()).execute(args));
+  }
+
   @Override
   public Integer call() throws Exception {
     BatchSettings d = BatchSettings.defaults();

@@ -23,7 +23,15 @@ final class FakeGateway implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** How the front door answers one request; null holds it until {@link #releaseHeld}. */
-  record Answer(int status, String body) {}
+  record Answer(int status, String body, long delayMillis) {
+    Answer(int status, String body) {
+      this(status, body, 0);
+    }
+
+    Answer after(long millis) {
+      return new Answer(status, body, millis);
+    }
+  }
 
   private final Vertx vertx = Vertx.vertx();
   private final HttpServer server;
@@ -88,6 +96,9 @@ final class FakeGateway implements AutoCloseable {
       Answer a = answer.apply(body);
       if (a == null) {
         held.add(req);
+      } else if (a.delayMillis() > 0) {
+        vertx.setTimer(a.delayMillis(), t -> req.response().setStatusCode(a.status())
+            .putHeader("content-type", "application/json").end(a.body()));
       } else {
         req.response().setStatusCode(a.status()).putHeader("content-type", "application/json").end(a.body());
       }
