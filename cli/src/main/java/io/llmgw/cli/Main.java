@@ -1,5 +1,6 @@
 package io.llmgw.cli;
 
+import io.llmgw.batch.BatchCommand;
 import io.llmgw.bench.load.BenchCommand;
 import io.llmgw.envoy.devproxy.ProxyCommand;
 import io.llmgw.sim.SimCommand;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "llmgw", mixinStandardHelpOptions = true, version = "llmgw 0.1.0",
     description = "LLM Instance Gateway: an Envoy ext_proc Endpoint Picker for pools of LLM model servers.",
     subcommands = {QuickstartCommand.class, ServeCommand.class, SimCommand.class, ProxyCommand.class,
-        BenchCommand.class, StatusCommand.class})
+        BenchCommand.class, StatusCommand.class, BatchCommand.class})
 public final class Main implements Runnable {
   public static void main(String[] args) {
     if (args.length > 0 && (args[0].equals("quickstart") || args[0].equals("bench"))) {

@@ -2,6 +2,8 @@ package io.llmgw.cli;
 
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.ConfigFileLoader;
+import io.llmgw.batch.BatchService;
+import io.llmgw.batch.BatchSettings;
 import io.llmgw.bench.load.OpenLoopRun;
 import io.llmgw.bench.load.PoolStats;
 import io.llmgw.bench.load.Rig;
@@ -14,7 +16,9 @@ import io.llmgw.sim.http.SimPods;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +58,10 @@ final class QuickstartCommand implements Callable<Integer> {
 
   @Option(names = "--no-envoy", description = "Use the dev proxy even when an envoy binary is on the PATH.")
   boolean noEnvoy;
+
+  @Option(names = "--batch-lines", defaultValue = "40",
+      description = "Requests in the batch submitted during the demonstration; 0 for none (default: ${DEFAULT-VALUE}).")
+  int batchLines;
 
   @Override
   public Integer call() throws Exception {
@@ -113,23 +121,40 @@ final class QuickstartCommand implements Callable<Integer> {
     EppSettings settings = EppSettings.defaults(file).withPolicy(policyName,
         LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
     settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
-    ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort);
+    int batchPort = ephemeralPorts ? freePort() : BatchSettings.defaults().port();
+    ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort)
+        .withBatchService("127.0.0.1:" + batchPort);
+    Path batchDir = Files.createTempDirectory("llmgw-quickstart-batch");
     try (Rig rig = Rig.start(pods, settings, proxySettings);
-        EnvoyProcess envoyProcess = envoy == null ? null : EnvoyProcess.start(envoy, file.getParent())) {
+        EnvoyProcess envoyProcess = envoy == null ? null : EnvoyProcess.start(envoy, file.getParent());
+        BatchService batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
+            .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://" + listenHost + ":"
+                + (envoy != null ? 8080 : rig.proxyPort()))
+            .withStore("sqlite:" + batchDir.resolve("batch.db")), Clock.systemUTC())) {
       int port = envoyProcess != null ? 8080 : rig.proxyPort();
       out.printf("  EPP (policy %s): ext_proc 127.0.0.1:%d, health :%d, metrics http://127.0.0.1:%d/metrics%n",
           policyName.cliName(), rig.epp().grpcPort(), rig.epp().healthPort(), rig.epp().metricsPort());
       out.printf("  front proxy: %s on %s:%d%n", envoyProcess != null ? "envoy (" + envoy + ")" : "dev proxy",
           listenHost, port);
+      out.printf("  batch service (OpenAI Files and Batches API): http://%s:%d/v1/batches, its own port %d%n",
+          listenHost, port, batches.port());
       out.printf("%nDemonstration: %d streaming chat requests at %.0f/s over %s%n", requests, rate,
           plan.workload().models());
+      QuickstartBatch batch = new QuickstartBatch("http://" + listenHost + ":" + port, batchLines);
+      if (batchLines > 0) {
+        // the base model: a batch for adapters would compete with interactive traffic for the pods' LoRA slots
+        batch.submit(out, List.of(plan.sim().model()));
+      }
       ProgressBar bar = new ProgressBar(out, requests);
       RunResult result = new OpenLoopRun(listenHost, port, plan.workload(), rate, requests / rate, 7, 1024, 60)
           .run(bar::update);
       QuickstartReport.print(out, result, PoolStats.of(rig.pods()));
-      out.printf("%nPools and routes, as `./llmgw status --epp 127.0.0.1:%d` shows them:%n", rig.epp().metricsPort());
+      batch.report(out);
+      out.printf("%nPools, routes and batch queues, as `./llmgw status --epp 127.0.0.1:%d --batch 127.0.0.1:%d` "
+          + "shows them:%n", rig.epp().metricsPort(), batches.port());
       java.io.PrintWriter table = new java.io.PrintWriter(out);
       StatusCommand.print(rig.epp().status(), table);
+      StatusCommand.printBatches(batches.dispatcher().status(), "127.0.0.1:" + batches.port(), table);
       table.flush();
       out.printf("%nTry it yourself:%n  curl -s http://%s:%d/v1/chat/completions -H 'content-type: application/json' "
           + "\\%n    -d '{\"model\":\"%s\",\"max_tokens\":20,\"messages\":[{\"role\":\"user\",\"content\":"
@@ -138,6 +163,22 @@ final class QuickstartCommand implements Callable<Integer> {
           listenHost, port, plan.podIps().getFirst(), plan.port());
       out.printf("%nEdit %s while this runs: valid changes apply live.%n", file);
       return serve(out, stop);
+    } finally {
+      deleteTree(batchDir);
+    }
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (java.io.IOException e) {
+      // a temporary directory: the OS cleans it eventually
     }
   }
 

@@ -1,7 +1,10 @@
 package io.llmgw.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.batch.dispatch.Budget;
+import io.llmgw.batch.dispatch.PoolBatchStatus;
 import io.llmgw.extproc.flow.PoolScaling;
 import io.llmgw.extproc.latency.ObjectiveStatus;
 import io.llmgw.extproc.observe.GatewayStatus;
@@ -11,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,7 +23,8 @@ import picocli.CommandLine.Option;
 /** {@code llmgw status}: a running EPP's pools (saturation, waiting, desired pods) and routes (objective attainment). */
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = "Show a running EPP's pools and routes: saturation, requests waiting in flow control, desired pods, "
-        + "and each route objective's attainment over its last 1,000 requests.")
+        + "and each route objective's attainment over its last 1,000 requests; and the batch service's queues and "
+        + "dispatch budgets.")
 public final class StatusCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper()
       .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -31,9 +36,15 @@ public final class StatusCommand implements Callable<Integer> {
       description = "The EPP's metrics address, host:port (default: ${DEFAULT-VALUE}).")
   String epp;
 
+  @Option(names = "--batch", defaultValue = "127.0.0.1:8090",
+      description = "The batch service's address, host:port; its queues and budgets are shown when it answers "
+          + "(default: ${DEFAULT-VALUE}).")
+  String batch;
+
   @Override
   public Integer call() throws Exception {
     GatewayStatus.Report report;
+    List<PoolBatchStatus> batches = null;
     try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build()) {
       HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://" + epp + "/admin/status"))
           .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
@@ -47,9 +58,40 @@ public final class StatusCommand implements Callable<Integer> {
           + "); is `./llmgw serve` running with --metrics-port there?");
       return 1;
     }
+    try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build()) {
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://" + batch
+          + "/admin/batch/status")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == 200) {
+        batches = JSON.readValue(r.body(), new TypeReference<List<PoolBatchStatus>>() {});
+      }
+    } catch (java.io.IOException e) {
+      // no batch service there: the section says so
+    }
     print(report, spec.commandLine().getOut());
+    printBatches(batches, batch, spec.commandLine().getOut());
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** Each pool's batch queue and dispatch budget, or a line saying no batch service answered. */
+  static void printBatches(List<PoolBatchStatus> batches, String address, PrintWriter out) {
+    out.println();
+    if (batches == null) {
+      out.println("BATCH: no batch service answered at " + address + " (`./llmgw batch`; --batch names another)");
+      return;
+    }
+    out.printf("%-28s %8s %10s %9s %8s %6s %6s %5s %7s %s%n", "BATCH POOL", "QUEUED", "OLDEST", "IN FLIGHT",
+        "BUDGET D", "F_SYS", "F_EPP", "B", "MAX_SYS", "STATE");
+    for (PoolBatchStatus p : batches) {
+      Budget b = p.budget();
+      out.printf(Locale.ROOT, "%-28s %8d %9.0fs %9d %8.2f %6s %6s %5.2f %7d %s%n", p.pool(), p.depth(),
+          p.oldestAgeSeconds(), p.inFlight(), b.open() ? b.d() : 0.0, fraction(b.fSys()), fraction(b.fEpp()),
+          b.baseline(), b.maxSys(), p.throttled() ? "throttled (429/503)" : b.open() ? "sending" : "closed");
+    }
+  }
+
+  private static String fraction(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
   }
 
   static void print(GatewayStatus.Report report, PrintWriter out) {

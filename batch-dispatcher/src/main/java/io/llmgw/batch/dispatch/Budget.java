@@ -2,10 +2,13 @@ package io.llmgw.batch.dispatch;
 
 /**
  * The dispatch budget of one pool from one load reading (the Batch Dispatcher proposal's formula):
- * {@code F_sys = (running + waiting) / max_sys}, {@code F_epp = flow-control waiting / max_sys}, the baseline {@code B}
- * kept for bursts of interactive traffic, and {@code D = 1 − (F_sys + F_epp + B)}. The proposal's gate ("dispatch while
- * D is in [0, u]") is read as a gate on load: the budget is open only while {@code F_sys + F_epp + B ≤ u}, and then
- * allows {@code ⌊max_sys × D⌋} more requests in flight.
+ * {@code F_sys = (running + waiting + sent since the pods' reports) / max_sys}, {@code F_epp = flow-control waiting /
+ * max_sys}, the baseline {@code B} kept for bursts of interactive traffic, and {@code D = 1 − (F_sys + F_epp + B)}. The
+ * proposal's gate ("dispatch while D is in [0, u]") is read as a gate on load: the budget is open only while
+ * {@code F_sys + F_epp + B ≤ u}, and then allows {@code ⌊max_sys × D⌋} more requests in flight.
+ *
+ * <p>One addition: a pool whose pods report requests waiting has no capacity to spare, whatever {@code max_sys} says
+ * (their LoRA slots or KV cache ran out before their running slots did), so its budget is closed.
  *
  * @param maxSys the pool's capacity in requests
  * @param allowance batch requests that may be sent on this reading
@@ -21,11 +24,11 @@ public record Budget(int maxSys, double fSys, double fEpp, double baseline, doub
     if (maxSys <= 0) {
       return closed(baseline);
     }
-    double fSys = (double) (load.running() + load.waiting()) / maxSys;
+    double fSys = (double) (load.running() + load.waiting() + load.sentSinceReport()) / maxSys;
     double fEpp = (double) load.flowWaiting() / maxSys;
     double used = fSys + fEpp + baseline;
     double d = 1 - used;
-    boolean open = used <= gate + 1e-9;
+    boolean open = used <= gate + 1e-9 && load.waiting() == 0;
     int allowance = open ? (int) Math.max(0, Math.floor(maxSys * d + 1e-9)) : 0;
     return new Budget(maxSys, fSys, fEpp, baseline, d, open, allowance);
   }

@@ -1,5 +1,6 @@
 package io.llmgw.batch.dispatch;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -63,7 +64,8 @@ public final class LoadReader implements AutoCloseable {
     try {
       root = JSON.readTree(body);
     } catch (IOException e) {
-      throw new Unreadable("the EPP's load is not JSON: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.toString()));
+      throw new Unreadable("the EPP's load is not JSON: "
+          + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString()));
     }
     if (root == null || !root.path("pools").isArray() || !root.path("models").isObject()) {
       throw new Unreadable("the EPP's load lacks 'pools' or 'models'");
@@ -74,11 +76,12 @@ public final class LoadReader implements AutoCloseable {
       int pods = count(p, "pods");
       int running = count(p, "running");
       int waiting = count(p, "waiting");
+      int sent = count(p, "sentSinceReport");
       int flow = count(p, "flowWaiting");
-      if (name == null || pods < 0 || running < 0 || waiting < 0 || flow < 0) {
+      if (name == null || pods < 0 || running < 0 || waiting < 0 || sent < 0 || flow < 0) {
         throw new Unreadable("the EPP's load has a pool without a name or with a missing or negative count: " + p);
       }
-      pools.add(new PoolLoad(name, pods, running, waiting, flow));
+      pools.add(new PoolLoad(name, pods, running, waiting, sent, flow));
     }
     Map<String, String> models = new HashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = root.get("models").fields(); it.hasNext(); ) {

@@ -4,8 +4,9 @@ package io.llmgw.batch.dispatch;
  * One pool's load as the EPP reports it on {@code GET /admin/load}.
  *
  * @param pods pods with fresh metrics
- * @param running requests the pods run
- * @param waiting requests waiting at the pods, counting what the EPP sent since their last report
+ * @param running requests the pods reported running
+ * @param waiting requests the pods reported waiting
+ * @param sentSinceReport requests the EPP sent the pods after their reports were asked for
  * @param flowWaiting requests the EPP holds in flow control for the pool
  */
-public record PoolLoad(String pool, int pods, int running, int waiting, int flowWaiting) {}
+public record PoolLoad(String pool, int pods, int running, int waiting, int sentSinceReport, int flowWaiting) {}

@@ -12,17 +12,17 @@ class LoadReaderTest {
   @Test
   void readsPoolsAndModels() throws Exception {
     LoadReading r = LoadReader.parse(("{\"pools\":[{\"pool\":\"ns/p\",\"pods\":2,\"running\":3,\"waiting\":1,"
-        + "\"flowWaiting\":0}],\"models\":{\"m\":\"ns/p\"}}").getBytes(StandardCharsets.UTF_8));
-    assertThat(r.pools()).containsExactly(new PoolLoad("ns/p", 2, 3, 1, 0));
+        + "\"sentSinceReport\":2,\"flowWaiting\":0}],\"models\":{\"m\":\"ns/p\"}}").getBytes(StandardCharsets.UTF_8));
+    assertThat(r.pools()).containsExactly(new PoolLoad("ns/p", 2, 3, 1, 2, 0));
     assertThat(r.models()).containsEntry("m", "ns/p");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"", "null", "[]", "<html>", "{\"pools\":{}}", "{\"pools\":[],\"models\":[]}",
-      "{\"pools\":[{\"pool\":\"p\",\"pods\":-1,\"running\":0,\"waiting\":0,\"flowWaiting\":0}],\"models\":{}}",
-      "{\"pools\":[{\"pool\":\"p\",\"pods\":1,\"running\":\"many\",\"waiting\":0,\"flowWaiting\":0}],\"models\":{}}",
-      "{\"pools\":[{\"pool\":\"p\",\"pods\":1.5,\"running\":0,\"waiting\":0,\"flowWaiting\":0}],\"models\":{}}",
-      "{\"pools\":[{\"pods\":1,\"running\":0,\"waiting\":0,\"flowWaiting\":0}],\"models\":{}}",
+      "{\"pools\":[{\"pool\":\"p\",\"pods\":-1,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0}],\"models\":{}}",
+      "{\"pools\":[{\"pool\":\"p\",\"pods\":1,\"running\":\"many\",\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0}],\"models\":{}}",
+      "{\"pools\":[{\"pool\":\"p\",\"pods\":1.5,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0}],\"models\":{}}",
+      "{\"pools\":[{\"pods\":1,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0}],\"models\":{}}",
       "{\"pools\":[],\"models\":{\"m\":7}}"})
   void garbageIsUnreadableNeverAGuess(String body) {
     assertThatThrownBy(() -> LoadReader.parse(body.getBytes(StandardCharsets.UTF_8)))

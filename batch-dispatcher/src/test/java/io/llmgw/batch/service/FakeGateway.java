@@ -77,7 +77,8 @@ final class FakeGateway implements AutoCloseable {
       }
       int running = baseRunning.get() + held.size();
       req.response().putHeader("content-type", "application/json").end("{\"pools\":[{\"pool\":\"ns/pool\",\"pods\":"
-          + podSlots.get() + ",\"running\":" + running + ",\"waiting\":0,\"flowWaiting\":0}],"
+          + podSlots.get() + ",\"running\":" + running + ",\"waiting\":0,\"sentSinceReport\":0,"
+          + "\"flowWaiting\":0}],"
           + "\"models\":{\"m\":\"ns/pool\"}}");
       return;
     }

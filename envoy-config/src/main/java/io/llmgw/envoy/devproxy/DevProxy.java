@@ -26,6 +26,7 @@ public final class DevProxy implements AutoCloseable {
   private final ManagedChannel channel;
   private final ExternalProcessorGrpc.ExternalProcessorStub extProc;
   private final HttpClient upstream;
+  private final BatchPassthrough batch;
   private HttpServer server;
 
   private DevProxy(ProxySettings settings) {
@@ -37,6 +38,7 @@ public final class DevProxy implements AutoCloseable {
         .setConnectTimeout((int) settings.connectTimeout().toMillis())
         .setKeepAlive(true)
         .setIdleTimeout(60), new PoolOptions().setHttp1MaxSize(512).setMaxWaitQueueSize(-1));
+    this.batch = new BatchPassthrough(upstream, settings.batchService());
   }
 
   public static DevProxy start(ProxySettings settings) throws Exception {
@@ -44,7 +46,13 @@ public final class DevProxy implements AutoCloseable {
     try {
       proxy.server = proxy.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host())
               .setPort(settings.port()).setIdleTimeout(300))
-          .requestHandler(req -> new Exchange(proxy, req, proxy.vertx.getOrCreateContext()).start())
+          .requestHandler(req -> {
+            if (BatchPassthrough.handles(req.path())) {
+              proxy.batch.forward(req);
+            } else {
+              new Exchange(proxy, req, proxy.vertx.getOrCreateContext()).start();
+            }
+          })
           .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       proxy.close();

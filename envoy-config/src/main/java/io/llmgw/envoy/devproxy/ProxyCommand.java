@@ -15,6 +15,10 @@ public final class ProxyCommand implements Callable<Integer> {
   @Option(names = "--epp", defaultValue = "127.0.0.1:9002", description = "EPP ext_proc host:port (default: ${DEFAULT-VALUE}).")
   String epp;
 
+  @Option(names = "--batch-service", description = "host:port of `llmgw batch`: /v1/files and /v1/batches go there "
+      + "without the EPP (default: none, they get 404).")
+  String batchService;
+
   @Override
   public Integer call() throws Exception {
     ProxySettings s;
@@ -22,7 +26,7 @@ public final class ProxyCommand implements Callable<Integer> {
       int l = listen.lastIndexOf(':');
       int e = epp.lastIndexOf(':');
       s = ProxySettings.defaults().withListener(listen.substring(0, l), Integer.parseInt(listen.substring(l + 1)))
-          .withEpp(epp.substring(0, e), Integer.parseInt(epp.substring(e + 1)));
+          .withEpp(epp.substring(0, e), Integer.parseInt(epp.substring(e + 1))).withBatchService(batchService);
     } catch (RuntimeException ex) {
       System.err.println("llmgw proxy: --listen and --epp take host:port (" + ex.getMessage() + ")");
       return 2;

@@ -12,8 +12,8 @@ import java.util.TreeMap;
 
 /**
  * What a batch dispatcher needs to size its budget, as of the moment it asks ({@code GET /admin/load}): per pool the
- * pods the EPP can route to, the requests running and waiting at them (each pod's last report plus what this EPP sent
- * it since), and the requests held in flow control; and which pool serves each model. Cheaper than the status report
+ * pods the EPP can route to, the requests running and waiting at them as the pods last reported, what this EPP sent
+ * them since those reports, and the requests held in flow control; and which pool serves each model. Cheaper than the status report
  * (no objectives) and fresher than the Prometheus gauges (which are up to a second old).
  */
 public final class PoolLoadReport {
@@ -25,8 +25,12 @@ public final class PoolLoadReport {
     this.flow = flow;
   }
 
-  /** @param pods pods whose metrics are fresh; the others count neither as capacity nor as load */
-  public record PoolLoad(String pool, int pods, int running, int waiting, int flowWaiting) {}
+  /**
+   * @param pods pods whose metrics are fresh; the others count neither as capacity nor as load
+   * @param waiting requests the pods reported waiting (a pod that queues has no capacity to spare)
+   * @param sentSinceReport requests this EPP sent the pods after their reports were asked for
+   */
+  public record PoolLoad(String pool, int pods, int running, int waiting, int sentSinceReport, int flowWaiting) {}
 
   /** @param models each route's model name and the first pool it routes to */
   public record Report(List<PoolLoad> pools, Map<String, String> models) {}
@@ -37,14 +41,16 @@ public final class PoolLoadReport {
       int pods = 0;
       int running = 0;
       int waiting = 0;
+      int sent = 0;
       for (EndpointState e : datastore.states(List.of(p))) {
         if (e.scrapeHealthy()) {
           pods++;
           running += e.metrics().running();
-          waiting += e.queued();
+          waiting += e.metrics().waitingQueue();
+          sent += e.queued() - e.metrics().waitingQueue();
         }
       }
-      pools.add(new PoolLoad(p.key().toString(), pods, running, waiting, flow.waiting(p.key())));
+      pools.add(new PoolLoad(p.key().toString(), pods, running, waiting, sent, flow.waiting(p.key())));
     }
     Map<String, String> models = new TreeMap<>();
     for (Map.Entry<String, RouteView> r : datastore.topology().routesByModel().entrySet()) {
