@@ -68,8 +68,9 @@ public final class BatchService implements AutoCloseable {
     try {
       BatchApi api = new BatchApi(store, settings, clock, s.lifecycle::wake, s.dispatcher::status,
           s.metrics.registry());
+      // a file part sent without a filename is a form field: as large as an upload may be (BodyHandler bounds both)
       s.server = s.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host()).setPort(settings.port())
-              .setIdleTimeout(300))
+              .setIdleTimeout(300).setMaxFormAttributeSize((int) Math.min(Integer.MAX_VALUE, settings.maxFileBytes())))
           .requestHandler(api.router(s.vertx, s.uploads))
           .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {

@@ -103,27 +103,35 @@ public final class BatchApi {
       invalid(ctx, "purpose must be 'batch' (the only purpose this service stores)", "purpose");
       return;
     }
-    if (uploads.size() != 1) {
+    byte[] content;
+    String filename;
+    String asField = ctx.request().getFormAttribute("file");
+    if (uploads.size() == 1 && asField == null) {
+      FileUpload upload = uploads.getFirst();
+      filename = upload.fileName();
+      try {
+        content = Files.readAllBytes(Path.of(upload.uploadedFileName()));
+      } catch (IOException e) {
+        ctx.fail(500, e);
+        return;
+      }
+      try {
+        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content));
+      } catch (CharacterCodingException e) {
+        invalid(ctx, "the file is not UTF-8 text (a batch file is JSON Lines)", "file");
+        return;
+      }
+    } else if (uploads.isEmpty() && asField != null) {
+      // a part without a filename (an SDK sending bytes) arrives as a form field, already decoded as UTF-8
+      filename = null;
+      content = asField.getBytes(StandardCharsets.UTF_8);
+    } else {
       invalid(ctx, "send exactly one file, in the multipart field 'file'", "file");
       return;
     }
-    FileUpload upload = uploads.getFirst();
-    byte[] content;
-    try {
-      content = Files.readAllBytes(Path.of(upload.uploadedFileName()));
-    } catch (IOException e) {
-      ctx.fail(500, e);
-      return;
-    }
-    try {
-      StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content));
-    } catch (CharacterCodingException e) {
-      invalid(ctx, "the file is not UTF-8 text (a batch file is JSON Lines)", "file");
-      return;
-    }
     StoredFile f = new StoredFile("file-" + UUID.randomUUID().toString().replace("-", ""), purpose,
-        safeName(upload.fileName()), content.length, clock.millis() / 1000);
+        safeName(filename), content.length, clock.millis() / 1000);
     store.putFile(f, content);
     send(ctx, 200, OpenAiShapes.file(f));
   }

@@ -20,11 +20,16 @@ final class ApiClient implements AutoCloseable {
   }
 
   Reply upload(String purpose, byte[] content) throws Exception {
+    return upload(purpose, content, "; filename=\"in.jsonl\"");
+  }
+
+  /** @param filename the Content-Disposition's filename parameter, or "" to send the file as a plain field */
+  Reply upload(String purpose, byte[] content, String filename) throws Exception {
     String boundary = "llmgw-test-boundary";
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\n" + purpose + "\r\n")
         .getBytes(StandardCharsets.UTF_8));
-    body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"in.jsonl\"\r\n"
+    body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"" + filename + "\r\n"
         + "Content-Type: application/jsonl\r\n\r\n").getBytes(StandardCharsets.UTF_8));
     body.write(content);
     body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));

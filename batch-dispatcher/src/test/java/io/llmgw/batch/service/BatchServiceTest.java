@@ -303,6 +303,17 @@ class BatchServiceTest {
   }
 
   @Test
+  void aFilePartWithoutAFilenameIsTakenAsTheFileWhateverItsSize() throws Exception {
+    byte[] content = lines(120); // over Vert.x's default 8 KiB for a form field
+    assertThat(content.length).isGreaterThan(8192);
+    ApiClient.Reply r = api.upload("batch", content, "");
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.json().get("bytes").asInt()).isEqualTo(content.length);
+    assertThat(api.get("/v1/files/" + r.json().get("id").asText() + "/content").text())
+        .isEqualTo(new String(content, StandardCharsets.UTF_8));
+  }
+
+  @Test
   void batchesListNewestFirstInPages() throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 3; i++) {

@@ -1,0 +1,184 @@
+package io.llmgw.cli.e2e;
+
+import static io.llmgw.cli.e2e.Gateways.BASE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.openai.client.OpenAIClient;
+import com.openai.core.http.HttpResponse;
+import com.openai.errors.BadRequestException;
+import com.openai.errors.NotFoundException;
+import com.openai.models.batches.Batch;
+import com.openai.models.batches.BatchCreateParams;
+import com.openai.models.batches.BatchListParams;
+import com.openai.models.files.FileCreateParams;
+import com.openai.models.files.FileObject;
+import com.openai.models.files.FilePurpose;
+import io.llmgw.batch.BatchService;
+import io.llmgw.batch.BatchSettings;
+import io.llmgw.bench.load.Rig;
+import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.http.SimPods;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The official OpenAI Java SDK's files and batches calls → dev proxy → batch service, whose lines go back through the dev
+ * proxy → EPP (as sheddable work under the "batch" objective) → simulated pods on 127.0.0.131-132.
+ */
+class BatchEndToEndTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir
+  static Path dir;
+  static Rig rig;
+  static BatchService batches;
+  static OpenAIClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    SimConfig sim = SimConfig.builder().adapters(Gateways.ADAPTERS).loras(2, 2).build();
+    SimPods pods = SimPods.start(sim, 2, "127.0.0.131", 8000);
+    Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, List.of(BASE, "sql-lora"));
+    Files.writeString(config, Files.readString(config) + """
+        ---
+        apiVersion: inference.networking.x-k8s.io/v1alpha2
+        kind: InferenceObjective
+        metadata:
+          name: batch
+        spec:
+          priority: -100
+          poolRef:
+            name: sim-pool
+        """);
+    int batchPort;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      batchPort = s.getLocalPort();
+    }
+    rig = Rig.start(pods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
+        ProxySettings.defaults().withListener("127.0.0.1", 0).withBatchService("127.0.0.1:" + batchPort));
+    batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
+        .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + rig.proxyPort())
+        .withStore("sqlite:" + dir.resolve("batch.db")), Clock.systemUTC());
+    client = Gateways.client(rig.proxyPort());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    client.close();
+    batches.close();
+    rig.close();
+  }
+
+  static String line(String id, String model) {
+    return "{\"custom_id\":\"" + id + "\",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":{\"model\":\""
+        + model + "\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"Which tables hold orders?\"}]}}";
+  }
+
+  static FileObject upload(String content) {
+    return client.files().create(FileCreateParams.builder().file(content.getBytes(StandardCharsets.UTF_8))
+        .purpose(FilePurpose.BATCH).build());
+  }
+
+  static Batch create(FileObject file) {
+    return client.batches().create(BatchCreateParams.builder().inputFileId(file.id())
+        .endpoint(BatchCreateParams.Endpoint.V1_CHAT_COMPLETIONS)
+        .completionWindow(BatchCreateParams.CompletionWindow._24H).build());
+  }
+
+  static List<JsonNode> lines(String fileId) throws Exception {
+    List<JsonNode> out = new ArrayList<>();
+    try (HttpResponse r = client.files().content(fileId); InputStream in = r.body()) {
+      for (String l : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        out.add(JSON.readTree(l));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void anOpenAiClientSubmitsABatchPollsItAndReadsItsOutputAndErrorFiles() throws Exception {
+    StringBuilder in = new StringBuilder();
+    for (int i = 0; i < 30; i++) {
+      in.append(line("req-" + i, i % 2 == 0 ? BASE : "sql-lora")).append('\n');
+    }
+    in.append(line("nobody", "no-such-model")).append('\n');
+    FileObject file = upload(in.toString());
+    assertThat(file.purpose()).isEqualTo(FileObject.Purpose.BATCH);
+    assertThat(client.files().retrieve(file.id()).bytes()).isEqualTo(in.length());
+    Batch created = create(file);
+    assertThat(created.status()).isEqualTo(Batch.Status.VALIDATING);
+
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+        .until(() -> client.batches().retrieve(created.id()).status().equals(Batch.Status.COMPLETED));
+    Batch done = client.batches().retrieve(created.id());
+    assertThat(done.requestCounts().orElseThrow().total()).isEqualTo(31);
+    assertThat(done.requestCounts().orElseThrow().completed()).isEqualTo(30);
+    assertThat(done.requestCounts().orElseThrow().failed()).isEqualTo(1);
+    assertThat(done.inProgressAt()).isPresent();
+    assertThat(done.completedAt()).isPresent();
+
+    List<JsonNode> out = lines(done.outputFileId().orElseThrow());
+    Map<String, Integer> perId = new HashMap<>();
+    out.forEach(l -> perId.merge(l.get("custom_id").asText(), 1, Integer::sum));
+    assertThat(perId).hasSize(30).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+    assertThat(out).allSatisfy(l -> {
+      assertThat(l.get("response").get("status_code").asInt()).isEqualTo(200);
+      JsonNode body = l.get("response").get("body");
+      assertThat(body.get("object").asText()).isEqualTo("chat.completion");
+      assertThat(body.get("usage").get("completion_tokens").asInt()).isEqualTo(4);
+    });
+    assertThat(out).filteredOn(l -> l.get("custom_id").asText().equals("req-1")).singleElement()
+        .satisfies(l -> assertThat(l.get("response").get("body").get("model").asText()).isEqualTo("sql-lora"));
+    assertThat(lines(done.errorFileId().orElseThrow())).singleElement().satisfies(l -> {
+      assertThat(l.get("custom_id").asText()).isEqualTo("nobody");
+      assertThat(l.get("error").get("code").asText()).isEqualTo("model_not_found");
+    });
+    assertThat(batches.metrics().dispatchedTotal("default/sim-pool")).isGreaterThanOrEqualTo(30);
+  }
+
+  @Test
+  void aMalformedFileFailsAndTheSdkReadsTheLineThatFailedIt() {
+    Batch b = create(upload(line("a", BASE) + "\n{\"custom_id\":\n"));
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        .until(() -> client.batches().retrieve(b.id()).status().equals(Batch.Status.FAILED));
+    var error = client.batches().retrieve(b.id()).errors().orElseThrow().data().orElseThrow().getFirst();
+    assertThat(error.line()).contains(2L);
+    assertThat(error.message().orElseThrow()).startsWith("line 2 is not valid JSON");
+  }
+
+  @Test
+  void listingCancelAndErrorsWorkThroughTheSdk() {
+    FileObject file = upload(line("x", BASE) + "\n");
+    Batch one = create(file);
+    Batch two = create(file);
+    var page = client.batches().list(BatchListParams.builder().limit(1).build());
+    assertThat(page.data()).extracting(Batch::id).containsExactly(two.id());
+    assertThat(page.hasNextPage()).isTrue();
+    assertThat(page.nextPage().data()).extracting(Batch::id).containsExactly(one.id());
+    Batch cancelled = client.batches().cancel(two.id());
+    assertThat(cancelled.status()).isIn(Batch.Status.CANCELLING, Batch.Status.CANCELLED,
+        Batch.Status.COMPLETED);
+    assertThatThrownBy(() -> client.batches().retrieve("batch_nope")).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> client.files().create(FileCreateParams.builder().file("x".getBytes(StandardCharsets.UTF_8))
+        .purpose(FilePurpose.FINE_TUNE).build())).isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("purpose");
+  }
+}
