@@ -5,6 +5,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
@@ -22,6 +23,7 @@ public final class EnvoyBootstrap {
   public static final JsonFormat.TypeRegistry TYPES = JsonFormat.TypeRegistry.newBuilder()
       .add(HttpConnectionManager.getDescriptor())
       .add(ExternalProcessor.getDescriptor())
+      .add(ExtProcPerRoute.getDescriptor())
       .add(Router.getDescriptor())
       .add(HttpProtocolOptions.getDescriptor())
       .add(RoundRobin.getDescriptor())

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
@@ -86,6 +87,26 @@ class EnvoyBootstrapTest {
   private static Cluster cluster(Bootstrap b, String name) {
     return b.getStaticResources().getClustersList().stream().filter(c -> c.getName().equals(name)).findFirst()
         .orElseThrow();
+  }
+
+  /** Issue 14: OpenAI's Files and Batches API reach the batch service, with ext_proc off on their routes only. */
+  @Test
+  void filesAndBatchesGoToTheBatchServiceWithoutTheEpp() throws Exception {
+    Bootstrap b = EnvoyBootstrap.parse(shipped());
+    HttpConnectionManager hcm = b.getStaticResources().getListeners(0).getFilterChains(0).getFilters(0)
+        .getTypedConfig().unpack(HttpConnectionManager.class);
+    var routes = hcm.getRouteConfig().getVirtualHosts(0).getRoutesList();
+    assertThat(routes).extracting(r -> r.getMatch().getPathSeparatedPrefix()).startsWith("/v1/files", "/v1/batches");
+    for (var r : routes.subList(0, 2)) {
+      assertThat(r.getRoute().getCluster()).isEqualTo("batch_service");
+      assertThat(r.getTypedPerFilterConfigOrThrow("envoy.filters.http.ext_proc")
+          .unpack(ExtProcPerRoute.class).getDisabled())
+          .isTrue();
+    }
+    assertThat(routes.getLast().getMatch().getPrefix()).isEqualTo("/");
+    assertThat(routes.getLast().getTypedPerFilterConfigMap()).isEmpty();
+    assertThat(cluster(b, "batch_service").getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint()
+        .getAddress().getSocketAddress().getPortValue()).isEqualTo(8090);
   }
 
   @Test

@@ -181,7 +181,7 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "autoscaling/hpa",
+  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "batch", "autoscaling/hpa",
       "autoscaling/keda"})
   void kubectlRendersEachKustomization(String dir) throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl is not installed");

@@ -49,7 +49,7 @@ class EnvoyXdsBootstrapTest {
     assertThat(servedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class))
         .isEqualTo(fixedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class));
     assertThat(served.routes().getFirst().getVirtualHosts(0).getRoutesList().getLast().getRoute())
-        .isEqualTo(fixedHcm.getRouteConfig().getVirtualHosts(0).getRoutes(0).getRoute());
+        .isEqualTo(fixedHcm.getRouteConfig().getVirtualHosts(0).getRoutesList().getLast().getRoute());
     assertThat(served.listeners().getFirst().getAddress()).isEqualTo(fixed.getStaticResources().getListeners(0).getAddress());
   }
 }
