@@ -1,6 +1,7 @@
 package io.llmgw.batch;
 
 import io.llmgw.batch.dispatch.Budget;
+import io.llmgw.batch.store.QueueStats;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -47,7 +48,7 @@ public final class BatchMetrics {
     inFlight.labelValues(pool).set(inFlightNow);
   }
 
-  public void queue(String pool, io.llmgw.batch.store.QueueStats s, long nowMillis) {
+  public void queue(String pool, QueueStats s, long nowMillis) {
     queueDepth.labelValues(pool).set(s.depth());
     oldestAge.labelValues(pool).set(s.depth() == 0 ? 0 : Math.max(0, nowMillis - s.oldestEnqueuedMillis()) / 1000.0);
   }
@@ -74,6 +75,10 @@ public final class BatchMetrics {
 
   public double dispatchedTotal(String pool) {
     return dispatched.labelValues(pool).get();
+  }
+
+  public double completedTotal(String pool) {
+    return completed.labelValues(pool).get();
   }
 
   public double retriedTotal(String pool, String reason) {

@@ -10,10 +10,12 @@ import io.llmgw.batch.store.BatchStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,8 +123,8 @@ public final class BatchService implements AutoCloseable {
     reader.close();
     store.close();
     try (var files = Files.walk(uploads)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (java.io.IOException e) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
       // a temporary directory: the OS cleans it eventually
     }
   }

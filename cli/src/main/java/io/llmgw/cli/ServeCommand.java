@@ -157,6 +157,11 @@ public final class ServeCommand implements Callable<Integer> {
       description = "xDS: how Envoy reaches this EPP, e.g. its Service's DNS name (default: ${DEFAULT-VALUE}).")
   String xdsEppHost;
 
+  @Option(names = "--xds-batch-service",
+      description = "xDS: host:port of the batch service (`llmgw batch`); Envoy then sends /v1/files and /v1/batches "
+          + "there without the EPP (default: none).")
+  String xdsBatchService;
+
   @picocli.CommandLine.Mixin
   FlowOptions flowOptions = new FlowOptions();
 
@@ -225,7 +230,7 @@ public final class ServeCommand implements Callable<Integer> {
   /** The xDS server follows the EPP's configuration: whatever the datastore applies is served to Envoy. */
   private XdsServer startXds(Epp epp) throws java.io.IOException {
     XdsServer xds = XdsServer.start(bind, xdsPort, new XdsSettings("0.0.0.0", xdsListenerPort, xdsEppHost,
-        epp.grpcPort(), epp.healthPort()));
+        epp.grpcPort(), epp.healthPort(), xdsBatchService));
     epp.datastore().onChange(t -> xds.update(t.config()));
     xds.update(epp.datastore().topology().config());
     return xds;

@@ -74,6 +74,11 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "42", description = "Seed for text, lengths and failures.")
   long seed;
 
+  @Option(names = "--scheduling-policy", defaultValue = "fcfs",
+      description = "fcfs, or priority: vLLM's, by the body's `priority` (lower first), preempting lower priorities "
+          + "(default: ${DEFAULT-VALUE}).")
+  String schedulingPolicy;
+
   @Option(names = "--runtime-port", defaultValue = "0",
       description = "Also serve the ModelMesh runtime SPI (mmesh.ModelRuntime gRPC) on this port (default: off).")
   int runtimePort;
@@ -84,13 +89,16 @@ public final class SimCommand implements Callable<Integer> {
         .capacity(maxNumSeqs, maxWaiting, gpuBlocks).maxModelLen(maxModelLen)
         .prefill(prefillOverheadMs, prefillPerTokenMs).decode(decodeBaseMs, decodePerSeqMs)
         .loraLatency(loraLoadMs, loraSwapMs).meanOutputTokens(meanOutputTokens).failureRate(failureRate).seed(seed)
-        .runtimePort(runtimePort).build();
+        .runtimePort(runtimePort).priorityScheduling(schedulingPolicy.equals("priority")).build();
   }
 
   @Override
   public Integer call() throws Exception {
     SimConfig config;
     try {
+      if (!schedulingPolicy.equals("fcfs") && !schedulingPolicy.equals("priority")) {
+        throw new IllegalArgumentException("--scheduling-policy must be fcfs or priority");
+      }
       config = config();
     } catch (IllegalArgumentException e) {
       System.err.println("llmgw sim: " + e.getMessage());

@@ -3,6 +3,7 @@ package io.llmgw.batch.lifecycle;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.ResultLines;
 import io.llmgw.batch.store.Batch;
@@ -98,8 +99,12 @@ public final class InputValidator {
       String customId = line.get("custom_id").asText();
       String model = line.get("body").get("model").asText();
       String pool = modelPools.get(model);
+      JsonNode body = line.get("body");
+      if (settings.podPriority() != null && !body.has("priority")) {
+        ((ObjectNode) body).put("priority", settings.podPriority().intValue());
+      }
       QueuedLine q = new QueuedLine(b.id(), customId, numbers.get(i), pool == null ? "" : pool,
-          b.expiresAt() * 1000, b.endpoint(), line.get("body").toString());
+          b.expiresAt() * 1000, b.endpoint(), body.toString());
       if (pool == null) {
         known.add(ResultLines.unanswered(q, ResultLines.MODEL_NOT_FOUND, "no route serves the model '"
             + clip(model) + "'"));

@@ -5,6 +5,7 @@ import io.llmgw.batch.dispatch.ResultLines;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
+import io.llmgw.batch.store.LineError;
 import io.llmgw.batch.store.LineResult;
 import io.llmgw.batch.store.StoredFile;
 import java.nio.charset.StandardCharsets;
@@ -93,7 +94,7 @@ public final class Lifecycle implements AutoCloseable {
   private void validate(Batch b, LoadReading r) {
     byte[] content = store.content(b.inputFileId()).orElse(null);
     if (content == null) {
-      fail(b, List.of(new io.llmgw.batch.store.LineError("input_file_not_found", "the input file " + b.inputFileId()
+      fail(b, List.of(new LineError("input_file_not_found", "the input file " + b.inputFileId()
           + " no longer exists", "input_file_id", null)));
       return;
     }

@@ -1,11 +1,16 @@
 package io.llmgw.batch.store;
 
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -173,12 +178,12 @@ public final class RedisStore implements BatchStore {
   public boolean putFile(StoredFile f, byte[] content) {
     return (Long) run(PUT_FILE, ScriptOutputType.INTEGER, new String[] {k("file:" + f.id())}, f.purpose(),
         f.filename(), Long.toString(f.bytes()), Long.toString(f.createdAt()),
-        new String(content, java.nio.charset.StandardCharsets.UTF_8)) == 1;
+        new String(content, StandardCharsets.UTF_8)) == 1;
   }
 
   @Override
   public Optional<StoredFile> file(String id) {
-    List<io.lettuce.core.KeyValue<String, String>> v = redis.hmget(k("file:" + id), "purpose", "filename", "bytes",
+    List<KeyValue<String, String>> v = redis.hmget(k("file:" + id), "purpose", "filename", "bytes",
         "created_at");
     if (!v.getFirst().hasValue()) {
       return Optional.empty();
@@ -190,7 +195,7 @@ public final class RedisStore implements BatchStore {
   @Override
   public Optional<byte[]> content(String id) {
     String c = redis.hget(k("file:" + id), "content");
-    return Optional.ofNullable(c).map(s -> s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return Optional.ofNullable(c).map(s -> s.getBytes(StandardCharsets.UTF_8));
   }
 
   @Override
@@ -214,8 +219,8 @@ public final class RedisStore implements BatchStore {
       if (score == null) {
         return List.of();
       }
-      ids = redis.zrevrangebyscore(k("batches"), io.lettuce.core.Range.create(Double.NEGATIVE_INFINITY,
-          score - 0.5), io.lettuce.core.Limit.create(0, limit));
+      ids = redis.zrevrangebyscore(k("batches"), Range.create(Double.NEGATIVE_INFINITY,
+          score - 0.5), Limit.create(0, limit));
     }
     List<Batch> out = new ArrayList<>();
     for (String id : ids) {
@@ -285,7 +290,7 @@ public final class RedisStore implements BatchStore {
   @Override
   public void extend(List<QueuedLine> lines, String owner, long now, long visibilityMillis) {
     for (QueuedLine l : lines) {
-      redis.zadd(k("claimed:" + l.pool()), io.lettuce.core.ZAddArgs.Builder.xx(), (double) (now + visibilityMillis),
+      redis.zadd(k("claimed:" + l.pool()), ZAddArgs.Builder.xx(), (double) (now + visibilityMillis),
           member(l.batchId(), l.customId()));
     }
   }
@@ -324,7 +329,7 @@ public final class RedisStore implements BatchStore {
 
   @Override
   public RequestCounts counts(String batchId, int total) {
-    List<io.lettuce.core.KeyValue<String, String>> v = redis.hmget(k("batch:" + batchId), "completed", "failed");
+    List<KeyValue<String, String>> v = redis.hmget(k("batch:" + batchId), "completed", "failed");
     return new RequestCounts(total, v.get(0).getValueOrElse("0").transform(Integer::parseInt),
         v.get(1).getValueOrElse("0").transform(Integer::parseInt));
   }

@@ -3,6 +3,7 @@ package io.llmgw.batch.store;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -62,7 +63,7 @@ public final class SqliteStore implements BatchStore {
       FileLock lock;
       try {
         lock = channel.tryLock();
-      } catch (java.nio.channels.OverlappingFileLockException e) {
+      } catch (OverlappingFileLockException e) {
         lock = null; // this JVM holds it already
       }
       if (lock == null) {

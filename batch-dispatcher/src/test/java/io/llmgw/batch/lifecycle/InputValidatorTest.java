@@ -73,6 +73,17 @@ class InputValidatorTest {
   }
 
   @Test
+  void aPodPriorityIsWrittenIntoBodiesThatHaveNone() {
+    InputValidator marking = new InputValidator(BatchSettings.defaults().withPodPriority(10));
+    String content = line("a", "m") + "\n" + line("b", "m").replace("\"messages\"", "\"priority\":3,\"messages\"");
+    InputValidator.Outcome o = marking.validate(BATCH, content.getBytes(StandardCharsets.UTF_8), MODELS);
+    assertThat(o.lines()).extracting(l -> l.body()).satisfiesExactly(
+        b -> assertThat(b).contains("\"priority\":10"),
+        b -> assertThat(b).contains("\"priority\":3").doesNotContain("\"priority\":10"));
+    assertThat(run(line("a", "m")).lines().getFirst().body()).doesNotContain("priority");
+  }
+
+  @Test
   void clientTextInMessagesIsClippedAndControlCharactersShown() {
     InputValidator validator = new InputValidator(BatchSettings.defaults());
     String content = line("a", "m").replace("POST", "\\u0007" + "P".repeat(300));

@@ -1,8 +1,12 @@
 package io.llmgw.envoy.devproxy;
 
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,13 +34,13 @@ final class BatchPassthrough {
     }
   }
 
-  private static final java.util.Set<String> HOP_BY_HOP = java.util.Set.of("connection", "keep-alive",
+  private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive",
       "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "host");
 
-  private static io.vertx.core.MultiMap endToEnd(io.vertx.core.MultiMap headers) {
-    io.vertx.core.MultiMap out = io.vertx.core.MultiMap.caseInsensitiveMultiMap();
-    for (java.util.Map.Entry<String, String> h : headers) {
-      if (!HOP_BY_HOP.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) {
+  private static MultiMap endToEnd(MultiMap headers) {
+    MultiMap out = MultiMap.caseInsensitiveMultiMap();
+    for (Map.Entry<String, String> h : headers) {
+      if (!HOP_BY_HOP.contains(h.getKey().toLowerCase(Locale.ROOT))) {
         out.add(h.getKey(), h.getValue());
       }
     }

@@ -27,6 +27,7 @@ import io.envoyproxy.envoy.config.route.v3.RouteAction;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.MetadataOptions;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
@@ -52,7 +53,7 @@ import java.util.List;
  * LLMRoute (matched on the {@code x-llmgw-route} header the EPP sets), so Envoy's statistics break down by pool and use
  * case. The listener names its routes through RDS, so route and pool changes never drain the listener.
  *
- * @param clusters the EPP cluster, the default cluster, then one per pool
+ * @param clusters the EPP cluster, the default cluster, the batch service's when there is one, then one per pool
  */
 public record XdsResources(List<Listener> listeners, List<RouteConfiguration> routes, List<Cluster> clusters) {
 
@@ -60,16 +61,22 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
     List<Cluster> clusters = new ArrayList<>();
     clusters.add(eppCluster(s));
     clusters.add(originalDestination(XdsNames.DEFAULT_CLUSTER));
+    if (s.batchService() != null) {
+      clusters.add(batchCluster(s.batchService()));
+    }
     List<InferencePool> pools = config.pools().stream()
         .sorted(Comparator.comparing((InferencePool p) -> p.namespace()).thenComparing(InferencePool::name)).toList();
     for (InferencePool p : pools) {
       clusters.add(originalDestination(XdsNames.poolCluster(p.namespace(), p.name())));
     }
-    return new XdsResources(List.of(listener(s)), List.of(routeConfiguration(config)), List.copyOf(clusters));
+    return new XdsResources(List.of(listener(s)), List.of(routeConfiguration(config, s)), List.copyOf(clusters));
   }
 
-  private static RouteConfiguration routeConfiguration(GatewayConfig config) {
+  private static RouteConfiguration routeConfiguration(GatewayConfig config, XdsSettings s) {
     VirtualHost.Builder host = VirtualHost.newBuilder().setName("all").addDomains("*");
+    if (s.batchService() != null) {
+      host.addRoutes(toBatchService("/v1/files", 300)).addRoutes(toBatchService("/v1/batches", 60));
+    }
     List<LLMRoute> routes = config.routes().stream()
         .sorted(Comparator.comparing((LLMRoute r) -> r.namespace()).thenComparing(LLMRoute::name)).toList();
     for (LLMRoute r : routes) {
@@ -92,6 +99,27 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
     return RouteAction.newBuilder().setCluster(cluster).setTimeout(seconds(0))
         .setRetryPolicy(RetryPolicy.newBuilder().setRetryOn("connect-failure,reset,retriable-status-codes")
             .addRetriableStatusCodes(503).setNumRetries(UInt32Value.of(2)))
+        .build();
+  }
+
+  /** OpenAI's Files and Batches API go to the batch service, with ext_proc off: they name no model. */
+  private static Route toBatchService(String prefix, long timeoutSeconds) {
+    return Route.newBuilder().setMatch(RouteMatch.newBuilder().setPathSeparatedPrefix(prefix))
+        .setRoute(RouteAction.newBuilder().setCluster(XdsNames.BATCH_CLUSTER).setTimeout(seconds(timeoutSeconds)))
+        .putTypedPerFilterConfig("envoy.filters.http.ext_proc", Any.pack(ExtProcPerRoute.newBuilder()
+            .setDisabled(true).build()))
+        .build();
+  }
+
+  private static Cluster batchCluster(String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    return Cluster.newBuilder().setName(XdsNames.BATCH_CLUSTER)
+        .setType(Cluster.DiscoveryType.STRICT_DNS)
+        .setConnectTimeout(seconds(2))
+        .setLoadAssignment(ClusterLoadAssignment.newBuilder().setClusterName(XdsNames.BATCH_CLUSTER)
+            .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(LbEndpoint.newBuilder()
+                .setEndpoint(Endpoint.newBuilder().setAddress(address(hostPort.substring(0, colon),
+                    Integer.parseInt(hostPort.substring(colon + 1))))))))
         .build();
   }
 

@@ -52,4 +52,22 @@ class EnvoyXdsBootstrapTest {
         .isEqualTo(fixedHcm.getRouteConfig().getVirtualHosts(0).getRoutesList().getLast().getRoute());
     assertThat(served.listeners().getFirst().getAddress()).isEqualTo(fixed.getStaticResources().getListeners(0).getAddress());
   }
+
+  @Test
+  void withABatchServiceTheServedRoutesSendFilesAndBatchesThereAsTheStaticBootstrapDoes() throws Exception {
+    Bootstrap fixed = EnvoyBootstrap.parse(Files.readString(Path.of("envoy.yaml")));
+    HttpConnectionManager fixedHcm = fixed.getStaticResources().getListeners(0).getFilterChains(0).getFilters(0)
+        .getTypedConfig().unpack(HttpConnectionManager.class);
+    XdsResources served = XdsResources.of(GatewayConfig.empty(),
+        new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002, 9003, "llmgw-batch:8090"));
+    var routes = served.routes().getFirst().getVirtualHosts(0).getRoutesList();
+    assertThat(routes.subList(0, 2)).isEqualTo(fixedHcm.getRouteConfig().getVirtualHosts(0).getRoutesList()
+        .subList(0, 2));
+    Cluster batch = served.clusters().stream().filter(c -> c.getName().equals("batch_service")).findFirst()
+        .orElseThrow();
+    assertThat(batch.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress()
+        .getSocketAddress().getAddress()).isEqualTo("llmgw-batch");
+    assertThat(XdsResources.of(GatewayConfig.empty(), new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002, 9003))
+        .clusters()).extracting(Cluster::getName).doesNotContain("batch_service");
+  }
 }

@@ -110,6 +110,10 @@ public final class Engine {
 
   private void step() {
     long now = scheduler.nanoTime();
+    if (config.priorityScheduling()) {
+      waiting.sort(BY_PRIORITY);
+      preemptFor();
+    }
     double ms = config.decodeBaseMs() + config.decodePerSeqMs() * running.size();
     double prefillTokens = 0;
     boolean admittedAny = false;
@@ -138,8 +142,10 @@ public final class Engine {
       }
       int cachedBlocks = prefixCache.matchAndInsert(s.request.prefixBlocks());
       s.cachedTokens = Math.min(s.request.promptTokens() - 1, cachedBlocks * config.blockSize());
-      prefillTokens += s.request.promptTokens() - s.cachedTokens;
-      metrics.admitted(s, (now - s.arrivedNanos) / 1e9, s.cachedTokens);
+      prefillTokens += s.request.promptTokens() - s.cachedTokens + s.generated; // a preempted one recomputes its output
+      if (!s.preempted) {
+        metrics.admitted(s, (now - s.arrivedNanos) / 1e9, s.cachedTokens);
+      }
       admittedAny = true;
     }
     runningNow = running.size();
@@ -147,6 +153,40 @@ public final class Engine {
       ms += config.prefillOverheadMs() + config.prefillPerTokenMs() * prefillTokens;
     }
     scheduler.schedule(ms, this::completeStep);
+  }
+
+  private static final java.util.Comparator<Sequence> BY_PRIORITY = java.util.Comparator
+      .comparingInt((Sequence s) -> s.request.priority()).thenComparingLong(s -> s.arrivedNanos);
+
+  /**
+   * vLLM's priority policy: while the first waiting sequence finds no running slot or KV room and a running sequence
+   * has a lower priority (a higher number), the lowest-priority, latest-arrived one goes back to waiting and gives up
+   * its blocks.
+   */
+  private void preemptFor() {
+    while (!waiting.isEmpty()) {
+      Sequence first = waiting.getFirst();
+      boolean fits = running.size() < config.maxNumSeqs() && usedBlocks + first.blocks <= config.numGpuBlocks();
+      if (fits) {
+        return;
+      }
+      Sequence victim = null;
+      for (Sequence r : running) {
+        if (!r.cancelled && r.request.priority() > first.request.priority()
+            && (victim == null || BY_PRIORITY.compare(r, victim) >= 0)) { // ties: the latest admitted
+          victim = r;
+        }
+      }
+      if (victim == null) {
+        return;
+      }
+      running.remove(victim);
+      usedBlocks -= victim.blocks;
+      victim.preempted = true;
+      metrics.preempted();
+      waiting.add(victim);
+      waiting.sort(BY_PRIORITY);
+    }
   }
 
   /** Every running sequence gets one token; finished and cancelled ones release their blocks. */

@@ -28,6 +28,8 @@ public final class EngineMetrics {
       "model_name");
   private final Counter activations = counter("sim:lora_activations", "Adapter uses by a batch, by where the adapter "
       + "was (gpu: already in a slot; cpu, disk: swapped in)", "model_name", "adapter_name", "from");
+  private final Counter preemptions = counter("vllm:num_preemptions", "Running requests sent back to waiting for a "
+      + "higher priority", "model_name");
   private final String model;
 
   EngineMetrics(String model, Engine engine) {
@@ -100,6 +102,15 @@ public final class EngineMetrics {
   void token(boolean first, double seconds) {
     (first ? ttft : itl).labelValues(model).observe(seconds);
     generationTokens.labelValues(model).inc();
+  }
+
+  void preempted() {
+    preemptions.labelValues(model).inc();
+  }
+
+  /** Requests preempted so far. */
+  public double preemptions() {
+    return preemptions.labelValues(model).get();
   }
 
   void finished(String reason, double seconds) {

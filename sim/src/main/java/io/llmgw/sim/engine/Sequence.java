@@ -13,6 +13,8 @@ public final class Sequence implements Engine.Submission {
   int blocks;
   int cachedTokens;
   boolean cancelled;
+  /** Preempted at least once: readmission recomputes the prompt and the tokens generated so far. */
+  boolean preempted;
 
   Sequence(SimRequest request, SequenceListener listener, SplittableRandom words, long arrivedNanos) {
     this.request = request;

@@ -19,6 +19,9 @@ import java.util.List;
  * @param failureRate share of requests answered 500 at random
  * @param seed makes output text, output lengths and injected failures repeatable
  * @param runtimePort where each pod also serves the ModelMesh runtime SPI (gRPC) for adapter loads; 0: not served
+ * @param priorityScheduling vLLM's {@code --scheduling-policy priority}: waiting requests go by their body's
+ *     {@code priority} (lower first, default 0), and one that finds no room preempts running requests of a lower
+ *     priority (they wait again and recompute their KV cache when readmitted); false: first come, first served
  */
 public record SimConfig(
     String model,
@@ -39,7 +42,8 @@ public record SimConfig(
     double failureRate,
     long seed,
     List<String> adapters,
-    int runtimePort) {
+    int runtimePort,
+    boolean priorityScheduling) {
 
   public static final String DEFAULT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -89,6 +93,7 @@ public record SimConfig(
     b.seed = seed;
     b.adapters = adapters;
     b.runtimePort = runtimePort;
+    b.priorityScheduling = priorityScheduling;
     return b;
   }
 
@@ -112,6 +117,7 @@ public record SimConfig(
     private double failureRate;
     private long seed;
     private int runtimePort;
+    private boolean priorityScheduling;
     private List<String> adapters = List.of();
 
     private Builder() {}
@@ -183,7 +189,13 @@ public record SimConfig(
     public SimConfig build() {
       return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
           prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs,
-          meanOutputTokens, failureRate, seed, adapters, runtimePort);
+          meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling);
+    }
+
+    /** vLLM's {@code --scheduling-policy priority} instead of first come, first served. */
+    public Builder priorityScheduling(boolean on) {
+      priorityScheduling = on;
+      return this;
     }
 
     /** Also serve the ModelMesh runtime SPI on this port of every pod (0: off). */

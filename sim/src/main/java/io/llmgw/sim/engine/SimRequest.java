@@ -9,6 +9,13 @@ package io.llmgw.sim.engine;
  * @param prefixBlocks chained hashes of the prompt's full blocks (keyed by adapter), for prefix-cache reuse
  * @param maxTokens tokens to generate
  * @param lengthCapped true when the client set {@code max_tokens} (finish reason "length")
+ * @param priority vLLM's request priority: lower goes first under priority scheduling (default 0)
  */
 public record SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
-    boolean lengthCapped) {}
+    boolean lengthCapped, int priority) {
+
+  public SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
+      boolean lengthCapped) {
+    this(model, adapter, promptTokens, prefixBlocks, maxTokens, lengthCapped, 0);
+  }
+}

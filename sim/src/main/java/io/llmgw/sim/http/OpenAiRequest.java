@@ -11,7 +11,7 @@ import net.openhft.hashing.LongHashFunction;
  * does, so prefix-aware routing and the simulated cache agree on what a shared prefix is.
  */
 record OpenAiRequest(boolean chat, String model, String prompt, Integer maxTokens, boolean stream,
-    boolean includeUsage) {
+    boolean includeUsage, int priority) {
 
   static final int CHARS_PER_TOKEN = 4;
 
@@ -41,15 +41,19 @@ record OpenAiRequest(boolean chat, String model, String prompt, Integer maxToken
       throw new IllegalArgumentException("'stream' must be a boolean");
     }
     JsonNode usage = body.path("stream_options").path("include_usage");
+    JsonNode priority = body.get("priority");
+    if (priority != null && !priority.isNull() && !(priority.isIntegralNumber() && priority.canConvertToInt())) {
+      throw new IllegalArgumentException("'priority' must be an integer");
+    }
     return new OpenAiRequest(chat, model.asText(), prompt, maxTokens, stream != null && stream.asBoolean(),
-        usage.asBoolean(false));
+        usage.asBoolean(false), priority == null || priority.isNull() ? 0 : priority.asInt());
   }
 
   SimRequest toEngine(String adapter, int blockSize, int meanOutputTokens, SplittableRandom random) {
     int promptTokens = Math.max(1, (prompt.length() + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN);
     int tokens = maxTokens != null ? maxTokens : 1 + random.nextInt(2 * meanOutputTokens - 1);
     return new SimRequest(model, adapter, promptTokens, prefixBlocks(adapter, blockSize * CHARS_PER_TOKEN), tokens,
-        maxTokens != null);
+        maxTokens != null, priority);
   }
 
   /** Chained hashes of the prompt's full blocks; the chain starts from the adapter, as vLLM keys its cache by LoRA. */

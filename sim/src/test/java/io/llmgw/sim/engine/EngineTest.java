@@ -139,6 +139,40 @@ class EngineTest {
   }
 
   @Test
+  void underPrioritySchedulingAHigherPriorityPreemptsALowerOneWhichResumesWithoutRepeatingTokens() {
+    Engine engine = new Engine(builder().capacity(2, 10, 4096).priorityScheduling(true).build(), clock);
+    SimRequest batch = new SimRequest("m", null, 100, new long[0], 50, true, 10);
+    Recorder low1 = submit(engine, batch);
+    Recorder low2 = submit(engine, batch);
+    clock.advance(200);
+    int before = low2.tokenTimesMs.size();
+    assertThat(before).isGreaterThan(3);
+    Recorder high = submit(engine, new SimRequest("m", null, 100, new long[0], 5, true, 0));
+    clock.advance(40); // the next step starts: the latest low-priority sequence makes room
+    assertThat(engine.runningCount()).isEqualTo(2);
+    assertThat(engine.waitingCount()).isEqualTo(1);
+    assertThat(engine.metrics().preemptions()).isEqualTo(1);
+    clock.runUntilIdle();
+    assertThat(high.firstTokenMs() - 200).as("started in the step after it arrived").isLessThan(50);
+    for (Recorder r : List.of(low1, low2)) {
+      assertThat(r.tokenTimesMs).hasSize(50); // every token once, the preempted one's too
+      assertThat(r.usage.completionTokens()).isEqualTo(50);
+    }
+    assertThat(low2.tokenTimesMs.getLast()).isGreaterThan(low1.tokenTimesMs.getLast());
+  }
+
+  @Test
+  void firstComeFirstServedNeverPreemptsWhateverTheBodySays() {
+    Engine engine = new Engine(builder().capacity(1, 10, 4096).build(), clock);
+    Recorder low = submit(engine, new SimRequest("m", null, 100, new long[0], 20, true, 10));
+    clock.advance(50);
+    Recorder high = submit(engine, new SimRequest("m", null, 100, new long[0], 5, true, 0));
+    clock.runUntilIdle();
+    assertThat(engine.metrics().preemptions()).isZero();
+    assertThat(high.firstTokenMs()).isGreaterThan(low.tokenTimesMs.getLast());
+  }
+
+  @Test
   void cancelledSequencesLeaveTheQueueAndTheBatch() {
     Engine engine = new Engine(builder().capacity(1, 10, 4096).build(), clock);
     Recorder runningRec = new Recorder(clock);
