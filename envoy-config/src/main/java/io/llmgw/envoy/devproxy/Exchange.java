@@ -179,6 +179,7 @@ final class Exchange {
         .onComplete(ar -> {
           if (finished) {
             if (ar.succeeded()) {
+              ar.result().exceptionHandler(t -> { }); // the client is gone: the reset's own error is expected
               ar.result().request().reset();
             }
           } else if (ar.failed()) {
