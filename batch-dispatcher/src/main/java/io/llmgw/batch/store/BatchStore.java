@@ -43,7 +43,10 @@ public interface BatchStore extends AutoCloseable {
   /** Up to {@code max} lines of the pool, earliest deadline first, whose deadline has not passed and whose retry time has come. */
   List<Claim> claim(String pool, int max, String owner, long now, long visibilityMillis);
 
-  /** Keeps the owner's claims on these lines until {@code now + visibilityMillis}. */
+  /**
+   * Keeps the owner's claims on these lines until {@code now + visibilityMillis}. (Redis does not record owners: a
+   * line another dispatcher took over after the claim lapsed is extended too; its result is still written once.)
+   */
   void extend(List<QueuedLine> lines, String owner, long now, long visibilityMillis);
 
   /** Gives a claimed line back, to be claimed again from {@code notBefore}. */
