@@ -74,6 +74,11 @@ public final class BatchCommand implements Callable<Integer> {
       + "requests (default: bodies unchanged).")
   Integer podPriority;
 
+  @Option(names = "--retention", defaultValue = "720h", converter = DurationConverter.class,
+      description = "How long finished batches, their output and error files, and uploaded files are kept "
+          + "(default: ${DEFAULT-VALUE}, 30 days).")
+  Duration retention;
+
   @Option(names = "--max-file-bytes", defaultValue = "209715200",
       description = "Largest upload (default: ${DEFAULT-VALUE}).")
   long maxFileBytes;
@@ -92,7 +97,7 @@ public final class BatchCommand implements Callable<Integer> {
     BatchSettings d = BatchSettings.defaults();
     BatchSettings s = new BatchSettings(bind, port, epp, gateway, store, objective, baseline, gate, slotsPerPod,
         capacity, pollInterval, visibility, requestTimeout, d.maxAttempts(), maxFileBytes, maxLineBytes, d.maxLines(),
-        d.maxInFlight(), podPriority);
+        d.maxInFlight(), podPriority, retention);
     try (BatchService service = BatchService.start(s, Clock.systemUTC())) {
       CountDownLatch stop = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

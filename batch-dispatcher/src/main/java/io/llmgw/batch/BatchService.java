@@ -44,7 +44,8 @@ public final class BatchService implements AutoCloseable {
     this.forwarder = new Forwarder(settings.frontDoor(), settings.objective(), settings.requestTimeout(),
         settings.maxAttempts());
     this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);
-    this.lifecycle = new Lifecycle(store, new InputValidator(settings), dispatcher::lastReading, clock, 250);
+    this.lifecycle = new Lifecycle(store, new InputValidator(settings), dispatcher::lastReading, clock, 250,
+        settings.retention());
     this.vertx = Vertx.vertx();
     this.uploads = Files.createTempDirectory("llmgw-batch-uploads");
   }

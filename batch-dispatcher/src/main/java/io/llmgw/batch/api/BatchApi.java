@@ -69,6 +69,7 @@ public final class BatchApi {
         .setDeleteUploadedFilesOnEnd(true)).blockingHandler(this::createFile, false);
     r.get("/v1/files/:id/content").blockingHandler(this::fileContent, false);
     r.get("/v1/files/:id").blockingHandler(this::getFile, false);
+    r.delete("/v1/files/:id").blockingHandler(this::deleteFile, false);
     BodyHandler json = BodyHandler.create(false).setBodyLimit(MAX_JSON_BODY);
     r.post("/v1/batches").handler(json).blockingHandler(this::createBatch, false);
     r.post("/v1/batches/:id/cancel").blockingHandler(this::cancel, false);
@@ -139,6 +140,15 @@ public final class BatchApi {
   private void getFile(RoutingContext ctx) {
     String id = ctx.pathParam("id");
     store.file(id).ifPresentOrElse(f -> send(ctx, 200, OpenAiShapes.file(f)), () -> notFound(ctx, "file", id));
+  }
+
+  private void deleteFile(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    if (!store.deleteFile(id)) {
+      notFound(ctx, "file", id);
+      return;
+    }
+    send(ctx, 200, OpenAiShapes.JSON.createObjectNode().put("id", id).put("object", "file").put("deleted", true));
   }
 
   private void fileContent(RoutingContext ctx) {

@@ -10,7 +10,10 @@ import io.llmgw.batch.store.LineResult;
 import io.llmgw.batch.store.StoredFile;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,17 +32,21 @@ public final class Lifecycle implements AutoCloseable {
   private final Supplier<LoadReading> reading;
   private final Clock clock;
   private final long periodMillis;
+  private final Duration retention;
   private final Object wake = new Object();
+  private long lastRetentionSweep = Long.MIN_VALUE / 2; // half: now minus it must not overflow
   private volatile boolean closed;
   private Thread loop;
 
+  /** @param retention how long finished batches (with their output and error files) and uploaded files are kept */
   public Lifecycle(BatchStore store, InputValidator validator, Supplier<LoadReading> reading, Clock clock,
-      long periodMillis) {
+      long periodMillis, Duration retention) {
     this.store = store;
     this.validator = validator;
     this.reading = reading;
     this.clock = clock;
     this.periodMillis = periodMillis;
+    this.retention = retention;
   }
 
   public Lifecycle start() {
@@ -71,9 +78,15 @@ public final class Lifecycle implements AutoCloseable {
 
   public void tick() {
     LoadReading r = reading.get();
-    if (r != null) {
-      for (String id : store.batchIds(List.of(BatchStatus.VALIDATING))) {
-        store.batch(id).ifPresent(b -> validate(b, r));
+    for (String id : store.batchIds(List.of(BatchStatus.VALIDATING))) {
+      Batch b = store.batch(id).orElse(null);
+      if (b != null && clock.millis() >= b.expiresAt() * 1000) {
+        // validation waits for a load reading (models → pools); without one for the whole window, the batch expires
+        if (store.transition(id, BatchStatus.VALIDATING, b.moved(BatchStatus.EXPIRED, nowSeconds()))) {
+          LOG.info("batch {}: expired before it could be validated (no reading of the pools' load)", id);
+        }
+      } else if (b != null && r != null) {
+        validate(b, r);
       }
     }
     for (String id : store.batchIds(List.of(BatchStatus.IN_PROGRESS))) {
@@ -85,6 +98,58 @@ public final class Lifecycle implements AutoCloseable {
     for (String id : store.batchIds(List.of(BatchStatus.FINALIZING))) {
       store.batch(id).ifPresent(this::finishFinalizing);
     }
+    if (clock.millis() - lastRetentionSweep >= RETENTION_SWEEP_MILLIS) {
+      lastRetentionSweep = clock.millis();
+      sweep();
+    }
+  }
+
+  private static final long RETENTION_SWEEP_MILLIS = 3_600_000;
+
+  /**
+   * Keeps the store bounded: a batch that ended more than the retention ago goes, with its results and its output and
+   * error files; so does an uploaded file that old, unless a batch still running reads it.
+   */
+  private void sweep() {
+    long cutoff = clock.millis() / 1000 - retention.toSeconds();
+    Set<String> inUse = new HashSet<>();
+    int batches = 0;
+    for (String id : store.batchIds(List.of(BatchStatus.VALIDATING, BatchStatus.IN_PROGRESS, BatchStatus.FINALIZING,
+        BatchStatus.CANCELLING))) {
+      store.batch(id).ifPresent(b -> inUse.add(b.inputFileId()));
+    }
+    for (String id : store.batchIds(List.of(BatchStatus.COMPLETED, BatchStatus.FAILED, BatchStatus.EXPIRED,
+        BatchStatus.CANCELLED))) {
+      Batch b = store.batch(id).orElse(null);
+      Long ended = b == null ? null : firstNonNull(b.completedAt(), b.failedAt(), b.expiredAt(), b.cancelledAt());
+      if (ended != null && ended < cutoff) {
+        for (String file : new String[] {b.outputFileId(), b.errorFileId()}) {
+          if (file != null) {
+            store.deleteFile(file);
+          }
+        }
+        store.deleteBatch(id);
+        batches++;
+      }
+    }
+    int files = 0;
+    for (StoredFile f : store.files()) {
+      if (f.createdAt() < cutoff && !inUse.contains(f.id()) && store.deleteFile(f.id())) {
+        files++;
+      }
+    }
+    if (batches + files > 0) {
+      LOG.info("batch retention: {} batches and {} files older than {} removed", batches, files, retention);
+    }
+  }
+
+  private static Long firstNonNull(Long... times) {
+    for (Long t : times) {
+      if (t != null) {
+        return t;
+      }
+    }
+    return null;
   }
 
   private long nowSeconds() {

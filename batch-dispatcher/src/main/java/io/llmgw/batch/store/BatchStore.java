@@ -21,6 +21,12 @@ public interface BatchStore extends AutoCloseable {
 
   Optional<byte[]> content(String id);
 
+  /** Every file's metadata, oldest first (for retention). */
+  List<StoredFile> files();
+
+  /** Removes the file; false when there was none. */
+  boolean deleteFile(String id);
+
   void createBatch(Batch batch);
 
   Optional<Batch> batch(String id);
@@ -30,6 +36,9 @@ public interface BatchStore extends AutoCloseable {
 
   /** Ids of the batches in any of these statuses. */
   List<String> batchIds(List<BatchStatus> statuses);
+
+  /** Removes a batch, its results and whatever of its lines is still queued (for retention). */
+  void deleteBatch(String id);
 
   /** Replaces the batch with {@code next} only if its status is still {@code from}; false when it was not. */
   boolean transition(String id, BatchStatus from, Batch next);

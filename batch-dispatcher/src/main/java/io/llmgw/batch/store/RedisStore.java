@@ -35,6 +35,22 @@ public final class RedisStore implements BatchStore {
       if redis.call('exists', KEYS[1]) == 1 then return 0 end
       redis.call('hset', KEYS[1], 'purpose', ARGV[1], 'filename', ARGV[2], 'bytes', ARGV[3], 'created_at', ARGV[4],
         'content', ARGV[5])
+      redis.call('zadd', KEYS[2], ARGV[4], ARGV[6])
+      return 1""";
+  // KEYS: batch, results, items, attempts, batches; ARGV: prefix, id. Queued lines leave their pools' sets too.
+  private static final String DELETE_BATCH = """
+      local p, id = ARGV[1], ARGV[2]
+      local items = redis.call('hgetall', KEYS[3])
+      for i = 1, #items, 2 do
+        local pool = cjson.decode(items[i + 1]).pool
+        local m = id .. '\\t' .. items[i]
+        for _, set in ipairs({'q:', 'delayed:', 'claimed:', 'enq:'}) do redis.call('zrem', p .. set .. pool, m) end
+        redis.call('hdel', p .. 'score:' .. pool, m)
+      end
+      local status = redis.call('hget', KEYS[1], 'status')
+      if status then redis.call('srem', p .. 'status:' .. status, id) end
+      redis.call('del', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+      redis.call('zrem', KEYS[5], id)
       return 1""";
   private static final String CREATE = """
       if redis.call('exists', KEYS[1]) == 1 then return 0 end
@@ -176,9 +192,9 @@ public final class RedisStore implements BatchStore {
 
   @Override
   public boolean putFile(StoredFile f, byte[] content) {
-    return (Long) run(PUT_FILE, ScriptOutputType.INTEGER, new String[] {k("file:" + f.id())}, f.purpose(),
-        f.filename(), Long.toString(f.bytes()), Long.toString(f.createdAt()),
-        new String(content, StandardCharsets.UTF_8)) == 1;
+    return (Long) run(PUT_FILE, ScriptOutputType.INTEGER, new String[] {k("file:" + f.id()), k("files")},
+        f.purpose(), f.filename(), Long.toString(f.bytes()), Long.toString(f.createdAt()),
+        new String(content, StandardCharsets.UTF_8), f.id()) == 1;
   }
 
   @Override
@@ -196,6 +212,27 @@ public final class RedisStore implements BatchStore {
   public Optional<byte[]> content(String id) {
     String c = redis.hget(k("file:" + id), "content");
     return Optional.ofNullable(c).map(s -> s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public List<StoredFile> files() {
+    List<StoredFile> out = new ArrayList<>();
+    for (String id : redis.zrange(k("files"), 0, -1)) {
+      file(id).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  @Override
+  public boolean deleteFile(String id) {
+    redis.zrem(k("files"), id);
+    return redis.del(k("file:" + id)) == 1;
+  }
+
+  @Override
+  public void deleteBatch(String id) {
+    run(DELETE_BATCH, ScriptOutputType.INTEGER, new String[] {k("batch:" + id), k("res:" + id), k("item:" + id),
+        k("attempts:" + id), k("batches")}, prefix, id);
   }
 
   @Override

@@ -136,6 +136,44 @@ public final class SqliteStore implements BatchStore {
   }
 
   @Override
+  public synchronized List<StoredFile> files() {
+    return tx(() -> {
+      List<StoredFile> out = new ArrayList<>();
+      try (Statement st = db.createStatement(); ResultSet r = st.executeQuery(
+          "SELECT id, purpose, filename, bytes, created_at FROM files ORDER BY created_at")) {
+        while (r.next()) {
+          out.add(new StoredFile(r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getLong(5)));
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public synchronized boolean deleteFile(String id) {
+    return tx(() -> {
+      try (PreparedStatement p = db.prepareStatement("DELETE FROM files WHERE id = ?")) {
+        p.setString(1, id);
+        return p.executeUpdate() == 1;
+      }
+    });
+  }
+
+  @Override
+  public synchronized void deleteBatch(String id) {
+    tx(() -> {
+      for (String table : List.of("batches", "queue", "results", "counts")) {
+        try (PreparedStatement p = db.prepareStatement("DELETE FROM " + table + " WHERE "
+            + (table.equals("batches") ? "id" : "batch_id") + " = ?")) {
+          p.setString(1, id);
+          p.executeUpdate();
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
   public synchronized void createBatch(Batch b) {
     tx(() -> {
       try (PreparedStatement p = db.prepareStatement("INSERT INTO batches(id, status, doc) VALUES (?,?,?)")) {

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.store.SqliteStore;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -311,6 +313,52 @@ class BatchServiceTest {
     assertThat(r.json().get("bytes").asInt()).isEqualTo(content.length);
     assertThat(api.get("/v1/files/" + r.json().get("id").asText() + "/content").text())
         .isEqualTo(new String(content, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void finishedBatchesTheirFilesAndOldUploadsGoAfterTheRetentionButARunningBatchKeepsItsInput() throws Exception {
+    String oldInput = api.upload("batch", lines(1)).json().get("id").asText();
+    String loose = api.upload("batch", lines(1)).json().get("id").asText();
+    String done = submit(lines(1));
+    validate();
+    service.dispatcher().tick();
+    await().atMost(Duration.ofSeconds(10)).until(() -> batch(done).get("request_counts").get("completed").asInt() == 1);
+    service.lifecycle().tick();
+    JsonNode finished = batch(done);
+    assertThat(finished.get("status").asText()).isEqualTo("completed");
+
+    clock.advance(Duration.ofDays(30).plusHours(2));
+    String running = api.post("/v1/batches", "{\"input_file_id\":\"" + oldInput + "\",\"endpoint\":"
+        + "\"/v1/chat/completions\",\"completion_window\":\"24h\"}").json().get("id").asText();
+    service.lifecycle().tick();
+    assertThat(api.get("/v1/batches/" + done).status()).isEqualTo(404);
+    assertThat(api.get("/v1/files/" + finished.get("output_file_id").asText()).status()).isEqualTo(404);
+    assertThat(api.get("/v1/files/" + finished.get("input_file_id").asText()).status()).isEqualTo(404);
+    assertThat(api.get("/v1/files/" + loose).status()).isEqualTo(404);
+    assertThat(batch(running).get("status").asText()).isEqualTo("in_progress");
+    assertThat(api.get("/v1/files/" + oldInput).status()).as("read by a running batch").isEqualTo(200);
+  }
+
+  @Test
+  void aBatchThatCouldNotBeValidatedWithinItsWindowExpires() throws Exception {
+    String id = submit(lines(2));
+    clock.advance(Duration.ofHours(24).plusSeconds(1));
+    service.lifecycle().tick(); // no load was ever read: the models cannot be mapped to pools
+    JsonNode b = batch(id);
+    assertThat(b.get("status").asText()).isEqualTo("expired");
+    assertThat(b.get("expired_at").asLong()).isEqualTo(clock.millis() / 1000);
+    assertThat(gateway.received.get()).isZero();
+  }
+
+  @Test
+  void aFileCanBeDeleted() throws Exception {
+    String id = api.upload("batch", lines(1)).json().get("id").asText();
+    HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        java.net.URI.create("http://127.0.0.1:" + service.port() + "/v1/files/" + id)).DELETE().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(FakeGateway.JSON.readTree(r.body()).get("deleted").asBoolean()).isTrue();
+    assertThat(api.get("/v1/files/" + id).status()).isEqualTo(404);
   }
 
   @Test

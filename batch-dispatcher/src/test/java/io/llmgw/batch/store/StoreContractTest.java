@@ -219,6 +219,34 @@ class StoreContractTest {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("stores")
+  void deletingABatchTakesItsQueuedLinesResultsAndStatusAlongAndFilesGoOneByOne(Kind kind) {
+    try (BatchStore s = kind.open().get()) {
+      accepted(s, "batch_1", NOW + 3_600_000, 3);
+      accepted(s, "batch_2", NOW + 3_600_000, 1);
+      Claim c = s.claim("ns/pool", 1, "a", NOW, 60_000).getFirst();
+      s.finish(ok(c.item()));
+      s.deleteBatch("batch_1");
+      assertThat(s.batch("batch_1")).isEmpty();
+      assertThat(s.results("batch_1")).isEmpty();
+      assertThat(s.remaining("batch_1")).isZero();
+      assertThat(s.batchIds(List.of(BatchStatus.IN_PROGRESS))).containsExactly("batch_2");
+      assertThat(s.batches(null, 10)).extracting(Batch::id).containsExactly("batch_2");
+      assertThat(s.stats("ns/pool").depth()).isEqualTo(1);
+      assertThat(s.claim("ns/pool", 10, "a", NOW, 60_000)).extracting(x -> x.item().batchId())
+          .containsExactly("batch_2");
+
+      s.putFile(new StoredFile("file-old", "batch", "a.jsonl", 1, 5), new byte[] {'a'});
+      s.putFile(new StoredFile("file-new", "batch", "b.jsonl", 1, 9), new byte[] {'b'});
+      assertThat(s.files()).extracting(StoredFile::id).containsExactly("file-old", "file-new");
+      assertThat(s.deleteFile("file-old")).isTrue();
+      assertThat(s.deleteFile("file-old")).isFalse();
+      assertThat(s.files()).extracting(StoredFile::id).containsExactly("file-new");
+      assertThat(s.content("file-old")).isEmpty();
+    }
+  }
+
   @org.junit.jupiter.api.Test
   void theEmbeddedStoreServesOneProcessAndReleasesADeadOnesClaims() {
     Path file = dir.resolve("single.db");
