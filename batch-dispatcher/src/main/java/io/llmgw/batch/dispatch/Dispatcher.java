@@ -236,8 +236,9 @@ public final class Dispatcher implements AutoCloseable {
     for (String pool : pools) {
       QueueStats s = stats.getOrDefault(pool, new QueueStats(0, 0));
       BudgetGate g = gates.get(pool);
-      out.add(new PoolBatchStatus(pool, s.depth(), s.depth() == 0 ? 0 : Math.max(0, now - s.oldestEnqueuedMillis()) / 1000.0,
-          g == null ? Budget.closed(settings.baseline()) : g.budget(), inFlight(pool), g != null && g.throttledNow()));
+      double oldest = s.depth() == 0 ? 0 : Math.max(0, now - s.oldestEnqueuedMillis()) / 1000.0;
+      out.add(new PoolBatchStatus(pool, s.depth(), oldest, g == null ? Budget.closed(settings.baseline()) : g.budget(),
+          inFlight(pool), g != null && g.throttledNow()));
     }
     return out;
   }
