@@ -97,6 +97,9 @@ public final class Dispatcher implements AutoCloseable {
     try {
       reading = reader.read();
     } catch (LoadReader.Unreadable e) {
+      if (closed) {
+        return; // interrupted by close(): not a failure of the EPP
+      }
       metrics.unreadable();
       gates.values().forEach(g -> g.close(settings.baseline()));
       long now = clock.millis();
