@@ -3,6 +3,7 @@ package io.llmgw.batch.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.ClientText;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
@@ -88,8 +89,10 @@ public final class BatchApi {
     int code = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
     String message = switch (code) {
       case 413 -> "the upload exceeds the limit of " + settings.maxFileBytes() + " bytes (--max-file-bytes)";
-      case 400 -> "the request could not be read: " + (ctx.failure() == null ? "bad request" : ctx.failure().getMessage());
-      default -> "the batch service failed: " + (ctx.failure() == null ? "status " + code : ctx.failure().toString());
+      case 400 -> "the request could not be read: "
+          + (ctx.failure() == null ? "bad request" : ClientText.clip(ctx.failure().getMessage()));
+      default -> "the batch service failed: "
+          + (ctx.failure() == null ? "status " + code : ClientText.clip(ctx.failure().toString()));
     };
     if (code >= 500) {
       LOG.warn("{} {}: {}", ctx.request().method(), ctx.request().path(), message);
@@ -294,12 +297,8 @@ public final class BatchApi {
   }
 
   private static void notFound(RoutingContext ctx, String kind, String id) {
-    send(ctx, 404, OpenAiShapes.error("no " + kind + " with id '" + clip(id) + "'", "invalid_request_error", null,
-        "not_found"));
-  }
-
-  private static String clip(String s) {
-    return s.length() > 128 ? s.substring(0, 128) + "…" : s.replaceAll("[\\p{Cntrl}]", "?");
+    send(ctx, 404, OpenAiShapes.error("no " + kind + " with id '" + ClientText.clip(id) + "'", "invalid_request_error",
+        null, "not_found"));
   }
 
   private static void send(RoutingContext ctx, int status, JsonNode body) {

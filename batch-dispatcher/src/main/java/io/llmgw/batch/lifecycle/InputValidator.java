@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import static io.llmgw.batch.ClientText.clip;
+
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.ResultLines;
 import io.llmgw.batch.store.Batch;
@@ -74,7 +76,7 @@ public final class InputValidator {
       try {
         line = JSON.readTree(new String(content, from, len, StandardCharsets.UTF_8));
       } catch (JsonProcessingException e) {
-        problem = "line " + lineNumber + " is not valid JSON: " + e.getOriginalMessage();
+        problem = "line " + lineNumber + " is not valid JSON: " + clip(e.getOriginalMessage());
       }
       if (problem == null) {
         problem = check(b, line, lineNumber, ids);
@@ -160,15 +162,5 @@ public final class InputValidator {
       }
     }
     return true;
-  }
-
-  /** Client text in messages: at most 128 characters, control characters shown as '?'. */
-  static String clip(String s) {
-    StringBuilder out = new StringBuilder(Math.min(s.length(), 128));
-    for (int i = 0; i < s.length() && i < 128; i++) {
-      char c = s.charAt(i);
-      out.append(c < 0x20 || c == 0x7f ? '?' : c);
-    }
-    return s.length() > 128 ? out + "…" : out.toString();
   }
 }
