@@ -44,7 +44,6 @@ public final class Dispatcher implements AutoCloseable {
   private final Map<String, Set<QueuedLine>> inFlight = new ConcurrentHashMap<>();
   private final AtomicInteger inFlightTotal = new AtomicInteger();
   private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
-  private final Map<String, QueueStats> stats = new ConcurrentHashMap<>();
   private volatile LoadReading lastReading;
   private volatile long readingSequence;
   private long lastUnreadableLog = Long.MIN_VALUE / 2;
@@ -206,22 +205,19 @@ public final class Dispatcher implements AutoCloseable {
     }
   }
 
+  /** The budget gauges every pass; the queue gauges, which cost a store query per pool, once a second. */
   private void publish() {
     long now = clock.millis();
-    boolean refresh = now - lastStats >= STATS_EVERY_MILLIS;
-    if (refresh) {
+    for (Map.Entry<String, BudgetGate> e : gates.entrySet()) {
+      metrics.budget(e.getKey(), e.getValue().budget(), inFlight(e.getKey()));
+    }
+    if (now - lastStats >= STATS_EVERY_MILLIS) {
       lastStats = now;
       Set<String> pools = new TreeSet<>(gates.keySet());
       pools.addAll(store.pools());
       for (String pool : pools) {
-        stats.put(pool, store.stats(pool));
+        metrics.queue(pool, store.stats(pool), now);
       }
-    }
-    for (Map.Entry<String, BudgetGate> e : gates.entrySet()) {
-      metrics.budget(e.getKey(), e.getValue().budget(), inFlight(e.getKey()));
-    }
-    if (refresh) {
-      stats.forEach((pool, s) -> metrics.queue(pool, s, now));
     }
   }
 
@@ -230,14 +226,14 @@ public final class Dispatcher implements AutoCloseable {
     return s == null ? 0 : s.size();
   }
 
-  /** Each pool's queue and budget. */
+  /** Each pool's queue (read from the store now) and budget. */
   public List<PoolBatchStatus> status() {
     long now = clock.millis();
     Set<String> pools = new TreeSet<>(gates.keySet());
-    pools.addAll(stats.keySet());
+    pools.addAll(store.pools());
     List<PoolBatchStatus> out = new ArrayList<>();
     for (String pool : pools) {
-      QueueStats s = stats.getOrDefault(pool, new QueueStats(0, 0));
+      QueueStats s = store.stats(pool);
       BudgetGate g = gates.get(pool);
       double oldest = s.depth() == 0 ? 0 : Math.max(0, now - s.oldestEnqueuedMillis()) / 1000.0;
       out.add(new PoolBatchStatus(pool, s.depth(), oldest, g == null ? Budget.closed(settings.baseline()) : g.budget(),

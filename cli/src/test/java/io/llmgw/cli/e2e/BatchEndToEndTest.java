@@ -20,6 +20,7 @@ import com.openai.models.files.FilePurpose;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.bench.load.Rig;
+import io.llmgw.cli.StatusCommandAccess;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.sim.engine.SimConfig;
@@ -152,6 +153,15 @@ class BatchEndToEndTest {
       assertThat(l.get("error").get("code").asText()).isEqualTo("model_not_found");
     });
     assertThat(batches.metrics().dispatchedTotal("default/sim-pool")).isGreaterThanOrEqualTo(30);
+
+    String status = StatusCommandAccess.run("127.0.0.1:" + rig.epp().metricsPort(), "127.0.0.1:" + batches.port());
+    assertThat(status).contains("BATCH POOL").containsPattern("default/sim-pool +0 +0s +0 +0\\.9\\d .* 128 sending"); // 2 pods × 64 slots
+  }
+
+  @Test
+  void statusSaysWhenNoBatchServiceAnswers() {
+    assertThat(StatusCommandAccess.run("127.0.0.1:" + rig.epp().metricsPort(), "127.0.0.1:1"))
+        .contains("BATCH: no batch service answered at 127.0.0.1:1");
   }
 
   @Test
