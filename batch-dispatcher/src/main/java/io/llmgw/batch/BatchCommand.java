@@ -1,6 +1,9 @@
 package io.llmgw.batch;
 
 import io.llmgw.api.Durations;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -74,6 +77,10 @@ public final class BatchCommand implements Callable<Integer> {
       + "requests (default: bodies unchanged).")
   Integer podPriority;
 
+  @Option(names = "--epp-token-file", description = "File holding the token the EPP's metrics port wants for reads "
+      + "(its --read-token-file) (default: none).")
+  Path eppTokenFile;
+
   @Option(names = "--retention", defaultValue = "720h", converter = DurationConverter.class,
       description = "How long finished batches, their output and error files, and uploaded files are kept "
           + "(default: ${DEFAULT-VALUE}, 30 days).")
@@ -97,13 +104,21 @@ public final class BatchCommand implements Callable<Integer> {
     BatchSettings d = BatchSettings.defaults();
     BatchSettings s = new BatchSettings(bind, port, epp, gateway, store, objective, baseline, gate, slotsPerPod,
         capacity, pollInterval, visibility, requestTimeout, d.maxAttempts(), maxFileBytes, maxLineBytes, d.maxLines(),
-        d.maxInFlight(), podPriority, retention);
+        d.maxInFlight(), podPriority, retention, eppTokenFile == null ? null : readToken(eppTokenFile));
     try (BatchService service = BatchService.start(s, Clock.systemUTC())) {
       CountDownLatch stop = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
       stop.await();
     }
     return 0;
+  }
+
+  private static String readToken(Path file) throws IOException {
+    String token = Files.readString(file).strip();
+    if (token.isEmpty()) {
+      throw new IOException(file + " holds no token");
+    }
+    return token;
   }
 
   /** Go-style durations, as everywhere else in llmgw: 100ms, 60s, 10m. */

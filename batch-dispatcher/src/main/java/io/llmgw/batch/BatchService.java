@@ -40,7 +40,7 @@ public final class BatchService implements AutoCloseable {
   private BatchService(BatchSettings settings, BatchStore store, Clock clock) throws Exception {
     this.store = store;
     this.metrics = new BatchMetrics();
-    this.reader = new LoadReader(settings.eppAdmin(), Duration.ofSeconds(2));
+    this.reader = new LoadReader(settings.eppAdmin(), Duration.ofSeconds(2), settings.eppToken());
     this.forwarder = new Forwarder(settings.frontDoor(), settings.objective(), settings.requestTimeout(),
         settings.maxAttempts());
     this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);

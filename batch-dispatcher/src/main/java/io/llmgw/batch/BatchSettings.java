@@ -23,11 +23,12 @@ import java.util.Map;
  *     later; pods started with {@code --scheduling-policy priority} preempt batch lines for interactive requests), or
  *     null to leave bodies as they are
  * @param retention how long a finished batch (with its output and error files) and an uploaded file are kept
+ * @param eppToken the bearer token the EPP's metrics/admin port wants for reads, or null
  */
 public record BatchSettings(String host, int port, String eppAdmin, String frontDoor, String store, String objective,
     double baseline, double gate, int slotsPerPod, Map<String, Integer> capacity, Duration pollInterval,
     Duration visibility, Duration requestTimeout, int maxAttempts, long maxFileBytes, int maxLineBytes, int maxLines,
-    int maxInFlight, Integer podPriority, Duration retention) {
+    int maxInFlight, Integer podPriority, Duration retention, String eppToken) {
 
   public BatchSettings {
     capacity = Map.copyOf(capacity);
@@ -46,49 +47,56 @@ public record BatchSettings(String host, int port, String eppAdmin, String front
   public static BatchSettings defaults() {
     return new BatchSettings("127.0.0.1", 8090, "127.0.0.1:9090", "http://127.0.0.1:8080", "sqlite:llmgw-batch.db",
         "batch", 0.05, 0.95, 64, Map.of(), Duration.ofMillis(50), Duration.ofSeconds(60), Duration.ofMinutes(10), 5,
-        200L << 20, 8 << 20, 50_000, 10_000, null, Duration.ofDays(30));
+        200L << 20, 8 << 20, 50_000, 10_000, null, Duration.ofDays(30), null);
   }
 
   public BatchSettings withListener(String h, int p) {
     return new BatchSettings(h, p, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
         pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention);
+        podPriority, retention, eppToken);
   }
 
   public BatchSettings withGateway(String admin, String front) {
     return new BatchSettings(host, port, admin, front, store, objective, baseline, gate, slotsPerPod, capacity,
         pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention);
+        podPriority, retention, eppToken);
   }
 
   public BatchSettings withStore(String s) {
     return new BatchSettings(host, port, eppAdmin, frontDoor, s, objective, baseline, gate, slotsPerPod, capacity,
         pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention);
+        podPriority, retention, eppToken);
   }
 
   public BatchSettings withCapacity(int slots, Map<String, Integer> perPool) {
     return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slots, perPool,
         pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention);
+        podPriority, retention, eppToken);
   }
 
   public BatchSettings withVisibility(Duration v) {
     return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
         pollInterval, v, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention);
+        podPriority, retention, eppToken);
   }
 
   public BatchSettings withLimits(long fileBytes, int lineBytes, int lines) {
     return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
         pollInterval, visibility, requestTimeout, maxAttempts, fileBytes, lineBytes, lines, maxInFlight,
-        podPriority, retention);
+        podPriority, retention, eppToken);
   }
 
   public BatchSettings withPodPriority(Integer priority) {
     return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
         pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        priority, retention);
+        priority, retention, eppToken);
+  }
+
+  /** Hides the EPP token: settings may be logged. */
+  @Override
+  public String toString() {
+    return "BatchSettings[" + host + ":" + port + ", epp " + eppAdmin + (eppToken == null ? "" : " (with a token)")
+        + ", gateway " + frontDoor + ", store " + (store.startsWith("redis") ? "redis" : store) + "]";
   }
 
   /** max_sys of a pool with {@code pods} fresh pods. */

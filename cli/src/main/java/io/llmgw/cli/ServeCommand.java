@@ -7,6 +7,7 @@ import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.envoy.xds.XdsSettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.RequestSettings;
 import io.llmgw.extproc.config.PluginConfigFile;
 import io.llmgw.extproc.control.SourceSettings;
@@ -61,8 +62,17 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--no-leader-election", description = "Cluster mode: a single replica writes status without a Lease.")
   boolean noLeaderElection;
 
-  @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--bind", description = "Address to listen on (default: 127.0.0.1 with --config, where the proxy runs "
+      + "beside the EPP; 0.0.0.0 with --kubernetes, where the gateway's pods connect from elsewhere).")
   String bind;
+
+  @Option(names = "--admin-token-file", description = "File holding the token that admin writes (POST /admin/...) "
+      + "need as `Authorization: Bearer TOKEN`; without one they are off (default: none).")
+  Path adminTokenFile;
+
+  @Option(names = "--read-token-file", description = "File holding a token that reads of the metrics/admin port "
+      + "(/metrics, GET /admin/...) need; the admin token works too (default: none, reads are open).")
+  Path readTokenFile;
 
   @Option(names = "--grpc-port", description = "ext_proc port (default: ${DEFAULT-VALUE}).")
   int grpcPort;
@@ -213,7 +223,14 @@ public final class ServeCommand implements Callable<Integer> {
     EppSettings d = EppSettings.defaults(sourceSettings());
     RequestSettings r = d.requests();
     CopySettings c = d.copies();
-    return d.withListen(d.listen().on(bind, grpcPort, healthPort, metricsPort))
+    String host = bind != null ? bind : source.kubernetes ? "0.0.0.0" : "127.0.0.1";
+    AdminAccess access;
+    try {
+      access = AdminAccess.of(AdminAccess.tokenFrom(adminTokenFile), AdminAccess.tokenFrom(readTokenFile));
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
+    }
+    return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access))
         .withScheduling(pluginsConfig != null
             ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
             : policy.config(threshold))

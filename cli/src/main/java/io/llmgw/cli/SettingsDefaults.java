@@ -24,7 +24,6 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
     FlowSettings f = e.flow();
     SaturationSettings s = e.saturation();
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("--bind", e.listen().bindHost());
     m.put("--grpc-port", Integer.toString(e.listen().grpcPort()));
     m.put("--health-port", Integer.toString(e.listen().healthPort()));
     m.put("--metrics-port", Integer.toString(e.listen().metricsPort()));

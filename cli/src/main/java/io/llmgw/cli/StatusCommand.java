@@ -7,6 +7,7 @@ import io.llmgw.batch.dispatch.Budget;
 import io.llmgw.batch.dispatch.PoolBatchStatus;
 import io.llmgw.extproc.flow.PoolScaling;
 import io.llmgw.extproc.latency.ObjectiveStatus;
+import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.observe.GatewayStatus;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -36,6 +37,10 @@ public final class StatusCommand implements Callable<Integer> {
       description = "The EPP's metrics address, host:port (default: ${DEFAULT-VALUE}).")
   String epp;
 
+  @Option(names = "--token-file", description = "File holding the token the EPP's metrics port wants for reads (its "
+      + "--read-token-file) (default: none).")
+  java.nio.file.Path tokenFile;
+
   @Option(names = "--batch", defaultValue = "127.0.0.1:8090",
       description = "The batch service's address, host:port; its queues and budgets are shown when it answers "
           + "(default: ${DEFAULT-VALUE}).")
@@ -46,8 +51,12 @@ public final class StatusCommand implements Callable<Integer> {
     GatewayStatus.Report report;
     List<PoolBatchStatus> batches = null;
     try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build()) {
-      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://" + epp + "/admin/status"))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://" + epp + "/admin/status"))
+          .timeout(Duration.ofSeconds(5));
+      if (tokenFile != null) {
+        req.header("Authorization", "Bearer " + AdminAccess.tokenFrom(tokenFile));
+      }
+      HttpResponse<String> r = client.send(req.build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         System.err.println("llmgw status: " + epp + " answered " + r.statusCode() + ": " + r.body());
         return 1;

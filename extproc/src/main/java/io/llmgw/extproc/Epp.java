@@ -166,13 +166,14 @@ public final class Epp implements AutoCloseable {
     metricsServer = HTTPServer.builder().hostname(l.bindHost()).port(l.metricsPort())
         .executorService(metricsExecutor)
         .registry(parts.metrics().registry())
+        .authenticator(AdminHandler.authenticator(l.admin()))
         .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status(),
-            new PoolLoadReport(parts.datastore(), parts.flow()))).buildAndStart();
+            new PoolLoadReport(parts.datastore(), parts.flow()), l.admin())).buildAndStart();
     serving = true;
     health.setReady(parts.datastore().loaded());
-    LOG.info("EPP {}: ext_proc on {}:{}, health on {}, metrics on {}; scheduling {} ({})",
+    LOG.info("EPP {}: ext_proc on {}:{}, health on {}, metrics on {} ({}); scheduling {} ({})",
         parts.datastore().loaded() ? "ready" : "listening (ready once the cluster's objects are listed)",
-        l.bindHost(), grpc.getPort(), health.port(), metricsServer.getPort(), parts.profile().describe(),
+        l.bindHost(), grpc.getPort(), health.port(), metricsServer.getPort(), l.admin(), parts.profile().describe(),
         settings.scheduling().source());
   }
 

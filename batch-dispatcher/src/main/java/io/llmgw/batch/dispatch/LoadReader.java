@@ -27,10 +27,13 @@ public final class LoadReader implements AutoCloseable {
   private final HttpClient http;
   private final URI uri;
   private final Duration timeout;
+  private final String token;
 
-  public LoadReader(String eppAdmin, Duration timeout) {
+  /** @param token the bearer token the EPP wants for reads, or null */
+  public LoadReader(String eppAdmin, Duration timeout, String token) {
     this.uri = URI.create("http://" + eppAdmin + "/admin/load");
     this.timeout = timeout;
+    this.token = token;
     this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
   }
 
@@ -44,7 +47,11 @@ public final class LoadReader implements AutoCloseable {
   public LoadReading read() throws Unreadable {
     HttpResponse<byte[]> r;
     try {
-      r = http.send(HttpRequest.newBuilder(uri).timeout(timeout).build(), HttpResponse.BodyHandlers.ofByteArray());
+      HttpRequest.Builder req = HttpRequest.newBuilder(uri).timeout(timeout);
+      if (token != null) {
+        req.header("Authorization", "Bearer " + token);
+      }
+      r = http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
       throw new Unreadable(uri + " unreachable: " + e);
     } catch (InterruptedException e) {
@@ -52,7 +59,8 @@ public final class LoadReader implements AutoCloseable {
       throw new Unreadable("interrupted");
     }
     if (r.statusCode() != 200) {
-      throw new Unreadable(uri + " answered " + r.statusCode());
+      throw new Unreadable(uri + " answered " + r.statusCode() + (r.statusCode() == 401
+          ? " (the EPP wants a token: --epp-token-file)" : ""));
     }
     if (r.body().length > MAX_BYTES) {
       throw new Unreadable(uri + " answered " + r.body().length + " bytes, more than " + MAX_BYTES);

@@ -1,11 +1,13 @@
 package io.llmgw.batch.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.dispatch.LoadReader;
 import io.llmgw.batch.store.SqliteStore;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -181,6 +183,18 @@ class BatchServiceTest {
     gateway.loadOverride.set(null);
     service.dispatcher().tick();
     await().atMost(Duration.ofSeconds(10)).until(() -> batch(id).get("request_counts").get("completed").asInt() == 3);
+  }
+
+  @Test
+  void theEppsReadTokenGoesWithEveryReading() throws Exception {
+    gateway.requiredToken = "read-t0ken";
+    try (LoadReader with = new LoadReader(gateway.admin(), Duration.ofSeconds(2), "read-t0ken");
+        LoadReader without = new LoadReader(gateway.admin(), Duration.ofSeconds(2), null)) {
+      assertThat(with.read().pools()).hasSize(1);
+      assertThatThrownBy(without::read).isInstanceOf(LoadReader.Unreadable.class)
+          .hasMessageContaining("401").hasMessageContaining("--epp-token-file");
+    }
+    assertThat(BatchSettings.defaults().toString()).doesNotContain("token");
   }
 
   @Test

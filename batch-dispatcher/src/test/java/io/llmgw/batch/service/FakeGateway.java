@@ -36,6 +36,8 @@ final class FakeGateway implements AutoCloseable {
   private final Vertx vertx = Vertx.vertx();
   private final HttpServer server;
   final AtomicReference<String> loadOverride = new AtomicReference<>();
+  /** When set, /admin/load answers 401 to a request without {@code Authorization: Bearer} this. */
+  volatile String requiredToken;
   final AtomicInteger baseRunning = new AtomicInteger();
   final AtomicInteger podSlots = new AtomicInteger(1);
   volatile Function<JsonNode, Answer> answer = body -> ok(body);
@@ -69,6 +71,10 @@ final class FakeGateway implements AutoCloseable {
 
   private void handle(HttpServerRequest req) {
     if (req.path().equals("/admin/load")) {
+      if (requiredToken != null && !("Bearer " + requiredToken).equals(req.getHeader("Authorization"))) {
+        req.response().setStatusCode(401).end();
+        return;
+      }
       String override = loadOverride.get();
       if (override != null) {
         int status = override.startsWith("500") ? 500 : 200;

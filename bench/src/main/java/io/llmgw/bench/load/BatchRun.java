@@ -116,7 +116,7 @@ public final class BatchRun {
         service = BatchService.start(new BatchSettings("127.0.0.1", batchPort, "127.0.0.1:" + rig.epp().metricsPort(),
             front, "sqlite:" + dir.resolve(name.hashCode() + "-" + System.nanoTime() + ".db"), "batch", baseline, 0.95,
             SEQS, Map.of(), Duration.ofMillis(50), Duration.ofSeconds(60), Duration.ofMinutes(5), 5, 200L << 20,
-            8 << 20, 50_000, 10_000, sim.priorityScheduling() ? Integer.valueOf(10) : null, Duration.ofDays(30)), Clock.systemUTC());
+            8 << 20, 50_000, 10_000, sim.priorityScheduling() ? Integer.valueOf(10) : null, Duration.ofDays(30), null), Clock.systemUTC());
         client = new BatchClient(front);
         int lines = (int) (PriorityRun.capacity(sim, 56) * seconds * 1.5);
         batchId = client.create(client.upload("bench.jsonl", batchFile(lines, seed)), "/v1/chat/completions");

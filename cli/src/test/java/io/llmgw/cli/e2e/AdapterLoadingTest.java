@@ -9,6 +9,7 @@ import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.net.URI;
@@ -81,6 +82,7 @@ class AdapterLoadingTest {
     Path file = Files.createTempFile("adapters", ".yaml");
     Files.writeString(file, config(pods));
     EppSettings settings = EppSettings.defaults(file).onLoopbackEphemeralPorts();
+    settings = settings.withListen(settings.listen().withAdmin(AdminAccess.of(ADMIN_TOKEN, null)));
     try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
       for (int i = 0; i < 50; i++) {
@@ -119,16 +121,19 @@ class AdapterLoadingTest {
       assertThat(metric(rig.epp(), "llmgw_adapter_lru_age_seconds")).isGreaterThanOrEqualTo(0.0);
       assertThat(metric(rig.epp(), "llmgw_adapters_resident{endpoint=\"" + holders(pods, "cold-lora-v1").getFirst()
           + "\"}")).isEqualTo(1.0);
-      var unknown = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rig.epp().metricsPort()
-          + "/admin/adapters/nope:ensureLoaded")).POST(HttpRequest.BodyPublishers.noBody()).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertThat(unknown.statusCode()).isEqualTo(404);
-      var warm = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rig.epp().metricsPort()
-          + "/admin/adapters/warm-lora-v1:ensureLoaded")).POST(HttpRequest.BodyPublishers.noBody()).build(),
-          HttpResponse.BodyHandlers.ofString());
+      assertThat(ensureLoaded(rig, "nope", ADMIN_TOKEN).statusCode()).isEqualTo(404);
+      var refused = ensureLoaded(rig, "warm-lora-v1", "wrong-token");
+      assertThat(refused.statusCode()).isEqualTo(401);
+      assertThat(refused.body()).doesNotContain(ADMIN_TOKEN);
+      assertThat(ensureLoaded(rig, "warm-lora-v1", null).statusCode()).isEqualTo(401);
+      var warm = ensureLoaded(rig, "warm-lora-v1", ADMIN_TOKEN);
       assertThat(warm.statusCode()).as(warm.body()).isEqualTo(200);
       assertThat(warm.body()).contains("\"state\":\"LOADED\",\"copies\":1");
       assertThat(holders(pods, "warm-lora-v1")).as("an operator warmed it before any request").hasSize(1);
+      for (int i = 0; i < 3; i++) { // issue 15: it ensures a copy, it does not add one each time
+        assertThat(ensureLoaded(rig, "warm-lora-v1", ADMIN_TOKEN).body()).contains("\"copies\":1");
+      }
+      assertThat(holders(pods, "warm-lora-v1")).hasSize(1);
 
       try (Epp restarted = Epp.start(settings, Clock.systemUTC());
           DevProxy proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
@@ -222,5 +227,16 @@ class AdapterLoadingTest {
     } finally {
       Files.deleteIfExists(file);
     }
+  }
+
+  static final String ADMIN_TOKEN = "s3cret-admin-token";
+
+  static HttpResponse<String> ensureLoaded(Rig rig, String adapter, String token) throws Exception {
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rig.epp().metricsPort()
+        + "/admin/adapters/" + adapter + ":ensureLoaded")).POST(HttpRequest.BodyPublishers.noBody());
+    if (token != null) {
+      r.header("Authorization", "Bearer " + token);
+    }
+    return HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

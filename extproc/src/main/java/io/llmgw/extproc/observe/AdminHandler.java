@@ -38,12 +38,20 @@ public final class AdminHandler implements HttpHandler {
 
   private final GatewayStatus status;
   private final PoolLoadReport load;
+  private final AdminAccess access;
 
-  public AdminHandler(Adapters adapters, Datastore datastore, GatewayStatus status, PoolLoadReport load) {
+  public AdminHandler(Adapters adapters, Datastore datastore, GatewayStatus status, PoolLoadReport load,
+      AdminAccess access) {
     this.adapters = adapters;
     this.datastore = datastore;
     this.status = status;
     this.load = load;
+    this.access = access;
+  }
+
+  /** Reads on this port, {@code /metrics} included, need the read token when one is configured. */
+  public static com.sun.net.httpserver.Authenticator authenticator(AdminAccess access) {
+    return ReadAuthenticator.forAccess(access);
   }
 
   @Override
@@ -64,7 +72,15 @@ public final class AdminHandler implements HttpHandler {
         body.put("pods", adapters.report().pods(datastore.allStates()));
         send(ex, 200, body);
       } else if (path.startsWith(PREFIX + "/") && path.endsWith(ENSURE) && ex.getRequestMethod().equals("POST")) {
-        ensureLoaded(ex, path.substring(PREFIX.length() + 1, path.length() - ENSURE.length()));
+        switch (access.write(ex.getRequestHeaders().getFirst("Authorization"))) {
+          case ALLOWED -> ensureLoaded(ex, path.substring(PREFIX.length() + 1, path.length() - ENSURE.length()));
+          case DISABLED -> send(ex, 403, Map.of("error", "admin writes are off: start the EPP with "
+              + "--admin-token-file to allow them"));
+          case UNAUTHENTICATED -> {
+            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"llmgw\"");
+            send(ex, 401, Map.of("error", "this call needs the admin token (Authorization: Bearer ...)"));
+          }
+        }
       } else {
         send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
             + " (try GET " + STATUS + ", GET " + LOAD + ", GET " + PREFIX + " or POST " + PREFIX + "/{name}" + ENSURE + ")"));
@@ -77,6 +93,11 @@ public final class AdminHandler implements HttpHandler {
         .orElse(null);
     if (l == null) {
       send(ex, 404, Map.of("error", "no route has a target '" + name + "' with a source to load it from"));
+      return;
+    }
+    AdapterStatus now = status(l);
+    if (now.state() == AdapterStatus.State.LOADED) {
+      send(ex, 200, describe(now)); // it ensures a copy, it does not add one
       return;
     }
     try {

@@ -1,0 +1,33 @@
+package io.llmgw.extproc.observe;
+
+import com.sun.net.httpserver.Authenticator;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpPrincipal;
+
+/**
+ * Guards every read of the metrics/admin port ({@code /metrics} included) with {@link AdminAccess}'s read token. Other
+ * methods pass here: {@link AdminHandler} decides on writes, so that it can say why one is refused.
+ */
+final class ReadAuthenticator extends Authenticator {
+  private final AdminAccess access;
+
+  ReadAuthenticator(AdminAccess access) {
+    this.access = access;
+  }
+
+  @Override
+  public Result authenticate(HttpExchange ex) {
+    String method = ex.getRequestMethod();
+    boolean read = method.equals("GET") || method.equals("HEAD");
+    if (!read || access.read(ex.getRequestHeaders().getFirst("Authorization")) == AdminAccess.Verdict.ALLOWED) {
+      return new Success(new HttpPrincipal("admin", "llmgw"));
+    }
+    ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"llmgw\"");
+    return new Retry(401);
+  }
+
+  /** The port's authenticator, or null when reads are open. */
+  static Authenticator forAccess(AdminAccess access) {
+    return access.readsProtected() ? new ReadAuthenticator(access) : null;
+  }
+}

@@ -1,0 +1,79 @@
+package io.llmgw.extproc.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.llmgw.extproc.observe.AdminAccess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 15, item 2: the metrics/admin port's writes need the admin token and are off without one; with a read token,
+ * reads ({@code /metrics} included) need it (or the admin token); a token never comes back in an answer.
+ */
+class AdminAccessTest {
+  static final HttpClient HTTP = HttpClient.newHttpClient();
+  @TempDir
+  Path dir;
+
+  static HttpResponse<String> call(EppHarness h, String method, String path, String token) throws Exception {
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + h.epp.metricsPort() + path))
+        .method(method, HttpRequest.BodyPublishers.noBody());
+    if (token != null) {
+      r.header("Authorization", "Bearer " + token);
+    }
+    return HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void withoutTokenFilesReadsAreOpenAndWritesAreOff() throws Exception {
+    try (EppHarness h = new EppHarness(1, 231, s -> s)) {
+      assertThat(call(h, "GET", "/metrics", null).statusCode()).isEqualTo(200);
+      assertThat(call(h, "GET", "/admin/status", null).statusCode()).isEqualTo(200);
+      HttpResponse<String> write = call(h, "POST", "/admin/adapters/adapter-a:ensureLoaded", "anything");
+      assertThat(write.statusCode()).isEqualTo(403);
+      assertThat(write.body()).contains("--admin-token-file");
+    }
+  }
+
+  @Test
+  void withTokensReadsNeedTheReadOrAdminTokenAndWritesTheAdminToken() throws Exception {
+    AdminAccess access = AdminAccess.of("admin-t0ken", "read-t0ken");
+    try (EppHarness h = new EppHarness(1, 232, s -> s.withListen(s.listen().withAdmin(access)))) {
+      for (String path : new String[] {"/metrics", "/admin/status", "/admin/load", "/admin/adapters"}) {
+        HttpResponse<String> anonymous = call(h, "GET", path, null);
+        assertThat(anonymous.statusCode()).as(path).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v)
+            .startsWith("Bearer"));
+        assertThat(call(h, "GET", path, "wrong").statusCode()).as(path).isEqualTo(401);
+        assertThat(call(h, "GET", path, "read-t0ken").statusCode()).as(path).isEqualTo(200);
+        assertThat(call(h, "GET", path, "admin-t0ken").statusCode()).as(path).isEqualTo(200);
+      }
+      HttpResponse<String> readTokenWrites = call(h, "POST", "/admin/adapters/nope:ensureLoaded", "read-t0ken");
+      assertThat(readTokenWrites.statusCode()).isEqualTo(401);
+      assertThat(readTokenWrites.body()).doesNotContain("t0ken");
+      assertThat(call(h, "POST", "/admin/adapters/nope:ensureLoaded", "admin-t0ken").statusCode())
+          .as("allowed, and answered for what it is: no such adapter").isEqualTo(404);
+    }
+  }
+
+  @Test
+  void tokenFilesAreReadStrippedAndRefusedWhenEmptyWithoutShowingTheirContent() throws Exception {
+    Path good = Files.writeString(dir.resolve("token"), "  abc123\n");
+    assertThat(AdminAccess.tokenFrom(good)).isEqualTo("abc123");
+    assertThat(AdminAccess.tokenFrom(null)).isNull();
+    Path empty = Files.writeString(dir.resolve("empty"), "\n");
+    assertThatThrownBy(() -> AdminAccess.tokenFrom(empty)).hasMessageContaining("holds no token");
+    Path spaced = Files.writeString(dir.resolve("spaced"), "top secret");
+    assertThatThrownBy(() -> AdminAccess.tokenFrom(spaced)).hasMessageNotContaining("secret");
+    assertThat(AdminAccess.of("top", "secret").toString()).doesNotContain("top").doesNotContain("secret");
+    assertThat(AdminAccess.of("t", null).write("bearer t")).isEqualTo(AdminAccess.Verdict.ALLOWED);
+    assertThat(AdminAccess.of("t", null).write("Basic t")).isEqualTo(AdminAccess.Verdict.UNAUTHENTICATED);
+  }
+}
