@@ -72,10 +72,15 @@ public final class LoadQueue {
   }
 
   /**
-   * Completes with the address of a pod holding {@code adapter}, loading it from {@code source} for a waiting
-   * request. Callers may time their copy out; the shared load goes on for the others.
+   * Completes with the address of a pod holding {@code adapter}: one of {@code endpoints} that holds it already, else
+   * the pod it is loaded on from {@code source}, for a waiting request. It ensures a copy; it never adds one. Callers
+   * may time their copy out; the shared load goes on for the others.
    */
   public CompletableFuture<String> ensureLoaded(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
+    Set<String> holders = Residency.holders(adapter, endpoints.get());
+    if (!holders.isEmpty()) {
+      return CompletableFuture.completedFuture(holders.iterator().next());
+    }
     return shared(adapter, source, endpoints, LoadPriority.REQUESTED);
   }
 

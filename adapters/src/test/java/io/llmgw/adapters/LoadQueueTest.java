@@ -27,6 +27,18 @@ class LoadQueueTest extends SimPodsTestBase {
   }
 
   @Test
+  void ensuringAnAdapterAPodHoldsLoadsNothing() throws Exception {
+    Adapters m = adapters(AdapterSettings.defaults());
+    String address = m.loads().ensureLoaded("warm", "hf://org/warm", this::endpoints).get(5, TimeUnit.SECONDS);
+    for (int i = 0; i < 3; i++) {
+      assertThat(m.loads().ensureLoaded("warm", "hf://org/warm", this::endpoints).get(5, TimeUnit.SECONDS))
+          .isEqualTo(address);
+    }
+    assertThat(runtime.loads).as("one copy ensured, none added").hasSize(1);
+    assertThat(holders("warm")).containsExactly(address);
+  }
+
+  @Test
   void fiftyConcurrentRequestsForAColdAdapterShareOneLoad() throws Exception {
     Adapters m = adapters(AdapterSettings.defaults());
     List<CompletableFuture<String>> waiters = new ArrayList<>();

@@ -95,11 +95,6 @@ public final class AdminHandler implements HttpHandler {
       send(ex, 404, Map.of("error", "no route has a target '" + name + "' with a source to load it from"));
       return;
     }
-    AdapterStatus now = status(l);
-    if (now.state() == AdapterStatus.State.LOADED) {
-      send(ex, 200, describe(now)); // it ensures a copy, it does not add one
-      return;
-    }
     try {
       adapters.loads().ensureLoaded(name, l.source(), l.endpoints())
           .get(adapters.settings().loadWaitTimeout().toMillis(), TimeUnit.MILLISECONDS);
