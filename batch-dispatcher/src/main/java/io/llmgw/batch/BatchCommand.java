@@ -1,8 +1,7 @@
 package io.llmgw.batch;
 
 import io.llmgw.api.Durations;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.llmgw.api.TokenFile;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -104,21 +103,13 @@ public final class BatchCommand implements Callable<Integer> {
     BatchSettings d = BatchSettings.defaults();
     BatchSettings s = new BatchSettings(bind, port, epp, gateway, store, objective, baseline, gate, slotsPerPod,
         capacity, pollInterval, visibility, requestTimeout, d.maxAttempts(), maxFileBytes, maxLineBytes, d.maxLines(),
-        d.maxInFlight(), podPriority, retention, eppTokenFile == null ? null : readToken(eppTokenFile));
+        d.maxInFlight(), podPriority, retention, TokenFile.read(eppTokenFile));
     try (BatchService service = BatchService.start(s, Clock.systemUTC())) {
       CountDownLatch stop = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
       stop.await();
     }
     return 0;
-  }
-
-  private static String readToken(Path file) throws IOException {
-    String token = Files.readString(file).strip();
-    if (token.isEmpty()) {
-      throw new IOException(file + " holds no token");
-    }
-    return token;
   }
 
   /** Go-style durations, as everywhere else in llmgw: 100ms, 60s, 10m. */

@@ -6,6 +6,7 @@ import io.llmgw.api.Durations;
 import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.envoy.xds.XdsSettings;
 import io.llmgw.extproc.Epp;
+import io.llmgw.api.TokenFile;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.RequestSettings;
@@ -226,7 +227,7 @@ public final class ServeCommand implements Callable<Integer> {
     String host = bind != null ? bind : source.kubernetes ? "0.0.0.0" : "127.0.0.1";
     AdminAccess access;
     try {
-      access = AdminAccess.of(AdminAccess.tokenFrom(adminTokenFile), AdminAccess.tokenFrom(readTokenFile));
+      access = AdminAccess.of(TokenFile.read(adminTokenFile), TokenFile.read(readTokenFile));
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
     }

@@ -3,17 +3,18 @@ package io.llmgw.cli;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.api.TokenFile;
 import io.llmgw.batch.dispatch.Budget;
 import io.llmgw.batch.dispatch.PoolBatchStatus;
 import io.llmgw.extproc.flow.PoolScaling;
 import io.llmgw.extproc.latency.ObjectiveStatus;
-import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.observe.GatewayStatus;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +40,7 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Option(names = "--token-file", description = "File holding the token the EPP's metrics port wants for reads (its "
       + "--read-token-file) (default: none).")
-  java.nio.file.Path tokenFile;
+  Path tokenFile;
 
   @Option(names = "--batch", defaultValue = "127.0.0.1:8090",
       description = "The batch service's address, host:port; its queues and budgets are shown when it answers "
@@ -54,7 +55,7 @@ public final class StatusCommand implements Callable<Integer> {
       HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://" + epp + "/admin/status"))
           .timeout(Duration.ofSeconds(5));
       if (tokenFile != null) {
-        req.header("Authorization", "Bearer " + AdminAccess.tokenFrom(tokenFile));
+        req.header("Authorization", "Bearer " + TokenFile.read(tokenFile));
       }
       HttpResponse<String> r = client.send(req.build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {

@@ -3,7 +3,7 @@ package io.llmgw.batch.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.batch.BatchSettings;
-import io.llmgw.batch.ClientText;
+import io.llmgw.api.ClientText;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
@@ -90,9 +90,9 @@ public final class BatchApi {
     String message = switch (code) {
       case 413 -> "the upload exceeds the limit of " + settings.maxFileBytes() + " bytes (--max-file-bytes)";
       case 400 -> "the request could not be read: "
-          + (ctx.failure() == null ? "bad request" : ClientText.clip(ctx.failure().getMessage()));
+          + (ctx.failure() == null ? "bad request" : ClientText.clean(ctx.failure().getMessage()));
       default -> "the batch service failed: "
-          + (ctx.failure() == null ? "status " + code : ClientText.clip(ctx.failure().toString()));
+          + (ctx.failure() == null ? "status " + code : ClientText.clean(ctx.failure().toString()));
     };
     if (code >= 500) {
       LOG.warn("{} {}: {}", ctx.request().method(), ctx.request().path(), message);
@@ -297,7 +297,7 @@ public final class BatchApi {
   }
 
   private static void notFound(RoutingContext ctx, String kind, String id) {
-    send(ctx, 404, OpenAiShapes.error("no " + kind + " with id '" + ClientText.clip(id) + "'", "invalid_request_error",
+    send(ctx, 404, OpenAiShapes.error("no " + kind + " with id '" + ClientText.clean(id) + "'", "invalid_request_error",
         null, "not_found"));
   }
 

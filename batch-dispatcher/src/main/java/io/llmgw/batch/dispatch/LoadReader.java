@@ -3,7 +3,7 @@ package io.llmgw.batch.dispatch;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmgw.batch.ClientText;
+import io.llmgw.api.ClientText;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -74,7 +74,7 @@ public final class LoadReader implements AutoCloseable {
       root = JSON.readTree(body);
     } catch (IOException e) {
       throw new Unreadable("the EPP's load is not JSON: "
-          + ClientText.clip(e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString()));
+          + ClientText.clean(e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString()));
     }
     if (root == null || !root.path("pools").isArray() || !root.path("models").isObject()) {
       throw new Unreadable("the EPP's load lacks 'pools' or 'models'");
@@ -89,7 +89,7 @@ public final class LoadReader implements AutoCloseable {
       int flow = count(p, "flowWaiting");
       if (name == null || pods < 0 || running < 0 || waiting < 0 || sent < 0 || flow < 0) {
         throw new Unreadable("the EPP's load has a pool without a name or with a missing or negative count: "
-            + ClientText.clip(p.toString()));
+            + ClientText.clean(p.toString()));
       }
       pools.add(new PoolLoad(name, pods, running, waiting, sent, flow));
     }
@@ -97,7 +97,7 @@ public final class LoadReader implements AutoCloseable {
     for (Iterator<Map.Entry<String, JsonNode>> it = root.get("models").fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       if (!e.getValue().isTextual()) {
-        throw new Unreadable("the EPP's load maps model '" + ClientText.clip(e.getKey())
+        throw new Unreadable("the EPP's load maps model '" + ClientText.clean(e.getKey())
             + "' to something that is not a pool name");
       }
       models.put(e.getKey(), e.getValue().asText());

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import static io.llmgw.batch.ClientText.clip;
+import static io.llmgw.api.ClientText.clean;
 
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.ResultLines;
@@ -76,7 +76,7 @@ public final class InputValidator {
       try {
         line = JSON.readTree(new String(content, from, len, StandardCharsets.UTF_8));
       } catch (JsonProcessingException e) {
-        problem = "line " + lineNumber + " is not valid JSON: " + clip(e.getOriginalMessage());
+        problem = "line " + lineNumber + " is not valid JSON: " + clean(e.getOriginalMessage());
       }
       if (problem == null) {
         problem = check(b, line, lineNumber, ids);
@@ -109,7 +109,7 @@ public final class InputValidator {
           b.expiresAt() * 1000, b.endpoint(), body.toString());
       if (pool == null) {
         known.add(ResultLines.unanswered(q, ResultLines.MODEL_NOT_FOUND, "no route serves the model '"
-            + clip(model) + "'"));
+            + clean(model) + "'"));
       } else {
         queued.add(q);
       }
@@ -129,16 +129,16 @@ public final class InputValidator {
       return "line " + n + " has a custom_id longer than " + MAX_CUSTOM_ID + " characters";
     }
     if (!ids.add(id.asText())) {
-      return "line " + n + " repeats the custom_id '" + clip(id.asText()) + "'; each request needs its own";
+      return "line " + n + " repeats the custom_id '" + clean(id.asText()) + "'; each request needs its own";
     }
     JsonNode method = line.get("method");
     if (method == null || !"POST".equals(method.asText())) {
-      return "line " + n + " has method " + (method == null ? "none" : "'" + clip(method.asText()) + "'")
+      return "line " + n + " has method " + (method == null ? "none" : "'" + clean(method.asText()) + "'")
           + "; only POST is supported";
     }
     JsonNode url = line.get("url");
     if (url == null || !b.endpoint().equals(url.asText())) {
-      return "line " + n + " has url " + (url == null ? "none" : "'" + clip(url.asText()) + "'") + "; this batch's "
+      return "line " + n + " has url " + (url == null ? "none" : "'" + clean(url.asText()) + "'") + "; this batch's "
           + "endpoint is " + b.endpoint();
     }
     JsonNode body = line.get("body");

@@ -1,16 +1,13 @@
 package io.llmgw.extproc.observe;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 
 /**
  * Who may use the metrics/admin port. Calls that change something ({@code POST /admin/...}) need the write token and
  * are refused while none is configured; reads ({@code /metrics}, {@code GET /admin/...}) need the read token (or the
- * write token) when one is configured, and are open otherwise. Tokens come from files (a Kubernetes Secret mount) and
- * are compared in constant time; they never appear in a log line or an answer.
+ * write token) when one is configured, and are open otherwise. Tokens come from files ({@code TokenFile}) and are
+ * compared in constant time; they never appear in a log line or an answer.
  */
 public final class AdminAccess {
   private static final String BEARER = "Bearer ";
@@ -30,21 +27,6 @@ public final class AdminAccess {
 
   public static AdminAccess of(String writeToken, String readToken) {
     return new AdminAccess(writeToken, readToken);
-  }
-
-  /** The token in {@code file} (surrounding whitespace dropped); null for a null file. */
-  public static String tokenFrom(Path file) throws IOException {
-    if (file == null) {
-      return null;
-    }
-    String token = Files.readString(file, StandardCharsets.UTF_8).strip();
-    if (token.isEmpty()) {
-      throw new IOException(file + " holds no token");
-    }
-    if (token.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
-      throw new IOException(file + " holds a token with spaces or characters outside printable ASCII");
-    }
-    return token;
   }
 
   public boolean writesEnabled() {

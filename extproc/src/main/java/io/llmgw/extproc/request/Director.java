@@ -1,6 +1,7 @@
 package io.llmgw.extproc.request;
 
 import com.google.protobuf.ByteString;
+import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.InferenceObjective;
 import io.llmgw.extproc.flow.FlowControl;

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.request;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.llmgw.api.ClientText;
 
 /** A request the EPP answers itself, with an OpenAI-style JSON error body (the status table in docs/architecture.md). */
 public record ErrorReply(int status, String type, String code, String message) {

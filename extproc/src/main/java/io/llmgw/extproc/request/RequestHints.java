@@ -1,5 +1,6 @@
 package io.llmgw.extproc.request;
 
+import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.Objective;
 import io.llmgw.api.RouteAdapter;

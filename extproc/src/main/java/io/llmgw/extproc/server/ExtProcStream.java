@@ -18,7 +18,7 @@ import io.llmgw.extproc.body.ModelExtractor;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.body.TokenUsage;
 import io.llmgw.extproc.latency.RequestTiming;
-import io.llmgw.extproc.request.ClientText;
+import io.llmgw.api.ClientText;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;

@@ -4,7 +4,7 @@ import io.llmgw.api.AdapterTarget;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.LLMRoute;
 import io.llmgw.extproc.request.Choice;
-import io.llmgw.extproc.request.ClientText;
+import io.llmgw.api.ClientText;
 import io.llmgw.extproc.request.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.llmgw.extproc.request;
+package io.llmgw.api;
 
 /**
  * Text a client sent (a model name, a header value), made safe to put in a log line or an error message: at most
