@@ -2,6 +2,7 @@ package io.llmgw.batch.dispatch;
 
 import io.llmgw.batch.BatchMetrics;
 import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.PeriodicLoop;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.Claim;
 import io.llmgw.batch.store.QueueStats;
@@ -51,7 +52,7 @@ public final class Dispatcher implements AutoCloseable {
   private long lastExtend;
   private long lastStats = Long.MIN_VALUE / 2; // half: now minus it must not overflow
   private volatile boolean closed;
-  private Thread loop;
+  private PeriodicLoop loop;
 
   public Dispatcher(BatchStore store, BatchSettings settings, LoadReader reader, Forwarder forwarder,
       BatchMetrics metrics, Clock clock) {
@@ -65,20 +66,7 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   public Dispatcher start() {
-    loop = Thread.ofPlatform().name("batch-dispatcher").daemon().start(() -> {
-      while (!closed) {
-        try {
-          tick();
-        } catch (RuntimeException e) {
-          LOG.warn("batch dispatcher: one pass failed, trying again next poll: {}", e.toString());
-        }
-        try {
-          Thread.sleep(settings.pollInterval()); // the poll period, not a synchronisation
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    });
+    loop = PeriodicLoop.start("batch-dispatcher", settings.pollInterval().toMillis(), this::tick, LOG);
     return this;
   }
 
@@ -129,7 +117,12 @@ public final class Dispatcher implements AutoCloseable {
       }
     });
     for (Map.Entry<String, BudgetGate> e : gates.entrySet()) {
-      dispatch(e.getKey(), e.getValue());
+      try {
+        dispatch(e.getKey(), e.getValue());
+      } catch (RuntimeException ex) {
+        // one pool's queue failing (the store, a line it cannot read) does not hold up the others
+        LOG.warn("batch dispatcher: pool {} skipped this pass: {}", e.getKey(), ex.toString());
+      }
     }
     keepClaims();
     publish();
@@ -251,12 +244,7 @@ public final class Dispatcher implements AutoCloseable {
   public void close() {
     closed = true;
     if (loop != null) {
-      loop.interrupt();
-      try {
-        loop.join(5_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      loop.close();
     }
     senders.shutdown();
     try {

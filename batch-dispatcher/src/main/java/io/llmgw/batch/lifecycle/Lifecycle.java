@@ -1,5 +1,6 @@
 package io.llmgw.batch.lifecycle;
 
+import io.llmgw.batch.PeriodicLoop;
 import io.llmgw.batch.dispatch.LoadReading;
 import io.llmgw.batch.dispatch.ResultLines;
 import io.llmgw.batch.store.Batch;
@@ -33,10 +34,9 @@ public final class Lifecycle implements AutoCloseable {
   private final Clock clock;
   private final long periodMillis;
   private final Duration retention;
-  private final Object wake = new Object();
   private long lastRetentionSweep = Long.MIN_VALUE / 2; // half: now minus it must not overflow
-  private volatile boolean closed;
-  private Thread loop;
+  private volatile PeriodicLoop loop;
+  private final Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** @param retention how long finished batches (with their output and error files) and uploaded files are kept */
   public Lifecycle(BatchStore store, InputValidator validator, Supplier<LoadReading> reading, Clock clock,
@@ -50,54 +50,33 @@ public final class Lifecycle implements AutoCloseable {
   }
 
   public Lifecycle start() {
-    loop = Thread.ofPlatform().name("batch-lifecycle").daemon().start(() -> {
-      while (!closed) {
-        try {
-          tick();
-        } catch (RuntimeException e) {
-          LOG.warn("batch lifecycle: one pass failed, trying again: {}", e.toString());
-        }
-        synchronized (wake) {
-          try {
-            wake.wait(periodMillis); // woken early by a new or cancelled batch
-          } catch (InterruptedException e) {
-            return;
-          }
-        }
-      }
-    });
+    loop = PeriodicLoop.start("batch-lifecycle", periodMillis, this::tick, LOG);
     return this;
   }
 
   /** A batch was created or cancelled: look at it now rather than at the next period. */
   public void wake() {
-    synchronized (wake) {
-      wake.notifyAll();
+    PeriodicLoop l = loop;
+    if (l != null) {
+      l.wake();
     }
   }
 
   public void tick() {
     LoadReading r = reading.get();
-    for (String id : store.batchIds(List.of(BatchStatus.VALIDATING))) {
-      Batch b = store.batch(id).orElse(null);
-      if (b != null && clock.millis() >= b.expiresAt() * 1000) {
+    each(BatchStatus.VALIDATING, b -> {
+      if (clock.millis() >= b.expiresAt() * 1000) {
         // validation waits for a load reading (models → pools); without one for the whole window, the batch expires
-        if (store.transition(id, BatchStatus.VALIDATING, b.moved(BatchStatus.EXPIRED, nowSeconds()))) {
-          LOG.info("batch {}: expired before it could be validated (no reading of the pools' load)", id);
+        if (store.transition(b.id(), BatchStatus.VALIDATING, b.moved(BatchStatus.EXPIRED, nowSeconds()))) {
+          LOG.info("batch {}: expired before it could be validated (no reading of the pools' load)", b.id());
         }
-      } else if (b != null && r != null) {
+      } else if (r != null) {
         validate(b, r);
       }
-    }
-    for (String id : store.batchIds(List.of(BatchStatus.IN_PROGRESS))) {
-      store.batch(id).ifPresent(this::progress);
-    }
-    for (String id : store.batchIds(List.of(BatchStatus.CANCELLING))) {
-      store.batch(id).ifPresent(this::cancelling);
-    }
-    for (String id : store.batchIds(List.of(BatchStatus.FINALIZING))) {
-      store.batch(id).ifPresent(this::finishFinalizing);
-    }
+    });
+    each(BatchStatus.IN_PROGRESS, this::progress);
+    each(BatchStatus.CANCELLING, this::cancelling);
+    each(BatchStatus.FINALIZING, this::finishFinalizing);
     if (clock.millis() - lastRetentionSweep >= RETENTION_SWEEP_MILLIS) {
       lastRetentionSweep = clock.millis();
       sweep();
@@ -105,6 +84,27 @@ public final class Lifecycle implements AutoCloseable {
   }
 
   private static final long RETENTION_SWEEP_MILLIS = 3_600_000;
+  private static final int MAX_REPORTED = 1_000;
+
+  /**
+   * Runs {@code step} on every batch in {@code status}, each on its own: a batch the store cannot read or that fails
+   * its step is logged once (by id) and skipped, and the others go on.
+   */
+  private void each(BatchStatus status, java.util.function.Consumer<Batch> step) {
+    for (String id : store.batchIds(List.of(status))) {
+      try {
+        store.batch(id).ifPresent(step);
+      } catch (RuntimeException e) {
+        skipped(id, e);
+      }
+    }
+  }
+
+  private void skipped(String id, RuntimeException e) {
+    if (reported.size() < MAX_REPORTED && reported.add(id)) {
+      LOG.warn("batch {}: skipped while it cannot be handled (logged once): {}", id, e.toString());
+    }
+  }
 
   /**
    * Keeps the store bounded: a batch that ended more than the retention ago goes, with its results and its output and
@@ -113,24 +113,25 @@ public final class Lifecycle implements AutoCloseable {
   private void sweep() {
     long cutoff = clock.millis() / 1000 - retention.toSeconds();
     Set<String> inUse = new HashSet<>();
-    int batches = 0;
-    for (String id : store.batchIds(List.of(BatchStatus.VALIDATING, BatchStatus.IN_PROGRESS, BatchStatus.FINALIZING,
-        BatchStatus.CANCELLING))) {
-      store.batch(id).ifPresent(b -> inUse.add(b.inputFileId()));
+    for (BatchStatus active : List.of(BatchStatus.VALIDATING, BatchStatus.IN_PROGRESS, BatchStatus.FINALIZING,
+        BatchStatus.CANCELLING)) {
+      each(active, b -> inUse.add(b.inputFileId()));
     }
-    for (String id : store.batchIds(List.of(BatchStatus.COMPLETED, BatchStatus.FAILED, BatchStatus.EXPIRED,
-        BatchStatus.CANCELLED))) {
-      Batch b = store.batch(id).orElse(null);
-      Long ended = b == null ? null : firstNonNull(b.completedAt(), b.failedAt(), b.expiredAt(), b.cancelledAt());
-      if (ended != null && ended < cutoff) {
-        for (String file : new String[] {b.outputFileId(), b.errorFileId()}) {
-          if (file != null) {
-            store.deleteFile(file);
+    int[] batches = {0};
+    for (BatchStatus ended : List.of(BatchStatus.COMPLETED, BatchStatus.FAILED, BatchStatus.EXPIRED,
+        BatchStatus.CANCELLED)) {
+      each(ended, b -> {
+        Long at = firstNonNull(b.completedAt(), b.failedAt(), b.expiredAt(), b.cancelledAt());
+        if (at != null && at < cutoff) {
+          for (String file : new String[] {b.outputFileId(), b.errorFileId()}) {
+            if (file != null) {
+              store.deleteFile(file);
+            }
           }
+          store.deleteBatch(b.id());
+          batches[0]++;
         }
-        store.deleteBatch(id);
-        batches++;
-      }
+      });
     }
     int files = 0;
     for (StoredFile f : store.files()) {
@@ -138,8 +139,8 @@ public final class Lifecycle implements AutoCloseable {
         files++;
       }
     }
-    if (batches + files > 0) {
-      LOG.info("batch retention: {} batches and {} files older than {} removed", batches, files, retention);
+    if (batches[0] + files > 0) {
+      LOG.info("batch retention: {} batches and {} files older than {} removed", batches[0], files, retention);
     }
   }
 
@@ -240,14 +241,8 @@ public final class Lifecycle implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
     if (loop != null) {
-      loop.interrupt();
-      try {
-        loop.join(5_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      loop.close();
     }
   }
 }

@@ -217,6 +217,19 @@ class BatchServiceTest {
   }
 
   @Test
+  void anAnswerThatIsNotJsonIsKeptAsTextInTheOutputLine() throws Exception {
+    gateway.answer = body -> new FakeGateway.Answer(200, "<html>\u0007not json");
+    String id = submit(lines(1));
+    validate();
+    service.dispatcher().tick();
+    await().atMost(Duration.ofSeconds(10)).until(() -> batch(id).get("request_counts").get("completed").asInt() == 1);
+    service.lifecycle().tick();
+    JsonNode line = FakeGateway.JSON.readTree(api.get("/v1/files/" + batch(id).get("output_file_id").asText()
+        + "/content").text().trim());
+    assertThat(line.get("response").get("body").asText()).isEqualTo("<html>\u0007not json");
+  }
+
+  @Test
   void aTransientFailureIsRetriedAfterAPauseThenGivenUp() throws Exception {
     gateway.answer = body -> new FakeGateway.Answer(502, "bad gateway");
     String id = submit(lines(1));
@@ -273,6 +286,23 @@ class BatchServiceTest {
     assertThat(api.get("/v1/files/" + b.get("error_file_id").asText() + "/content").text().split("\n"))
         .hasSize(4).allSatisfy(l -> assertThat(l).contains("batch_expired"));
     assertThat(api.post("/v1/batches/" + id + "/cancel", "").status()).isEqualTo(409);
+  }
+
+  @Test
+  void aBatchRecordTheStoreCannotReadHoldsUpNoOtherBatch() throws Exception {
+    String broken = submit(lines(1));
+    String fine = submit(lines(1));
+    try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("batch.db"));
+        java.sql.PreparedStatement p = db.prepareStatement("UPDATE batches SET doc = '{\"id\": garbage' WHERE id = ?")) {
+      p.setString(1, broken);
+      assertThat(p.executeUpdate()).isEqualTo(1);
+    }
+    validate();
+    service.dispatcher().tick();
+    await().atMost(Duration.ofSeconds(10)).until(() -> batch(fine).get("request_counts").get("completed").asInt() == 1);
+    service.lifecycle().tick();
+    assertThat(batch(fine).get("status").asText()).isEqualTo("completed");
+    assertThat(api.get("/v1/batches/" + broken).status()).isEqualTo(500);
   }
 
   @Test
