@@ -74,12 +74,6 @@ public record BatchSettings(String host, int port, String eppAdmin, String front
         podPriority, retention, eppToken);
   }
 
-  public BatchSettings withVisibility(Duration v) {
-    return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
-        pollInterval, v, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention, eppToken);
-  }
-
   public BatchSettings withLimits(long fileBytes, int lineBytes, int lines) {
     return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
         pollInterval, visibility, requestTimeout, maxAttempts, fileBytes, lineBytes, lines, maxInFlight,

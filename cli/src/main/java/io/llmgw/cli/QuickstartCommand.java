@@ -2,6 +2,7 @@ package io.llmgw.cli;
 
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.ConfigFileLoader;
+import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.bench.load.OpenLoopRun;
@@ -121,7 +122,7 @@ final class QuickstartCommand implements Callable<Integer> {
     EppSettings settings = EppSettings.defaults(file).withPolicy(policyName,
         LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
     settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
-    int batchPort = ephemeralPorts ? freePort() : BatchSettings.defaults().port();
+    int batchPort = ephemeralPorts ? LoopbackPorts.free() : BatchSettings.defaults().port();
     ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort)
         .withBatchService("127.0.0.1:" + batchPort);
     Path batchDir = Files.createTempDirectory("llmgw-quickstart-batch");
@@ -168,11 +169,6 @@ final class QuickstartCommand implements Callable<Integer> {
     }
   }
 
-  private static int freePort() throws java.io.IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
 
   private static void deleteTree(Path dir) {
     try (var paths = Files.walk(dir)) {

@@ -13,12 +13,12 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.llmgw.api.FileModeYaml;
+import io.llmgw.api.LoopbackPorts;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,12 +42,13 @@ class LauncherIT {
     Path config = Files.createTempFile("pool", ".yaml");
     Files.writeString(config, Files.readString(Path.of("..", "examples", "pool.yaml"))
         .replace("127.0.0.11", "127.0.0.61").replace("127.0.0.12", "127.0.0.62"));
-    int grpc = freePort();
-    int xds = freePort();
+    int grpc = LoopbackPorts.free();
+    int xds = LoopbackPorts.free();
     try (SimPods pods = SimPods.start(SimConfig.builder().adapters(List.of("sql-lora-v1", "sql-lora-v2")).build(),
         List.of("127.0.0.61", "127.0.0.62"), 8000)) {
       Process epp = launch(false, "serve", "--config", config.toString(), "--bind", "127.0.0.1", "--grpc-port", "" + grpc,
-          "--health-port", "" + freePort(), "--metrics-port", "" + freePort(), "--xds-port", "" + xds).process();
+          "--health-port", "" + LoopbackPorts.free(), "--metrics-port", "" + LoopbackPorts.free(),
+          "--xds-port", "" + xds).process();
       try (DevProxy proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
           .withEpp("127.0.0.1", grpc))) {
         String chat = "{\"model\":\"sql-lora\",\"max_tokens\":3,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
@@ -157,9 +158,4 @@ class LauncherIT {
     return new Launched(pb.start(), err);
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
 }

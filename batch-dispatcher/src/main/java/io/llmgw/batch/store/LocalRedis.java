@@ -1,7 +1,7 @@
 package io.llmgw.batch.store;
 
+import io.llmgw.api.LoopbackPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,11 +39,7 @@ public final class LocalRedis implements AutoCloseable {
   }
 
   public static LocalRedis start(Path dir, boolean appendOnly) throws IOException, InterruptedException {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    LocalRedis r = new LocalRedis(dir, port, appendOnly);
+    LocalRedis r = new LocalRedis(dir, LoopbackPorts.free(), appendOnly);
     r.startProcess();
     return r;
   }

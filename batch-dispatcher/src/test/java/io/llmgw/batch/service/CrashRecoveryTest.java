@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.Stores;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.LocalRedis;
 import io.llmgw.batch.store.StoredFile;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +66,7 @@ class CrashRecoveryTest {
         s.createBatch(Batch.created(batchId, "/v1/chat/completions", "file-crash", "24h", Map.of(), now,
             now + 86_400));
       }
-      int port = freePort();
+      int port = LoopbackPorts.free();
       for (int kill = 0; kill < KILLS; kill++) {
         Process child = start(store, gateway, port, kill);
         int before = gateway.received.get();
@@ -109,9 +109,4 @@ class CrashRecoveryTest {
         .redirectOutput(Files.createFile(dir.resolve("service-" + run + ".log")).toFile()).start();
   }
 
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
 }

@@ -2,6 +2,7 @@ package io.llmgw.bench.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.Stores;
 import io.llmgw.batch.client.BatchClient;
 import io.llmgw.batch.store.Batch;
@@ -58,7 +59,7 @@ public final class BatchCrashRun {
     SimPods pods = SimPods.start(sim, 4, "127.0.0.11", 8000);
     Path config = dir.resolve("pool.yaml");
     Files.writeString(config, BatchRun.config(pods));
-    int port = freePort();
+    int port = LoopbackPorts.free();
     long start = System.nanoTime();
     try (Rig rig = Rig.start(pods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
         ProxySettings.defaults().withListener("127.0.0.1", 0).withBatchService("127.0.0.1:" + port))) {
@@ -135,9 +136,4 @@ public final class BatchCrashRun {
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
-  private static int freePort() throws java.io.IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
 }

@@ -1,6 +1,7 @@
 package io.llmgw.bench.load;
 
 import io.llmgw.api.FileModeYaml;
+import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.client.BatchClient;
@@ -98,7 +99,7 @@ public final class BatchRun {
     SimPods pods = SimPods.start(sim, PODS, "127.0.0.11", 8000);
     Path config = dir.resolve("pool.yaml");
     Files.writeString(config, config(pods));
-    int batchPort = freePort();
+    int batchPort = LoopbackPorts.free();
     EppSettings s = EppSettings.defaults(config).onLoopbackEphemeralPorts().withPolicy(PolicyShorthand.SCORERS, 50);
     System.out.printf("  %-32s ...", name);
     System.out.flush();
@@ -240,9 +241,4 @@ public final class BatchRun {
         """ + FileModeYaml.pods("sim", "sim", pods.podAddresses());
   }
 
-  private static int freePort() throws java.io.IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
 }

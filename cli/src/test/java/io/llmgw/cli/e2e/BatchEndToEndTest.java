@@ -17,6 +17,7 @@ import com.openai.models.batches.BatchListParams;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FileObject;
 import com.openai.models.files.FilePurpose;
+import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.bench.load.Rig;
@@ -26,7 +27,6 @@ import io.llmgw.extproc.EppSettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,10 +69,7 @@ class BatchEndToEndTest {
           poolRef:
             name: sim-pool
         """);
-    int batchPort;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      batchPort = s.getLocalPort();
-    }
+    int batchPort = LoopbackPorts.free();
     rig = Rig.start(pods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
         ProxySettings.defaults().withListener("127.0.0.1", 0).withBatchService("127.0.0.1:" + batchPort));
     batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.openai.client.OpenAIClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import io.llmgw.api.LoopbackPorts;
 import io.llmgw.bench.load.Rig;
 import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.envoy.xds.XdsSettings;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -28,10 +28,10 @@ class RealEnvoyTest {
   @Test
   void theSdkGoesThroughEnvoyAndTheEppToAPod() throws Exception {
     try (Rig rig = Gateways.start("127.0.0.141", 2, false)) {
-      int listener = freePort();
+      int listener = LoopbackPorts.free();
       String bootstrap = Files.readString(Path.of("..", "envoy-config", "envoy.yaml"))
           .replace("port_value: 8080", "port_value: " + listener)
-          .replace("port_value: 19000", "port_value: " + freePort())
+          .replace("port_value: 19000", "port_value: " + LoopbackPorts.free())
           .replace("port_value: 9002", "port_value: " + rig.epp().grpcPort())
           .replace("port_value: 9003", "port_value: " + rig.epp().healthPort());
       try (GenericContainer<?> envoy = startEnvoy(bootstrap)) {
@@ -45,8 +45,8 @@ class RealEnvoyTest {
   @Test
   void envoyConfiguredOnlyOverXdsRoutesThroughThePoolsClusterOfTheMatchedRoute() throws Exception {
     try (Rig rig = Gateways.start("127.0.0.145", 2, false)) {
-      int listener = freePort();
-      int admin = freePort();
+      int listener = LoopbackPorts.free();
+      int admin = LoopbackPorts.free();
       try (XdsServer xds = XdsServer.start("127.0.0.1", 0, new XdsSettings("127.0.0.1", listener, "127.0.0.1",
           rig.epp().grpcPort(), rig.epp().healthPort()))) {
         xds.update(rig.epp().datastore().topology().config());
@@ -89,9 +89,4 @@ class RealEnvoyTest {
     }
   }
 
-  static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
 }
