@@ -418,6 +418,9 @@ class BatchServiceTest {
     JsonNode next = api.get("/v1/batches?limit=2&after=" + page.get("last_id").asText()).json();
     assertThat(next.get("data")).extracting(n -> n.get("id").asText()).containsExactly(ids.get(0));
     assertThat(next.get("has_more").asBoolean()).isFalse();
+    JsonNode unknownAfter = api.get("/v1/batches?after=batch_nope").json();
+    assertThat(unknownAfter.get("data")).isEmpty();
+    assertThat(api.get("/v1/batches?limit=abc").status()).isEqualTo(400);
   }
 
   @Test

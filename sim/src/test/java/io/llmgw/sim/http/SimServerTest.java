@@ -124,6 +124,14 @@ class SimServerTest {
     assertThat(post(pods, "/v1/chat/completions", "{\"messages\":[]}").statusCode()).isEqualTo(400);
     assertThat(post(pods, "/v1/chat/completions", "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\","
         + "\"content\":\"x\"}],\"max_tokens\":-3}").statusCode()).isEqualTo(400);
+    for (String priority : new String[] {"\"high\"", "1.5", "99999999999", "[]"}) {
+      HttpResponse<String> r = post(pods, "/v1/chat/completions", "{\"model\":\"" + MODEL + "\",\"messages\":[{"
+          + "\"role\":\"user\",\"content\":\"x\"}],\"max_tokens\":1,\"priority\":" + priority + "}");
+      assertThat(r.statusCode()).as(priority).isEqualTo(400);
+      assertThat(r.body()).contains("'priority' must be an integer");
+    }
+    assertThat(post(pods, "/v1/chat/completions", "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\","
+        + "\"content\":\"x\"}],\"max_tokens\":1,\"priority\":-5}").statusCode()).isEqualTo(200);
     HttpResponse<String> unknown = post(pods, "/v1/chat/completions", chat("no-such-lora", 1, false));
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(JSON.readTree(unknown.body()).get("error").get("message").asText()).contains("no-such-lora");
