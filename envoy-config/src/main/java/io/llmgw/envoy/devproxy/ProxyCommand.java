@@ -28,7 +28,7 @@ public final class ProxyCommand implements Callable<Integer> {
       s = ProxySettings.defaults().withListener(listen.substring(0, l), Integer.parseInt(listen.substring(l + 1)))
           .withEpp(epp.substring(0, e), Integer.parseInt(epp.substring(e + 1))).withBatchService(batchService);
     } catch (RuntimeException ex) {
-      System.err.println("llmgw proxy: --listen and --epp take host:port (" + ex.getMessage() + ")");
+      System.err.println("llmgw proxy: --listen, --epp and --batch-service take host:port (" + ex.getMessage() + ")");
       return 2;
     }
     DevProxy proxy = DevProxy.start(s);

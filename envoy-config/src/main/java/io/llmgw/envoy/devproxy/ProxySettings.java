@@ -19,6 +19,9 @@ public record ProxySettings(String host, int port, String eppHost, int eppPort, 
     if (maxRetries < 0) {
       throw new IllegalArgumentException("--max-retries must not be negative");
     }
+    if (batchService != null && !batchService.matches(".+:[0-9]{1,5}")) {
+      throw new IllegalArgumentException("--batch-service takes host:port");
+    }
   }
 
   public static ProxySettings defaults() {
