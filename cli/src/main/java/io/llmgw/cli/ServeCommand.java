@@ -7,6 +7,7 @@ import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.envoy.xds.XdsSettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.api.TokenFile;
+import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.RequestSettings;
@@ -74,6 +75,41 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--read-token-file", description = "File holding a token that reads of the metrics/admin port "
       + "(/metrics, GET /admin/...) need; the admin token works too (default: none, reads are open).")
   Path readTokenFile;
+
+  @Option(names = "--tls", negatable = true, description = "Serve ext_proc (and the gRPC health service on its port) "
+      + "over TLS; a self-signed certificate when no --tls-cert-file is given (default: on with --kubernetes, off with "
+      + "--config).")
+  Boolean tls;
+
+  @Option(names = "--tls-cert-file", paramLabel = "FILE", description = "PEM certificate chain to serve (a Secret's "
+      + "tls.crt); implies --tls. Read again every --tls-reload-period, so a rotated certificate needs no restart.")
+  Path tlsCertFile;
+
+  @Option(names = "--tls-key-file", paramLabel = "FILE", description = "PEM private key of --tls-cert-file (tls.key).")
+  Path tlsKeyFile;
+
+  @Option(names = "--tls-client-ca-file", paramLabel = "FILE", description = "Mutual TLS: only clients with a "
+      + "certificate from these authorities (PEM) may open ext_proc streams; implies --tls.")
+  Path tlsClientCaFile;
+
+  @Option(names = "--tls-reload-period", converter = DurationConverter.class, defaultValue = "10s",
+      description = "How often the certificate files are read again (default: ${DEFAULT-VALUE}).")
+  Duration tlsReloadPeriod;
+
+  @Option(names = "--metrics-tls", description = "Serve the metrics/admin port over TLS too, with the same certificate "
+      + "(Prometheus then scrapes with scheme https).")
+  boolean metricsTls;
+
+  @Option(names = "--drain-period", converter = DurationConverter.class, defaultValue = "5s",
+      description = "On SIGTERM: readiness goes off at once, and new streams are still served this long so the proxies "
+          + "move to another replica first (longer than their health-check interval × unhealthy threshold; default: "
+          + "${DEFAULT-VALUE}).")
+  Duration drainPeriod;
+
+  @Option(names = "--shutdown-grace", converter = DurationConverter.class, defaultValue = "30s",
+      description = "Then: how long the streams still open may go on before they are cut (keep it under the pod's "
+          + "terminationGracePeriodSeconds minus --drain-period; default: ${DEFAULT-VALUE}).")
+  Duration shutdownGrace;
 
   @Option(names = "--grpc-port", description = "ext_proc port (default: ${DEFAULT-VALUE}).")
   int grpcPort;
@@ -207,7 +243,7 @@ public final class ServeCommand implements Callable<Integer> {
       return 2;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      epp.close();
+      epp.drainAndClose();
       if (xds != null) {
         xds.close();
       }
@@ -231,7 +267,8 @@ public final class ServeCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
     }
-    return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access))
+    return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access)
+            .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace))
         .withScheduling(pluginsConfig != null
             ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
             : policy.config(threshold))
@@ -243,6 +280,19 @@ public final class ServeCommand implements Callable<Integer> {
         // a copy busier than the seed policy's threshold on two ticks running earns another
         .withCopies(new CopySettings(c.minCopies(), c.recentWindow(), c.recentUses(), threshold, c.tick()))
         .withFlow(flowOptions.flow(), flowOptions.saturation());
+  }
+
+  /** TLS when asked for, or given files, or by default in a cluster; null for plaintext. */
+  private ServerTls serverTls() {
+    boolean files = tlsCertFile != null || tlsKeyFile != null || tlsClientCaFile != null;
+    boolean on = tls != null ? tls : files || source.kubernetes;
+    if (!on) {
+      if (files || metricsTls) {
+        throw new IllegalArgumentException("--no-tls contradicts --tls-cert-file, --tls-client-ca-file and --metrics-tls");
+      }
+      return null;
+    }
+    return new ServerTls(tlsCertFile, tlsKeyFile, tlsClientCaFile, tlsReloadPeriod);
   }
 
   /** The xDS server follows the EPP's configuration: whatever the datastore applies is served to Envoy. */

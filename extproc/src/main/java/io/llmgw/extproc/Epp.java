@@ -3,8 +3,12 @@ package io.llmgw.extproc;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.api.ConfigException;
+import io.llmgw.api.tls.ReloadingIdentity;
+import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.control.ConfigSource;
 import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.control.SourceSettings;
@@ -21,7 +25,13 @@ import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.Ticker;
 import io.llmgw.scraper.MetricsScraper;
+import com.sun.net.httpserver.HttpsConfigurator;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -62,6 +72,8 @@ public final class Epp implements AutoCloseable {
   private final KubernetesClient ownClient;
   private Server grpc;
   private HTTPServer metricsServer;
+  /** The certificate ext_proc (and the metrics port, if asked) serves, reloaded from its files; null in plaintext. */
+  private ReloadingIdentity identity;
   private final ExecutorService metricsExecutor = Executors.newVirtualThreadPerTaskExecutor();
   /** Readiness needs both: routes and pods loaded, and the ext_proc server listening. */
   private volatile boolean serving;
@@ -156,25 +168,73 @@ public final class Epp implements AutoCloseable {
     healthWatch = new HealthWatch(parts.streams().vitals().watch("the metrics scraper", scraper::lastTickMillis,
         scraperSilence), health).start(1_000);
     health.start(new InetSocketAddress(l.bindHost(), l.healthPort()));
-    grpc = NettyServerBuilder.forAddress(new InetSocketAddress(l.bindHost(), l.grpcPort()))
+    identity = l.tls() == null ? null : ReloadingIdentity.start(l.tls(), certificateNames(l), scheduler);
+    InetSocketAddress grpcAddress = new InetSocketAddress(l.bindHost(), l.grpcPort());
+    // The health service on the ext_proc port too: a proxy health-checks over the same (TLS) connection it sends
+    // streams on, while the kubelet, which cannot speak TLS to a gRPC probe, uses the plaintext health port.
+    grpc = (identity == null ? NettyServerBuilder.forAddress(grpcAddress)
+        : NettyServerBuilder.forAddress(grpcAddress, credentials(identity)))
         .addService(new ExtProcService(parts.streams()))
+        .addService(health.service())
         .permitKeepAliveTime(l.keepAlivePermit().toMillis(), TimeUnit.MILLISECONDS)
         .build()
         .start();
     // One virtual thread per connection: a client that connects and never finishes its request holds only its own
     // thread, so scrapes are served whatever slow or idle clients do (a small pool would block the acceptor).
-    metricsServer = HTTPServer.builder().hostname(l.bindHost()).port(l.metricsPort())
+    HTTPServer.Builder metricsBuilder = HTTPServer.builder().hostname(l.bindHost()).port(l.metricsPort())
         .executorService(metricsExecutor)
         .registry(parts.metrics().registry())
         .authenticator(AdminHandler.authenticator(l.admin()))
         .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status(),
-            new PoolLoadReport(parts.datastore(), parts.flow()), l.admin())).buildAndStart();
+            new PoolLoadReport(parts.datastore(), parts.flow()), l.admin()));
+    if (l.metricsTls()) {
+      metricsBuilder.httpsConfigurator(new HttpsConfigurator(sslContext(identity)));
+    }
+    metricsServer = metricsBuilder.buildAndStart();
     serving = true;
     health.setReady(parts.datastore().loaded());
-    LOG.info("EPP {}: ext_proc on {}:{}, health on {}, metrics on {} ({}); scheduling {} ({})",
+    LOG.info("EPP {}: ext_proc on {}:{} ({}), health on {}, metrics on {} ({}{}); scheduling {} ({})",
         parts.datastore().loaded() ? "ready" : "listening (ready once the cluster's objects are listed)",
-        l.bindHost(), grpc.getPort(), health.port(), metricsServer.getPort(), l.admin(), parts.profile().describe(),
-        settings.scheduling().source());
+        l.bindHost(), grpc.getPort(), describe(l.tls()), health.port(), metricsServer.getPort(),
+        l.metricsTls() ? "TLS, " : "", l.admin(), parts.profile().describe(), settings.scheduling().source());
+  }
+
+  private static String describe(ServerTls tls) {
+    if (tls == null) {
+      return "plaintext";
+    }
+    return (tls.mutual() ? "mutual TLS" : "TLS") + (tls.isSelfSigned() ? ", self-signed" : "");
+  }
+
+  /** Names a self-signed certificate is made for: loopback, the bind address, the pod's name. No lookups. */
+  private static List<String> certificateNames(ListenSettings l) {
+    List<String> names = new ArrayList<>(List.of("localhost", "127.0.0.1"));
+    if (!l.bindHost().equals("0.0.0.0") && !names.contains(l.bindHost())) {
+      names.add(l.bindHost());
+    }
+    String pod = System.getenv("HOSTNAME");
+    if (pod != null && pod.matches("[A-Za-z0-9.-]{1,253}")) {
+      names.add(pod);
+    }
+    return names;
+  }
+
+  private static ServerCredentials credentials(ReloadingIdentity id) {
+    TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(id.keyManager());
+    if (id.trustManager() != null) {
+      b.trustManager(id.trustManager()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+    }
+    return b.build();
+  }
+
+  private static SSLContext sslContext(ReloadingIdentity id) throws IOException {
+    try {
+      SSLContext ctx = SSLContext.getInstance("TLS");
+      ctx.init(new KeyManager[] {id.keyManager()}, null, null);
+      return ctx;
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot serve the metrics port over TLS: " + e.getMessage(), e);
+    }
   }
 
   public int grpcPort() {
@@ -216,19 +276,44 @@ public final class Epp implements AutoCloseable {
     grpc.awaitTermination();
   }
 
-  /** Stops taking traffic (readiness first, so the proxy drains), lets open streams finish for a grace period, stops. */
+  /** Stops at once for tests and in-process use: readiness off, new streams refused, open ones given the grace. */
   @Override
   public void close() {
-    if (serving) {
-      LOG.info("EPP stopping: readiness off, draining open streams");
-    }
+    stop(Duration.ZERO);
+  }
+
+  /**
+   * Stops as a replica must under a rolling restart or scale-down (SIGTERM): readiness off first, while ext_proc still
+   * takes new streams for the drain period so the proxies move away before anything is refused; then new streams are
+   * refused (GOAWAY) and the open ones have the shutdown grace to finish.
+   */
+  public void drainAndClose() {
+    stop(settings.listen().drainPeriod());
+  }
+
+  private void stop(Duration drain) {
+    boolean wasServing = serving;
     serving = false;
     health.setReady(false);
+    if (wasServing && drain.isPositive()) {
+      LOG.info("EPP stopping: readiness off, still taking streams for {} ms (--drain-period), then {} open stream(s) "
+          + "get {} s to finish", drain.toMillis(), parts.streams().limits().openStreams(),
+          settings.listen().shutdownGrace().toSeconds());
+      try {
+        Thread.sleep(drain);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else if (wasServing) {
+      LOG.info("EPP stopping: readiness off, refusing new streams, draining open ones");
+    }
     config.close();
     if (grpc != null) {
       grpc.shutdown();
       try {
         if (!grpc.awaitTermination(settings.listen().shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+          LOG.warn("EPP stopping: {} stream(s) still open after the shutdown grace are cut",
+              parts.streams().limits().openStreams());
           grpc.shutdownNow();
         }
       } catch (InterruptedException e) {
@@ -239,6 +324,9 @@ public final class Epp implements AutoCloseable {
     scraper.close();
     scheduler.shutdownNow();
     flowDispatcher.shutdownNow();
+    if (identity != null) {
+      identity.close();
+    }
     if (ownClient != null) {
       ownClient.close();
     }

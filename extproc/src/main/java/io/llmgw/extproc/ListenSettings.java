@@ -1,37 +1,60 @@
 package io.llmgw.extproc;
 
+import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.observe.AdminAccess;
 import java.time.Duration;
 
 /**
- * Where the EPP listens.
+ * Where and how the EPP listens, and how it stops.
  *
  * @param bindHost address the three servers listen on
  * @param grpcPort ext_proc (0 picks a free port)
  * @param keepAlivePermit how often a proxy may ping an idle ext_proc connection before it is told off
- * @param shutdownGrace how long open streams may go on after readiness turned off at shutdown
+ * @param drainPeriod after a stop is asked for: readiness is off and ext_proc still takes new streams this long, so
+ *     proxies see the readiness change and move away before anything is refused
+ * @param shutdownGrace then: how long open streams may go on once new ones are refused
  * @param admin who may read and change things on the metrics/admin port
+ * @param tls ext_proc (and the gRPC health service on its port) over TLS; null for plaintext
+ * @param metricsTls the metrics/admin port over TLS too, with the same certificate
  */
 public record ListenSettings(String bindHost, int grpcPort, int healthPort, int metricsPort, Duration keepAlivePermit,
-    Duration shutdownGrace, AdminAccess admin) {
+    Duration drainPeriod, Duration shutdownGrace, AdminAccess admin, ServerTls tls, boolean metricsTls) {
   public ListenSettings {
     for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("ports must be within 0..65535");
       }
     }
+    if (drainPeriod.isNegative() || shutdownGrace.isNegative()) {
+      throw new IllegalArgumentException("the drain period and shutdown grace must not be negative");
+    }
+    if (metricsTls && tls == null) {
+      throw new IllegalArgumentException("the metrics port can only be served over TLS when TLS is on (--tls)");
+    }
   }
 
   public static ListenSettings defaults() {
     return new ListenSettings("0.0.0.0", 9002, 9003, 9090, Duration.ofSeconds(10), Duration.ofSeconds(5),
-        AdminAccess.readOnly());
+        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false);
   }
 
   public ListenSettings on(String host, int grpc, int health, int metrics) {
-    return new ListenSettings(host, grpc, health, metrics, keepAlivePermit, shutdownGrace, admin);
+    return new ListenSettings(host, grpc, health, metrics, keepAlivePermit, drainPeriod, shutdownGrace, admin, tls,
+        metricsTls);
   }
 
   public ListenSettings withAdmin(AdminAccess access) {
-    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, shutdownGrace, access);
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
+        access, tls, metricsTls);
+  }
+
+  public ListenSettings withTls(ServerTls serverTls, boolean overMetricsToo) {
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
+        admin, serverTls, overMetricsToo);
+  }
+
+  public ListenSettings withStopping(Duration drain, Duration grace) {
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drain, grace, admin, tls,
+        metricsTls);
   }
 }

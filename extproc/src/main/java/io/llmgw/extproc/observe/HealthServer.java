@@ -30,6 +30,11 @@ public final class HealthServer implements AutoCloseable {
     server = NettyServerBuilder.forAddress(bind).addService(health.getHealthService()).build().start();
   }
 
+  /** The same health service, for the ext_proc port (over its TLS, for proxies that health-check there). */
+  public io.grpc.BindableService service() {
+    return health.getHealthService();
+  }
+
   public synchronized void setReady(boolean ready) {
     this.ready = ready;
     publish();
