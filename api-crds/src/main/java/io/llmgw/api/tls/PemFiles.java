@@ -54,7 +54,8 @@ public final class PemFiles {
 
   /** The first private key in the file. */
   public static PrivateKey privateKey(Path file) throws IOException {
-    try (PEMParser p = new PEMParser(new StringReader(text(file)))) {
+    String text = text(file);
+    try (PEMParser p = new PEMParser(new StringReader(text))) {
       for (Object o = p.readObject(); o != null; o = p.readObject()) {
         if (o instanceof PrivateKeyInfo info) {
           return jdkKey(info);
@@ -64,7 +65,8 @@ public final class PemFiles {
         }
       }
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
-      throw new IOException(file + " holds a private key that cannot be read (encrypted keys are not supported)");
+      throw new IOException(file + " holds a private key that cannot be read (" + e.getClass().getSimpleName()
+          + "; encrypted keys are not supported)");
     }
     throw new IOException(file + " holds no PEM private key (-----BEGIN PRIVATE KEY-----, RSA or EC)");
   }

@@ -9,7 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import org.bouncycastle.asn1.ASN1Primitive;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.util.io.pem.PemObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,10 +21,19 @@ import org.junit.jupiter.api.io.TempDir;
 class PemFilesTest {
   @TempDir Path dir;
 
+  /** PKCS#1 for RSA; for EC, SEC 1 with its curve named, as openssl writes it. */
   private Path legacyPem(KeyPair keys) throws IOException {
     StringWriter s = new StringWriter();
     try (JcaPEMWriter w = new JcaPEMWriter(s)) {
-      w.writeObject(keys); // "RSA PRIVATE KEY" / "EC PRIVATE KEY"
+      if (keys.getPrivate().getAlgorithm().equals("EC")) {
+        PrivateKeyInfo pkcs8 = PrivateKeyInfo.getInstance(keys.getPrivate().getEncoded());
+        ECPrivateKey inner = ECPrivateKey.getInstance(pkcs8.parsePrivateKey());
+        ASN1Primitive curve = pkcs8.getPrivateKeyAlgorithm().getParameters().toASN1Primitive();
+        w.writeObject(new PemObject("EC PRIVATE KEY",
+            new ECPrivateKey(256, inner.getKey(), curve).getEncoded()));
+      } else {
+        w.writeObject(keys);
+      }
     }
     Path f = dir.resolve("legacy.key");
     Files.writeString(f, s.toString());
@@ -29,12 +42,19 @@ class PemFilesTest {
 
   @Test
   void pkcs1RsaAndSec1EcKeysAreRead() throws Exception {
-    for (String alg : new String[] {"RSA", "EC"}) {
-      KeyPair keys = KeyPairGenerator.getInstance(alg).generateKeyPair();
+    for (String alg : new String[] {"EC", "RSA"}) {
+      KeyPairGenerator g = KeyPairGenerator.getInstance(alg);
+      g.initialize(alg.equals("EC") ? 256 : 2048);
+      KeyPair keys = g.generateKeyPair();
       Path f = legacyPem(keys);
       assertThat(Files.readString(f)).startsWith("-----BEGIN " + alg + " PRIVATE KEY-----");
-      assertThat(PemFiles.privateKey(f).getEncoded()).isEqualTo(keys.getPrivate().getEncoded());
+      assertThat(secret(PemFiles.privateKey(f))).as(alg).isEqualTo(secret(keys.getPrivate()));
     }
+  }
+
+  private static java.math.BigInteger secret(java.security.PrivateKey k) {
+    return k instanceof java.security.interfaces.ECPrivateKey ec ? ec.getS()
+        : ((java.security.interfaces.RSAPrivateKey) k).getPrivateExponent();
   }
 
   @Test
