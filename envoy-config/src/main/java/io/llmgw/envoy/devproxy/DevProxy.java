@@ -1,8 +1,5 @@
 package io.llmgw.envoy.devproxy;
 
-import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -23,17 +20,16 @@ public final class DevProxy implements AutoCloseable {
 
   private final ProxySettings settings;
   private final Vertx vertx;
-  private final ManagedChannel channel;
-  private final ExternalProcessorGrpc.ExternalProcessorStub extProc;
+  private final EppReplicas epps;
   private final HttpClient upstream;
   private final BatchPassthrough batch;
   private HttpServer server;
 
-  private DevProxy(ProxySettings settings) {
+  private DevProxy(ProxySettings settings) throws java.io.IOException {
     this.settings = settings;
+    this.epps = new EppReplicas(settings.epps(), settings.eppTls() == null ? null : settings.eppTls().grpc(),
+        settings.eppHealthInterval().toMillis());
     this.vertx = Vertx.vertx();
-    this.channel = NettyChannelBuilder.forAddress(settings.eppHost(), settings.eppPort()).usePlaintext().build();
-    this.extProc = ExternalProcessorGrpc.newStub(channel);
     this.upstream = vertx.createHttpClient(new HttpClientOptions()
         .setConnectTimeout((int) settings.connectTimeout().toMillis())
         .setKeepAlive(true)
@@ -59,8 +55,8 @@ public final class DevProxy implements AutoCloseable {
       throw new IllegalStateException("dev proxy cannot listen on " + settings.host() + ":" + settings.port() + ": "
           + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
     }
-    LOG.info("dev proxy on {}:{} -> ext_proc at {}:{} (for local use; production runs Envoy)", settings.host(),
-        proxy.port(), settings.eppHost(), settings.eppPort());
+    LOG.info("dev proxy on {}:{} -> ext_proc at {}{} (for local use; production runs Envoy)", settings.host(),
+        proxy.port(), String.join(", ", settings.epps()), settings.eppTls() == null ? "" : " over TLS");
     return proxy;
   }
 
@@ -72,8 +68,8 @@ public final class DevProxy implements AutoCloseable {
     return settings;
   }
 
-  ExternalProcessorGrpc.ExternalProcessorStub extProc() {
-    return extProc;
+  EppReplicas epps() {
+    return epps;
   }
 
   HttpClient upstreamClient() {
@@ -82,10 +78,9 @@ public final class DevProxy implements AutoCloseable {
 
   @Override
   public void close() {
-    channel.shutdownNow();
+    epps.close();
     try {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      channel.awaitTermination(5, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.warn("dev proxy did not stop cleanly: {}", e.toString());
     }

@@ -21,6 +21,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,8 +46,21 @@ final class Exchange {
   private final HttpServerResponse out;
   private final Context context;
   private final MultiMap upstreamHeaders = MultiMap.caseInsensitiveMultiMap();
-  private final Buffer upstreamBody = Buffer.buffer();
+  private Buffer upstreamBody = Buffer.buffer();
   private StreamObserver<ProcessingRequest> epp;
+  /** The replica the current ext_proc stream goes to, and that stream's number: answers of an earlier one are dropped. */
+  private EppReplicas.Replica replica;
+  private int generation;
+  private final Set<EppReplicas.Replica> tried = new HashSet<>();
+  /** The request's frames as sent, replayed on another replica or passed through; dropped once upstream is asked. */
+  private List<ProcessingRequest> requestFrames = new ArrayList<>();
+  /** The current stream has answered something: the EPP has picked, a retry elsewhere would pick again. */
+  private boolean answered;
+  /** The EPP is gone and the route fails open: every frame gets the answer of a processor that changes nothing. */
+  private boolean bypass;
+  private boolean upstreamStarted;
+  private ProcessingRequest unansweredResponseHeaders;
+  private boolean responseBodySent;
   private List<String> destinations = List.of();
   private int attempt;
   private HttpClientRequest upstream;
@@ -79,16 +93,85 @@ final class Exchange {
     headers.addAll(ExtProcMessages.entries(in.headers()));
     String length = in.getHeader("content-length");
     requestHasBody = in.getHeader("transfer-encoding") != null || (length != null && !length.trim().equals("0"));
-    epp = proxy.extProc().process(new EppObserver());
-    epp.onNext(ExtProcMessages.requestHeaders(headers, !requestHasBody));
+    openStream();
+    toEpp(ExtProcMessages.requestHeaders(headers, !requestHasBody));
     out.closeHandler(v -> clientGone());
     if (requestHasBody) {
       in.handler(this::requestChunk);
       in.endHandler(v -> {
         if (!finished) {
-          epp.onNext(ExtProcMessages.requestBody(ByteString.EMPTY, true));
+          toEpp(ExtProcMessages.requestBody(ByteString.EMPTY, true));
         }
       });
+    }
+  }
+
+  private void openStream() {
+    replica = proxy.epps().pick(tried);
+    tried.add(replica);
+    replica.open.incrementAndGet();
+    answered = false;
+    epp = replica.stub.process(new EppObserver(++generation, replica));
+  }
+
+  /** To the EPP, or, once it is gone from a route that fails open, through a processor that changes nothing. */
+  private void toEpp(ProcessingRequest r) {
+    boolean requestPhase = r.hasRequestHeaders() || r.hasRequestBody();
+    if (requestPhase && requestFrames != null) {
+      requestFrames.add(r);
+    }
+    if (bypass) {
+      onEpp(ExtProcMessages.passThrough(r));
+      return;
+    }
+    if (r.hasResponseHeaders()) {
+      unansweredResponseHeaders = r;
+    } else if (r.hasResponseBody()) {
+      responseBodySent = true;
+    }
+    epp.onNext(r);
+  }
+
+  /**
+   * The ext_proc stream failed. Before the EPP answered, the request is replayed on another replica (Envoy's gRPC
+   * retry_policy with the cluster's other hosts); after, or with no retry left, a fail-open route goes on without the
+   * EPP while no response bytes are in its hands, and a fail-closed one ends as Envoy ends it (500, or a reset).
+   */
+  private void eppFailed(int stream, Status status) {
+    if (finished || stream != generation) {
+      return;
+    }
+    if (!answered && requestFrames != null && tried.size() <= proxy.settings().maxRetries()) {
+      proxy.epps().failed(replica);
+      openStream();
+      for (ProcessingRequest r : requestFrames) {
+        epp.onNext(r);
+      }
+      return;
+    }
+    if (proxy.settings().failure().failsOpen(in.path()) && !responseBodySent) {
+      LOG.warn("{} {}: ext_proc stream to {} failed ({}); the route fails open, going on without the EPP",
+          in.method(), in.path(), replica, status.getCode());
+      failOpen();
+      return;
+    }
+    LOG.warn("{} {}: ext_proc stream to {} failed: {}", in.method(), in.path(), replica, status);
+    localReply(500, "the endpoint picker failed: " + status.getCode());
+  }
+
+  private void failOpen() {
+    bypass = true;
+    if (!upstreamStarted) {
+      // the EPP's re-emitted body may be partial: the request goes on with the client's own frames
+      upstreamBody = Buffer.buffer();
+      boolean picked = answered;
+      for (ProcessingRequest r : List.copyOf(requestFrames)) {
+        if (!(picked && r.hasRequestHeaders())) {
+          onEpp(ExtProcMessages.passThrough(r));
+        }
+      }
+    } else if (unansweredResponseHeaders != null) {
+      onEpp(ExtProcMessages.passThrough(unansweredResponseHeaders));
     }
   }
 
@@ -103,13 +186,14 @@ final class Exchange {
       localReply(413, "request body exceeds the proxy's limit of " + proxy.settings().maxBodyBytes() + " bytes");
       return;
     }
-    epp.onNext(ExtProcMessages.requestBody(UnsafeByteOperations.unsafeWrap(chunk.getBytes()), false));
+    toEpp(ExtProcMessages.requestBody(UnsafeByteOperations.unsafeWrap(chunk.getBytes()), false));
   }
 
   private void onEpp(ProcessingResponse r) {
     if (finished) {
       return;
     }
+    answered = true;
     switch (r.getResponseCase()) {
       case IMMEDIATE_RESPONSE -> immediate(r.getImmediateResponse());
       case REQUEST_HEADERS -> {
@@ -133,7 +217,10 @@ final class Exchange {
           }
         }
       }
-      case RESPONSE_HEADERS -> writeResponseHead(r.getResponseHeaders().getResponse());
+      case RESPONSE_HEADERS -> {
+        unansweredResponseHeaders = null;
+        writeResponseHead(r.getResponseHeaders().getResponse());
+      }
       case RESPONSE_BODY -> {
         CommonResponse common = r.getResponseBody().getResponse();
         if (common.getBodyMutation().hasStreamedResponse()) {
@@ -144,7 +231,9 @@ final class Exchange {
           if (streamed.getEndOfStream()) {
             finished = true;
             out.end();
-            epp.onCompleted();
+            if (!bypass) {
+              epp.onCompleted();
+            }
           }
         }
       }
@@ -156,6 +245,11 @@ final class Exchange {
   private void connectUpstream() {
     if (finished) {
       return;
+    }
+    upstreamStarted = true;
+    requestFrames = null;
+    if (bypass && destinations.isEmpty()) {
+      destinations = List.of(proxy.settings().failure().defaultEndpoint());
     }
     if (attempt >= destinations.size() || attempt > proxy.settings().maxRetries()) {
       syntheticResponse(503, destinations.isEmpty() ? "the endpoint picker named no destination"
@@ -203,15 +297,15 @@ final class Exchange {
     List<Map.Entry<String, String>> headers = new ArrayList<>();
     headers.add(Map.entry(":status", Integer.toString(responseStatus)));
     headers.addAll(ExtProcMessages.entries(resp.headers()));
-    epp.onNext(ExtProcMessages.responseHeaders(headers, false, target));
+    toEpp(ExtProcMessages.responseHeaders(headers, false, target));
     resp.handler(chunk -> {
       if (!finished) {
-        epp.onNext(ExtProcMessages.responseBody(UnsafeByteOperations.unsafeWrap(chunk.getBytes()), false));
+        toEpp(ExtProcMessages.responseBody(UnsafeByteOperations.unsafeWrap(chunk.getBytes()), false));
       }
     });
     resp.endHandler(v -> {
       if (!finished) {
-        epp.onNext(ExtProcMessages.responseBody(ByteString.EMPTY, true));
+        toEpp(ExtProcMessages.responseBody(ByteString.EMPTY, true));
       }
     });
     resp.exceptionHandler(t -> {
@@ -228,9 +322,9 @@ final class Exchange {
   private void syntheticResponse(int status, String message) {
     responseStatus = status;
     responseHeaders = MultiMap.caseInsensitiveMultiMap().add("content-type", "application/json");
-    epp.onNext(ExtProcMessages.responseHeaders(List.of(Map.entry(":status", Integer.toString(status)),
+    toEpp(ExtProcMessages.responseHeaders(List.of(Map.entry(":status", Integer.toString(status)),
         Map.entry("content-type", "application/json")), false, null));
-    epp.onNext(ExtProcMessages.responseBody(ByteString.copyFromUtf8(errorJson(status, message)), true));
+    toEpp(ExtProcMessages.responseBody(ByteString.copyFromUtf8(errorJson(status, message)), true));
   }
 
   private void writeResponseHead(CommonResponse common) {
@@ -252,7 +346,9 @@ final class Exchange {
 
   private void immediate(ImmediateResponse r) {
     finished = true;
-    epp.onCompleted();
+    if (!bypass) {
+      epp.onCompleted();
+    }
     MultiMap headers = MultiMap.caseInsensitiveMultiMap();
     ExtProcMessages.apply(r.getHeaders(), headers);
     out.setStatusCode(r.getStatus().getCodeValue() == 0 ? 200 : r.getStatus().getCodeValue());
@@ -285,7 +381,7 @@ final class Exchange {
   }
 
   private void cancelEpp() {
-    if (epp != null) {
+    if (epp != null && !bypass) {
       epp.onError(Status.CANCELLED.withDescription("downstream request ended").asRuntimeException());
     }
   }
@@ -299,25 +395,34 @@ final class Exchange {
 
   /** gRPC delivers on its own threads; every message hops onto the exchange's event loop. */
   private final class EppObserver implements StreamObserver<ProcessingResponse> {
-    @Override
-    public void onNext(ProcessingResponse r) {
-      context.runOnContext(v -> onEpp(r));
+    private final int stream;
+    private final EppReplicas.Replica to;
+
+    EppObserver(int stream, EppReplicas.Replica to) {
+      this.stream = stream;
+      this.to = to;
     }
 
     @Override
-    public void onError(Throwable t) {
+    public void onNext(ProcessingResponse r) {
       context.runOnContext(v -> {
-        if (!finished) {
-          LOG.warn("{} {}: ext_proc stream failed: {}", in.method(), in.uri(), Status.fromThrowable(t));
-          localReply(500, "the endpoint picker failed: " + Status.fromThrowable(t).getCode());
+        if (stream == generation && !bypass) {
+          onEpp(r);
         }
       });
     }
 
     @Override
+    public void onError(Throwable t) {
+      to.open.decrementAndGet();
+      context.runOnContext(v -> eppFailed(stream, Status.fromThrowable(t)));
+    }
+
+    @Override
     public void onCompleted() {
+      to.open.decrementAndGet();
       context.runOnContext(v -> {
-        if (!finished) {
+        if (!finished && stream == generation && !bypass) {
           localReply(500, "the endpoint picker closed the stream before the response completed");
         }
       });

@@ -9,7 +9,13 @@ import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.BodyMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeadersResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
@@ -52,6 +58,29 @@ final class ExtProcMessages {
           .putFields(EppProtocol.DESTINATION_SERVED, Value.newBuilder().setStringValue(served).build()).build()));
     }
     return b.build();
+  }
+
+  /**
+   * What an ext_proc server that changes nothing answers to {@code r}: how a request goes on without the EPP once it
+   * has failed open.
+   */
+  static ProcessingResponse passThrough(ProcessingRequest r) {
+    return switch (r.getRequestCase()) {
+      case REQUEST_HEADERS -> ProcessingResponse.newBuilder()
+          .setRequestHeaders(HeadersResponse.getDefaultInstance()).build();
+      case REQUEST_BODY -> ProcessingResponse.newBuilder().setRequestBody(BodyResponse.newBuilder()
+          .setResponse(echo(r.getRequestBody()))).build();
+      case RESPONSE_HEADERS -> ProcessingResponse.newBuilder()
+          .setResponseHeaders(HeadersResponse.getDefaultInstance()).build();
+      case RESPONSE_BODY -> ProcessingResponse.newBuilder().setResponseBody(BodyResponse.newBuilder()
+          .setResponse(echo(r.getResponseBody()))).build();
+      default -> ProcessingResponse.getDefaultInstance();
+    };
+  }
+
+  private static CommonResponse echo(HttpBody body) {
+    return CommonResponse.newBuilder().setBodyMutation(BodyMutation.newBuilder().setStreamedResponse(
+        StreamedBodyResponse.newBuilder().setBody(body.getBody()).setEndOfStream(body.getEndOfStream()))).build();
   }
 
   static ProcessingRequest responseBody(ByteString chunk, boolean endOfStream) {
