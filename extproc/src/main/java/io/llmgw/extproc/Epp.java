@@ -338,6 +338,9 @@ public final class Epp implements AutoCloseable {
       healthWatch.close();
     }
     health.close();
+    if (wasServing) {
+      LOG.info("EPP stopped");
+    }
   }
 
   private static ScheduledExecutorService daemons(String name) {

@@ -78,7 +78,7 @@ final class BatchPassthrough {
                 .end("{\"error\":{\"message\":\"the batch service is unavailable\",\"type\":\"server_error\","
                     + "\"param\":null,\"code\":null}}");
           } else {
-            in.connection().close();
+            in.response().reset(); // this stream only
           }
         });
   }

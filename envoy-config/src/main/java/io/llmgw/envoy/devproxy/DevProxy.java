@@ -64,6 +64,11 @@ public final class DevProxy implements AutoCloseable {
     return server.actualPort();
   }
 
+  /** The EPP replicas new streams go to now (all of them with one replica, which is never taken out). */
+  public java.util.List<String> eppsInRotation() {
+    return epps.all().stream().filter(r -> r.healthy).map(r -> r.address).toList();
+  }
+
   ProxySettings settings() {
     return settings;
   }

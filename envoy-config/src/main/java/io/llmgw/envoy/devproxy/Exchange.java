@@ -51,6 +51,7 @@ final class Exchange {
   /** The replica the current ext_proc stream goes to, and that stream's number: answers of an earlier one are dropped. */
   private EppReplicas.Replica replica;
   private int generation;
+  private int eppRetries;
   private final Set<EppReplicas.Replica> tried = new HashSet<>();
   /** The request's frames as sent, replayed on another replica or passed through; dropped once upstream is asked. */
   private List<ProcessingRequest> requestFrames = new ArrayList<>();
@@ -59,8 +60,11 @@ final class Exchange {
   /** The EPP is gone and the route fails open: every frame gets the answer of a processor that changes nothing. */
   private boolean bypass;
   private boolean upstreamStarted;
-  private ProcessingRequest unansweredResponseHeaders;
-  private boolean responseBodySent;
+  /**
+   * Response frames the EPP has not answered, kept until it answers the first body frame: until then nothing of the body
+   * reached the client, and a route that fails open can replay them without the EPP. Null after.
+   */
+  private List<ProcessingRequest> responseFrames = new ArrayList<>();
   private List<String> destinations = List.of();
   private int attempt;
   private HttpClientRequest upstream;
@@ -124,10 +128,8 @@ final class Exchange {
       onEpp(ExtProcMessages.passThrough(r));
       return;
     }
-    if (r.hasResponseHeaders()) {
-      unansweredResponseHeaders = r;
-    } else if (r.hasResponseBody()) {
-      responseBodySent = true;
+    if ((r.hasResponseHeaders() || r.hasResponseBody()) && responseFrames != null) {
+      responseFrames.add(r);
     }
     epp.onNext(r);
   }
@@ -141,7 +143,7 @@ final class Exchange {
     if (finished || stream != generation) {
       return;
     }
-    if (!answered && requestFrames != null && tried.size() <= proxy.settings().maxRetries()) {
+    if (!answered && requestFrames != null && eppRetries++ < proxy.settings().maxRetries()) {
       proxy.epps().failed(replica);
       openStream();
       for (ProcessingRequest r : requestFrames) {
@@ -149,7 +151,7 @@ final class Exchange {
       }
       return;
     }
-    if (proxy.settings().failure().failsOpen(in.path()) && !responseBodySent) {
+    if (proxy.settings().failure().failsOpen(in.path()) && responseFrames != null) {
       LOG.warn("{} {}: ext_proc stream to {} failed ({}); the route fails open, going on without the EPP",
           in.method(), in.path(), replica, status.getCode());
       failOpen();
@@ -170,8 +172,10 @@ final class Exchange {
           onEpp(ExtProcMessages.passThrough(r));
         }
       }
-    } else if (unansweredResponseHeaders != null) {
-      onEpp(ExtProcMessages.passThrough(unansweredResponseHeaders));
+    } else {
+      for (ProcessingRequest r : List.copyOf(responseFrames)) {
+        onEpp(ExtProcMessages.passThrough(r));
+      }
     }
   }
 
@@ -218,10 +222,15 @@ final class Exchange {
         }
       }
       case RESPONSE_HEADERS -> {
-        unansweredResponseHeaders = null;
+        if (responseFrames != null && !bypass) {
+          responseFrames.removeIf(ProcessingRequest::hasResponseHeaders);
+        }
         writeResponseHead(r.getResponseHeaders().getResponse());
       }
       case RESPONSE_BODY -> {
+        if (!bypass) {
+          responseFrames = null;
+        }
         CommonResponse common = r.getResponseBody().getResponse();
         if (common.getBodyMutation().hasStreamedResponse()) {
           var streamed = common.getBodyMutation().getStreamedResponse();
@@ -313,7 +322,7 @@ final class Exchange {
         LOG.info("{} {}: upstream {} broke off mid-response ({})", in.method(), in.uri(), target, t.toString());
         finished = true;
         cancelEpp();
-        in.connection().close();
+        out.reset(); // this stream only: an HTTP/2 client's other requests share the connection
       }
     });
   }
@@ -365,7 +374,7 @@ final class Exchange {
     if (!out.headWritten() && !out.ended()) {
       out.setStatusCode(status).putHeader("content-type", "application/json").end(errorJson(status, message));
     } else if (!out.ended()) {
-      in.connection().close();
+      out.reset();
     }
   }
 
