@@ -209,6 +209,18 @@ public final class ServeCommand implements Callable<Integer> {
           + "there without the EPP (default: none).")
   String xdsBatchService;
 
+  @Option(names = "--xds-epp-ca-file", paramLabel = "PATH", description = "xDS, when the EPP serves TLS: where Envoy "
+      + "finds the authorities to verify the EPP's certificate (a path in Envoy's container; default: none, Envoy "
+      + "accepts any certificate, as a self-signed EPP needs).")
+  String xdsEppCaFile;
+
+  @Option(names = "--xds-epp-cert-file", paramLabel = "PATH",
+      description = "xDS, mutual TLS: Envoy's client certificate (a path in Envoy's container).")
+  String xdsEppCertFile;
+
+  @Option(names = "--xds-epp-key-file", paramLabel = "PATH", description = "xDS, mutual TLS: its key.")
+  String xdsEppKeyFile;
+
   @picocli.CommandLine.Mixin
   FlowOptions flowOptions = new FlowOptions();
 
@@ -297,8 +309,12 @@ public final class ServeCommand implements Callable<Integer> {
 
   /** The xDS server follows the EPP's configuration: whatever the datastore applies is served to Envoy. */
   private XdsServer startXds(Epp epp) throws java.io.IOException {
-    XdsServer xds = XdsServer.start(bind, xdsPort, new XdsSettings("0.0.0.0", xdsListenerPort, xdsEppHost,
-        epp.grpcPort(), epp.healthPort(), xdsBatchService));
+    XdsSettings served = new XdsSettings("0.0.0.0", xdsListenerPort, xdsEppHost, epp.grpcPort())
+        .withBatchService(xdsBatchService);
+    if (epp.servesTls()) {
+      served = served.withEppTls(new XdsSettings.EppTls(xdsEppCaFile, xdsEppCertFile, xdsEppKeyFile));
+    }
+    XdsServer xds = XdsServer.start(bind, xdsPort, served);
     epp.datastore().onChange(t -> xds.update(t.config()));
     xds.update(epp.datastore().topology().config());
     return xds;

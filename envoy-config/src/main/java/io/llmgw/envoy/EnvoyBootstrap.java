@@ -28,6 +28,7 @@ public final class EnvoyBootstrap {
       .add(HttpProtocolOptions.getDescriptor())
       .add(RoundRobin.getDescriptor())
       .add(OverrideHostType.descriptor())
+      .add(io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext.getDescriptor())
       .build();
 
   private EnvoyBootstrap() {}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
@@ -63,7 +64,8 @@ class EnvoyBootstrapTest {
   void item9TheFallbacksBootstrapWalksTheMetadataListAndOtherwiseEqualsTheShippedOne() throws Exception {
     Bootstrap listed = EnvoyBootstrap.parse(Files.readString(Path.of("envoy-fallbacks.yaml")));
     Bootstrap single = EnvoyBootstrap.parse(shipped());
-    assertThat(listed.getStaticResources().getListenersList()).isEqualTo(single.getStaticResources().getListenersList());
+    assertThat(withoutTheFailOpenRoute(listed.getStaticResources().getListeners(0)))
+        .isEqualTo(single.getStaticResources().getListeners(0));
     assertThat(cluster(listed, "epp")).isEqualTo(cluster(single, "epp"));
 
     Cluster pods = cluster(listed, "model_servers");
@@ -82,6 +84,52 @@ class EnvoyBootstrapTest {
     String yaml = Files.readString(Path.of("envoy-fallbacks.yaml"));
     assertThatThrownBy(() -> EnvoyBootstrap.parse(yaml.replace("override_host_sources", "override_hosts")))
         .hasMessageContaining("override_hosts");
+  }
+
+  /** The listener as envoy.yaml has it: without the fail-open filter and the one route that uses it. */
+  private static Listener withoutTheFailOpenRoute(Listener l) throws Exception {
+    HttpConnectionManager hcm = l.getFilterChains(0).getFilters(0).getTypedConfig().unpack(HttpConnectionManager.class);
+    HttpConnectionManager.Builder b = hcm.toBuilder();
+    b.clearHttpFilters().addAllHttpFilters(hcm.getHttpFiltersList().stream()
+        .filter(f -> !f.getName().equals("ext_proc_fail_open")).toList());
+    var routes = hcm.getRouteConfig().getVirtualHosts(0).getRoutesList().stream()
+        .filter(r -> !r.getTypedPerFilterConfigMap().containsKey("ext_proc_fail_open")).toList();
+    b.getRouteConfigBuilder().getVirtualHostsBuilder(0).clearRoutes().addAllRoutes(routes);
+    Listener.Builder out = l.toBuilder();
+    out.getFilterChainsBuilder(0).getFiltersBuilder(0).setTypedConfig(com.google.protobuf.Any.pack(b.build()));
+    return out.build();
+  }
+
+  /**
+   * Issue 15: failing open or closed is explicit per route. Fail-closed everywhere in envoy.yaml; in
+   * envoy-fallbacks.yaml /v1/embeddings swaps the fail-closed filter for a fail-open twin that is off elsewhere.
+   */
+  @Test
+  void failingOpenOrClosedIsChosenPerRoute() throws Exception {
+    HttpConnectionManager shippedHcm = EnvoyBootstrap.parse(shipped()).getStaticResources().getListeners(0)
+        .getFilterChains(0).getFilters(0).getTypedConfig().unpack(HttpConnectionManager.class);
+    assertThat(shippedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class).getFailureModeAllow())
+        .isFalse();
+    HttpConnectionManager hcm = EnvoyBootstrap.parse(Files.readString(Path.of("envoy-fallbacks.yaml")))
+        .getStaticResources().getListeners(0).getFilterChains(0).getFilters(0).getTypedConfig()
+        .unpack(HttpConnectionManager.class);
+    var closed = hcm.getHttpFilters(0);
+    var open = hcm.getHttpFilters(1);
+    assertThat(open.getName()).isEqualTo("ext_proc_fail_open");
+    assertThat(open.getDisabled()).as("off unless a route enables it").isTrue();
+    ExternalProcessor openConfig = open.getTypedConfig().unpack(ExternalProcessor.class);
+    ExternalProcessor closedConfig = closed.getTypedConfig().unpack(ExternalProcessor.class);
+    assertThat(openConfig.getFailureModeAllow()).isTrue();
+    assertThat(openConfig.toBuilder().setFailureModeAllow(false).build()).as("twins but for the failure mode")
+        .isEqualTo(closedConfig);
+    var embeddings = hcm.getRouteConfig().getVirtualHosts(0).getRoutesList().stream()
+        .filter(r -> r.getMatch().getPathSeparatedPrefix().equals("/v1/embeddings")).findFirst().orElseThrow();
+    assertThat(embeddings.getTypedPerFilterConfigOrThrow("envoy.filters.http.ext_proc")
+        .unpack(ExtProcPerRoute.class).getDisabled()).isTrue();
+    assertThat(embeddings.getTypedPerFilterConfigOrThrow("ext_proc_fail_open")
+        .unpack(io.envoyproxy.envoy.config.route.v3.FilterConfig.class).getDisabled()).isFalse();
+    assertThat(closedConfig.getGrpcService().getRetryPolicy().getNumRetries().getValue())
+        .as("a stream to a replica that is gone is retried on another").isEqualTo(2);
   }
 
   private static Cluster cluster(Bootstrap b, String name) {

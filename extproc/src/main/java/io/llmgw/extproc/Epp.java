@@ -241,6 +241,11 @@ public final class Epp implements AutoCloseable {
     return grpc.getPort();
   }
 
+  /** Whether ext_proc is served over TLS. */
+  public boolean servesTls() {
+    return identity != null;
+  }
+
   public int healthPort() {
     return health.port();
   }

@@ -33,7 +33,7 @@ class RealEnvoyTest {
           .replace("port_value: 8080", "port_value: " + listener)
           .replace("port_value: 19000", "port_value: " + LoopbackPorts.free())
           .replace("port_value: 9002", "port_value: " + rig.epp().grpcPort())
-          .replace("port_value: 9003", "port_value: " + rig.epp().healthPort());
+          .replace("port_value: 9012", "port_value: " + LoopbackPorts.free()); // a second replica that is down
       try (GenericContainer<?> envoy = startEnvoy(bootstrap)) {
         ChatCompletion c = askThrough(listener);
         assertThat(c.model()).isEqualTo("sql-lora");
@@ -48,7 +48,7 @@ class RealEnvoyTest {
       int listener = LoopbackPorts.free();
       int admin = LoopbackPorts.free();
       try (XdsServer xds = XdsServer.start("127.0.0.1", 0, new XdsSettings("127.0.0.1", listener, "127.0.0.1",
-          rig.epp().grpcPort(), rig.epp().healthPort()))) {
+          rig.epp().grpcPort()))) {
         xds.update(rig.epp().datastore().topology().config());
         String bootstrap = Files.readString(Path.of("..", "envoy-config", "envoy-xds.yaml"))
             .replace("port_value: 19000", "port_value: " + admin)

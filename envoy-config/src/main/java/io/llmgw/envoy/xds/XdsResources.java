@@ -5,10 +5,18 @@ import com.google.protobuf.Duration;
 import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
+import io.envoyproxy.envoy.config.core.v3.DataSource;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
 import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
+import io.envoyproxy.envoy.config.core.v3.BackoffStrategy;
 import io.envoyproxy.envoy.config.core.v3.GrpcService;
 import io.envoyproxy.envoy.config.core.v3.HealthCheck;
 import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
@@ -127,7 +135,11 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
     ExternalProcessor extProc = ExternalProcessor.newBuilder()
         .setGrpcService(GrpcService.newBuilder()
             .setEnvoyGrpc(GrpcService.EnvoyGrpc.newBuilder().setClusterName(XdsNames.EPP_CLUSTER))
-            .setTimeout(seconds(10)))
+            .setTimeout(seconds(10))
+            // a stream that cannot be opened, or fails before the EPP answered, goes to another replica
+            .setRetryPolicy(io.envoyproxy.envoy.config.core.v3.RetryPolicy.newBuilder().setNumRetries(UInt32Value.of(2))
+                .setRetryBackOff(BackoffStrategy.newBuilder().setBaseInterval(millis(50)).setMaxInterval(millis(500)))))
+        // fail closed: no request reaches a pod the EPP did not pick (envoy-config/README.md has the trade-off)
         .setFailureModeAllow(false)
         .setMessageTimeout(seconds(35))
         .setProcessingMode(ProcessingMode.newBuilder()
@@ -171,13 +183,17 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
         .build();
   }
 
-  /** The EPP over HTTP/2, health-checked on its gRPC readiness service so a replica that is not ready gets no streams. */
+  /**
+   * The EPP over HTTP/2 (and TLS when it serves TLS), health-checked on its ext_proc port's gRPC readiness service so a
+   * replica that is not ready (starting, or draining on SIGTERM) gets no new streams, and a replica that fails a
+   * stream's connection ejected at once.
+   */
   private static Cluster eppCluster(XdsSettings s) {
     HttpProtocolOptions h2 = HttpProtocolOptions.newBuilder()
         .setExplicitHttpConfig(HttpProtocolOptions.ExplicitHttpConfig.newBuilder()
             .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()))
         .build();
-    return Cluster.newBuilder().setName(XdsNames.EPP_CLUSTER)
+    Cluster.Builder c = Cluster.newBuilder().setName(XdsNames.EPP_CLUSTER)
         .setType(Cluster.DiscoveryType.STRICT_DNS)
         .setLbPolicy(Cluster.LbPolicy.LEAST_REQUEST)
         .setConnectTimeout(seconds(2))
@@ -185,15 +201,40 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
         .addHealthChecks(HealthCheck.newBuilder().setTimeout(seconds(1)).setInterval(seconds(2))
             .setUnhealthyThreshold(UInt32Value.of(2)).setHealthyThreshold(UInt32Value.of(1))
             .setGrpcHealthCheck(HealthCheck.GrpcHealthCheck.newBuilder().setServiceName("readiness")))
+        .setOutlierDetection(OutlierDetection.newBuilder().setSplitExternalLocalOriginErrors(true)
+            .setConsecutiveLocalOriginFailure(UInt32Value.of(1)).setBaseEjectionTime(seconds(5)))
         .setLoadAssignment(ClusterLoadAssignment.newBuilder().setClusterName(XdsNames.EPP_CLUSTER)
             .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(LbEndpoint.newBuilder()
-                .setEndpoint(Endpoint.newBuilder().setAddress(address(s.eppHost(), s.eppPort()))
-                    .setHealthCheckConfig(Endpoint.HealthCheckConfig.newBuilder().setPortValue(s.eppHealthPort()))))))
+                .setEndpoint(Endpoint.newBuilder().setAddress(address(s.eppHost(), s.eppPort()))))));
+    if (s.eppTls() != null) {
+      c.setTransportSocket(eppTransportSocket(s.eppTls(), s.eppHost()));
+    }
+    return c.build();
+  }
+
+  /** TLS to the EPP: verified against the CA when one is given, with Envoy's certificate under mutual TLS. */
+  static TransportSocket eppTransportSocket(XdsSettings.EppTls tls, String sni) {
+    CommonTlsContext.Builder common = CommonTlsContext.newBuilder();
+    if (tls.caFile() != null) {
+      common.setValidationContext(CertificateValidationContext.newBuilder()
+          .setTrustedCa(DataSource.newBuilder().setFilename(tls.caFile())));
+    }
+    if (tls.certFile() != null) {
+      common.addTlsCertificates(TlsCertificate.newBuilder()
+          .setCertificateChain(DataSource.newBuilder().setFilename(tls.certFile()))
+          .setPrivateKey(DataSource.newBuilder().setFilename(tls.keyFile())));
+    }
+    return TransportSocket.newBuilder().setName("envoy.transport_sockets.tls")
+        .setTypedConfig(Any.pack(UpstreamTlsContext.newBuilder().setSni(sni).setCommonTlsContext(common).build()))
         .build();
   }
 
   private static Address address(String host, int port) {
     return Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress(host).setPortValue(port)).build();
+  }
+
+  private static Duration millis(int ms) {
+    return Duration.newBuilder().setNanos(ms * 1_000_000).build();
   }
 
   private static Duration seconds(long s) {

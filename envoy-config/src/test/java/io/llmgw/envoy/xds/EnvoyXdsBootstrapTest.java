@@ -35,11 +35,18 @@ class EnvoyXdsBootstrapTest {
   void servedResourcesMatchTheStaticBootstrapSoBothPathsBehaveAlike() throws Exception {
     Bootstrap fixed = EnvoyBootstrap.parse(Files.readString(Path.of("envoy.yaml")));
     XdsResources served = XdsResources.of(GatewayConfig.empty(),
-        new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002, 9003));
+        new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002));
     for (String name : new String[] {"epp", "model_servers"}) {
       Cluster expected = fixed.getStaticResources().getClustersList().stream().filter(c -> c.getName().equals(name))
           .findFirst().orElseThrow();
       Cluster actual = served.clusters().stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
+      if (name.equals("epp")) {
+        // the static file lists two local replicas; xDS names one DNS name, a headless Service's, one host per replica
+        assertThat(expected.getLoadAssignment().getEndpoints(0).getLbEndpointsCount()).isEqualTo(2);
+        assertThat(actual.getLoadAssignment().getEndpoints(0).getLbEndpointsCount()).isEqualTo(1);
+        expected = expected.toBuilder().clearLoadAssignment().build();
+        actual = actual.toBuilder().clearLoadAssignment().build();
+      }
       assertThat(actual).as(name).isEqualTo(expected);
     }
     HttpConnectionManager fixedHcm = fixed.getStaticResources().getListeners(0).getFilterChains(0).getFilters(0)
@@ -59,7 +66,7 @@ class EnvoyXdsBootstrapTest {
     HttpConnectionManager fixedHcm = fixed.getStaticResources().getListeners(0).getFilterChains(0).getFilters(0)
         .getTypedConfig().unpack(HttpConnectionManager.class);
     XdsResources served = XdsResources.of(GatewayConfig.empty(),
-        new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002, 9003, "llmgw-batch:8090"));
+        new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002).withBatchService("llmgw-batch:8090"));
     var routes = served.routes().getFirst().getVirtualHosts(0).getRoutesList();
     assertThat(routes.subList(0, 2)).isEqualTo(fixedHcm.getRouteConfig().getVirtualHosts(0).getRoutesList()
         .subList(0, 2));
@@ -67,7 +74,39 @@ class EnvoyXdsBootstrapTest {
         .orElseThrow();
     assertThat(batch.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress()
         .getSocketAddress().getAddress()).isEqualTo("llmgw-batch");
-    assertThat(XdsResources.of(GatewayConfig.empty(), new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002, 9003))
+    assertThat(XdsResources.of(GatewayConfig.empty(), new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002))
         .clusters()).extracting(Cluster::getName).doesNotContain("batch_service");
+  }
+
+  /**
+   * Issue 15: the EPP over mutual TLS. envoy-mtls.yaml is envoy.yaml with a TLS transport socket on the epp cluster,
+   * and xDS serves the same socket when the EPP serves TLS.
+   */
+  @Test
+  void overMutualTlsTheStaticAndServedEppClustersCarryTheSameTransportSocket() throws Exception {
+    Bootstrap plain = EnvoyBootstrap.parse(Files.readString(Path.of("envoy.yaml")));
+    Bootstrap mtls = EnvoyBootstrap.parse(Files.readString(Path.of("envoy-mtls.yaml")));
+    Cluster tlsEpp = mtls.getStaticResources().getClustersList().stream().filter(c -> c.getName().equals("epp"))
+        .findFirst().orElseThrow();
+    Bootstrap withoutTls = mtls.toBuilder().clearStaticResources().setStaticResources(mtls.getStaticResources()
+        .toBuilder().clearClusters().addAllClusters(mtls.getStaticResources().getClustersList().stream()
+            .map(c -> c.getName().equals("epp") ? c.toBuilder().clearTransportSocket().build() : c).toList()))
+        .build();
+    assertThat(withoutTls).isEqualTo(plain);
+    var served = XdsResources.of(GatewayConfig.empty(), new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002)
+        .withEppTls(new XdsSettings.EppTls("/etc/llmgw/epp-tls/ca.crt", "/etc/llmgw/envoy-tls/tls.crt",
+            "/etc/llmgw/envoy-tls/tls.key"))).clusters().stream().filter(c -> c.getName().equals("epp"))
+        .findFirst().orElseThrow();
+    assertThat(served.getTransportSocket()).isEqualTo(tlsEpp.getTransportSocket());
+    var tls = served.getTransportSocket().getTypedConfig().unpack(
+        io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext.class);
+    assertThat(tls.getCommonTlsContext().getTlsCertificatesCount()).isEqualTo(1);
+    var selfSigned = XdsResources.of(GatewayConfig.empty(), new XdsSettings("0.0.0.0", 8080, "epp", 9002)
+        .withEppTls(new XdsSettings.EppTls(null, null, null))).clusters().stream()
+        .filter(c -> c.getName().equals("epp")).findFirst().orElseThrow().getTransportSocket().getTypedConfig()
+        .unpack(io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext.class);
+    assertThat(selfSigned.getCommonTlsContext().hasValidationContext()).as("a self-signed EPP: any certificate")
+        .isFalse();
+    assertThat(selfSigned.getSni()).isEqualTo("epp");
   }
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** A real ADS stream against the xDS server: what Envoy is served, and that changes of pools and routes reach it. */
 class XdsServerTest {
-  static final XdsSettings SETTINGS = new XdsSettings("0.0.0.0", 8080, "epp.llm.svc", 9002, 9003);
+  static final XdsSettings SETTINGS = new XdsSettings("0.0.0.0", 8080, "epp.llm.svc", 9002);
 
   static InferencePool pool(String name) {
     return new InferencePool("default", name, Map.of("app", name), List.of(8000));
