@@ -181,8 +181,8 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "batch", "autoscaling/hpa",
-      "autoscaling/keda"})
+  @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "tls", "batch",
+      "autoscaling/hpa", "autoscaling/keda"})
   void kubectlRendersEachKustomization(String dir) throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl is not installed");
     Process p = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString()).redirectErrorStream(true)
@@ -222,6 +222,44 @@ class DeployManifestsTest {
     assertThat(c.getReadinessProbe().getGrpc().getService()).isEqualTo("readiness");
     assertThat(c.getLivenessProbe().getGrpc().getService()).isEqualTo("liveness");
     assertThat(d.getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry("prometheus.io/port", "9090");
+  }
+
+  /**
+   * Issue 15: in the mutual-TLS overlay every certificate file a flag names lies under a mount of the same Deployment,
+   * and every mounted Secret is one a cert-manager Certificate writes.
+   */
+  @Test
+  void theTlsOverlayMountsEveryFileItsFlagsNameFromSecretsCertManagerWrites() throws IOException {
+    JsonNode k = documents(DEPLOY.resolve("tls/kustomization.yaml")).getFirst();
+    Set<String> secrets = new TreeSet<>();
+    for (JsonNode doc : documents(DEPLOY.resolve("tls/certificates.yaml"))) {
+      if (doc.path("kind").asText().equals("Certificate")) {
+        secrets.add(doc.path("spec").path("secretName").asText());
+      }
+    }
+    int files = 0;
+    for (JsonNode patch : k.path("patches")) {
+      List<String> mounts = new ArrayList<>();
+      List<String> flagged = new ArrayList<>();
+      for (JsonNode op : CrdSchemas.YAML.readTree(patch.path("patch").asText())) {
+        JsonNode v = op.path("value");
+        if (op.path("path").asText().endsWith("/volumeMounts/-")) {
+          mounts.add(v.path("mountPath").asText() + "/");
+        } else if (op.path("path").asText().endsWith("/volumes/-")) {
+          assertThat(secrets).contains(v.path("secret").path("secretName").asText());
+        } else if (v.isTextual() && v.asText().matches("--[a-z-]+-file=/.*")) {
+          flagged.add(v.asText().substring(v.asText().indexOf('=') + 1));
+        }
+      }
+      for (String f : flagged) {
+        if (patch.path("target").path("name").asText().equals("llmgw-epp") && f.contains("/envoy-tls/")) {
+          continue; // paths in Envoy's container, which the EPP serves over xDS and never opens itself
+        }
+        assertThat(mounts).as(f).anyMatch(f::startsWith);
+        files++;
+      }
+    }
+    assertThat(files).isEqualTo(4);
   }
 
   private static boolean onPath(String command) {
