@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmgw.api.TokenFile;
+import io.llmgw.api.tls.ClientTls;
 import io.llmgw.batch.dispatch.Budget;
 import io.llmgw.batch.dispatch.PoolBatchStatus;
 import io.llmgw.extproc.flow.PoolScaling;
@@ -35,8 +36,16 @@ public final class StatusCommand implements Callable<Integer> {
   picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--epp", defaultValue = "127.0.0.1:9090",
-      description = "The EPP's metrics address, host:port (default: ${DEFAULT-VALUE}).")
+      description = "The EPP's metrics address, host:port, or https://host:port when it serves --metrics-tls "
+          + "(default: ${DEFAULT-VALUE}).")
   String epp;
+
+  @Option(names = "--ca-file", description = "With https: the authorities to verify the EPP's certificate against "
+      + "(default: the JDK's).")
+  Path caFile;
+
+  @Option(names = "--insecure", description = "With https: accept any certificate (a self-signed EPP).")
+  boolean insecure;
 
   @Option(names = "--token-file", description = "File holding the token the EPP's metrics port wants for reads (its "
       + "--read-token-file) (default: none).")
@@ -51,8 +60,18 @@ public final class StatusCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     GatewayStatus.Report report;
     List<PoolBatchStatus> batches = null;
-    try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build()) {
-      HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://" + epp + "/admin/status"))
+    String base = epp.startsWith("https://") || epp.startsWith("http://") ? epp : "http://" + epp;
+    HttpClient.Builder eppClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3));
+    if (base.startsWith("https://")) {
+      try {
+        eppClient.sslContext(new ClientTls(caFile, null, null, insecure).https());
+      } catch (java.io.IOException | IllegalArgumentException e) {
+        System.err.println("llmgw status: " + e.getMessage());
+        return 2;
+      }
+    }
+    try (HttpClient client = eppClient.build()) {
+      HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(base + "/admin/status"))
           .timeout(Duration.ofSeconds(5));
       if (tokenFile != null) {
         req.header("Authorization", "Bearer " + TokenFile.read(tokenFile));
@@ -64,7 +83,7 @@ public final class StatusCommand implements Callable<Integer> {
       }
       report = JSON.readValue(r.body(), GatewayStatus.Report.class);
     } catch (java.io.IOException e) {
-      System.err.println("llmgw status: cannot read http://" + epp + "/admin/status (" + e.getMessage()
+      System.err.println("llmgw status: cannot read " + base + "/admin/status (" + e.getMessage()
           + "); is `./llmgw serve` running with --metrics-port there?");
       return 1;
     }
