@@ -25,7 +25,8 @@ public final class BatchCommand implements Callable<Integer> {
   int port;
 
   @Option(names = "--epp", defaultValue = "127.0.0.1:9090",
-      description = "The EPP's metrics/admin address, read for each pool's load (default: ${DEFAULT-VALUE}).")
+      description = "The EPP's metrics/admin address, read for each pool's load: host:port, or https://host:port when "
+          + "it serves --metrics-tls, verified against the JVM's trust store (default: ${DEFAULT-VALUE}).")
   String epp;
 
   @Option(names = "--gateway", defaultValue = "http://127.0.0.1:8080",

@@ -29,9 +29,13 @@ public final class LoadReader implements AutoCloseable {
   private final Duration timeout;
   private final String token;
 
-  /** @param token the bearer token the EPP wants for reads, or null */
+  /**
+   * @param eppAdmin host:port of the EPP's metrics port, or a URL: https:// when it serves --metrics-tls (verified
+   *     against the JVM's trust store, -Djavax.net.ssl.trustStore for a private CA)
+   * @param token the bearer token the EPP wants for reads, or null
+   */
   public LoadReader(String eppAdmin, Duration timeout, String token) {
-    this.uri = URI.create("http://" + eppAdmin + "/admin/load");
+    this.uri = URI.create((eppAdmin.contains("://") ? eppAdmin : "http://" + eppAdmin) + "/admin/load");
     this.timeout = timeout;
     this.token = token;
     this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
