@@ -60,8 +60,10 @@ public final class FaultRun {
         gateAddresses.add(g.address());
       }
       String yaml = FileModeYaml.pool("sim-pool", "sim", 8000) + FileModeYaml.SEPARATOR
-          + FileModeYaml.route("base", "sim-pool", SimConfig.DEFAULT_MODEL, 0) + FileModeYaml.pods("gate", "sim",
-          gateAddresses);
+          + FileModeYaml.route("base", "sim-pool", SimConfig.DEFAULT_MODEL, 0) + FileModeYaml.SEPARATOR
+          // the simulator fails every load of a source that says "fail"
+          + FileModeYaml.loadableRoute("broken", "sim-pool", "broken-lora", "broken-lora-v1", "hf://org/broken-fail")
+          + FileModeYaml.pods("gate", "sim", gateAddresses);
       Files.writeString(config, yaml);
       for (int i = 0; i < 2; i++) {
         epps[i] = startEpp(i);
@@ -83,6 +85,11 @@ public final class FaultRun {
             () -> victim.set(FaultGate.Mode.PASS)));
         t.append(row("pod's metrics endpoint down (503)", closed, () -> victim.set(FaultGate.Mode.METRICS_DOWN),
             () -> victim.set(FaultGate.Mode.PASS)));
+        SteadyLoad[] broken = new SteadyLoad[1];
+        String adapterRow = row("adapter loads fail on every pod (4 more clients ask for it)", closed,
+            () -> broken[0] = new SteadyLoad(closed.port(), "broken-lora", 4, 10_000), () -> broken[0].close());
+        t.append(adapterRow.replace("(4 more clients ask for it)", "(4 more clients ask for it: "
+            + answers(broken[0].results()) + ")"));
         t.append(row("config file corrupted", closed, () -> Files.writeString(config, "{{{ not: [yaml"),
             () -> Files.writeString(config, yaml)));
         t.append(row("EPP SIGTERM, restarted (rolling restart)", closed, () -> stopEpp(0, false),
@@ -150,6 +157,16 @@ public final class FaultRun {
     } finally {
       load.close();
     }
+  }
+
+  /** What the clients of a side load got: "212 × 503". */
+  private static String answers(List<SteadyLoad.Result> all) {
+    Map<String, Integer> kinds = new TreeMap<>();
+    all.forEach(r -> kinds.merge(r.outcome() == SteadyLoad.Outcome.OK ? "200" : r.status() == 0 ? r.outcome().name()
+        : Integer.toString(r.status()), 1, Integer::sum));
+    StringBuilder s = new StringBuilder();
+    kinds.forEach((k, v) -> s.append(s.isEmpty() ? "" : ", ").append(v).append(" × ").append(k));
+    return s.toString();
   }
 
   /** "0", or the count with its kinds: "3 (2 × 500, 1 cut)". */

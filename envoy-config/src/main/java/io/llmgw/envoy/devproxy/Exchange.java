@@ -157,7 +157,8 @@ final class Exchange {
       failOpen();
       return;
     }
-    LOG.warn("{} {}: ext_proc stream to {} failed: {}", in.method(), in.path(), replica, status);
+    LOG.warn("{} {}: ext_proc stream to {} failed: {}{}", in.method(), in.path(), replica, status.getCode(),
+        status.getDescription() == null ? "" : " (" + status.getDescription() + ")");
     localReply(500, "the endpoint picker failed: " + status.getCode());
   }
 

@@ -1,6 +1,7 @@
 package io.llmgw.envoy.devproxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -143,5 +144,49 @@ class DevProxyTest {
       assertThat(r.statusCode()).isEqualTo(500);
       assertThat(r.body()).contains("endpoint picker failed: UNAVAILABLE");
     }
+  }
+
+  private static int closedPort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static HttpResponse<String> sendTo(DevProxy p, String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.port() + path))
+        .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Issue 15: a replica that is gone costs no request; its streams go to the other one, and it leaves rotation. */
+  @Test
+  void aStreamToAReplicaThatIsGoneIsReplayedOnTheOtherOne() throws Exception {
+    SCRIPT.destinations = List.of(good);
+    String gone = "127.0.0.1:" + closedPort();
+    try (DevProxy two = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
+        .withEpps(List.of(gone, "127.0.0.1:" + epp.getPort())))) {
+      for (int i = 0; i < 6; i++) {
+        HttpResponse<String> r = sendTo(two, "/v1/completions");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).as("through the EPP, which upper-cases it").startsWith("SERVED BY GOOD");
+      }
+      assertThat(two.eppsInRotation()).containsExactly("127.0.0.1:" + epp.getPort());
+    }
+  }
+
+  /** Issue 15: a fail-open route goes on without an EPP: to a default endpoint, unpicked; other routes still 500. */
+  @Test
+  void withNoEppAFailOpenRouteReachesADefaultEndpointAndAFailClosedOneIsA500() throws Exception {
+    try (DevProxy open = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
+        .withEpp("127.0.0.1", closedPort()).withFailure(FailureMode.openFor(List.of("/v1/embeddings"),
+            List.of(good))))) {
+      HttpResponse<String> r = sendTo(open, "/v1/embeddings");
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      assertThat(r.body()).as("unprocessed: the EPP would have upper-cased it").isEqualTo("served by good: 13 bytes");
+      assertThat(UPSTREAM_SAW).containsExactly("null|null|{\"model\":\"m\"}");
+      assertThat(sendTo(open, "/v1/completions").statusCode()).isEqualTo(500);
+    }
+    assertThatThrownBy(() -> FailureMode.openFor(List.of("/v1/"), List.of()))
+        .hasMessageContaining("--fail-open needs --default-endpoints");
   }
 }
