@@ -36,7 +36,10 @@ class DevProxyTest {
 
   @BeforeAll
   static void start() throws Exception {
-    epp = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(SCRIPT).build().start();
+    io.grpc.protobuf.services.HealthStatusManager health = new io.grpc.protobuf.services.HealthStatusManager();
+    health.setStatus("readiness", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
+    epp = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(SCRIPT)
+        .addService(health.getHealthService()).build().start();
     vertx = Vertx.vertx();
     HttpServer ok = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(b -> {
       UPSTREAM_SAW.add(req.getHeader("x-picked-by") + "|" + req.getHeader("x-secret") + "|" + b.toString());
@@ -170,7 +173,8 @@ class DevProxyTest {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(r.body()).as("through the EPP, which upper-cases it").startsWith("SERVED BY GOOD");
       }
-      assertThat(two.eppsInRotation()).containsExactly("127.0.0.1:" + epp.getPort());
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+          .until(() -> two.eppsInRotation().equals(List.of("127.0.0.1:" + epp.getPort())));
     }
   }
 
