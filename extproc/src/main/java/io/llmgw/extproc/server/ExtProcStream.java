@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import io.llmgw.extproc.observe.LogSampler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ExtProcStream.class);
+  private static final LogSampler SAMPLED = LogSampler.everyTenSeconds();
   private static final Set<BodySendMode> ROUTABLE_BODY_MODES =
       Set.of(BodySendMode.FULL_DUPLEX_STREAMED, BodySendMode.BUFFERED, BodySendMode.BUFFERED_PARTIAL);
 
@@ -330,11 +332,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (ctx.state().terminal()) {
       return;
     }
-    if (reply.status() == 429 || reply.status() == 408) {
-      // counted, not logged one by one: a flood of them would flood the log (idle streams are logged per sweep)
-      LOG.debug("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
+    // counted in the metrics; logged at INFO once per kind per 10 s, so a flood of bad requests cannot flood the log
+    long skipped = reply.status() == 429 || reply.status() == 408 ? -1 : SAMPLED.admit(reply.status() + reply.code());
+    if (skipped >= 0) {
+      LOG.info("request {}: {} {} ({}){}", ctx.requestId(), reply.status(), reply.code(), reply.message(),
+          LogSampler.leftOut(skipped));
     } else {
-      LOG.info("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
+      LOG.debug("request {}: {} {} ({})", ctx.requestId(), reply.status(), reply.code(), reply.message());
     }
     slot.bodyDone();
     body.discard(); // never sent on: a refused body's bytes go with its budget, not with its stream
@@ -365,8 +369,14 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     slot.close();
     Status s = Status.fromThrowable(t);
     if (ctx.state().routed()) {
-      LOG.info("request {}: stream ended by the proxy ({}) before the response completed", ctx.requestId(),
-          s.getCode());
+      long skipped = SAMPLED.admit("ended " + s.getCode());
+      if (skipped >= 0) {
+        LOG.info("request {}: stream ended by the proxy ({}) before the response completed{}", ctx.requestId(),
+            s.getCode(), LogSampler.leftOut(skipped));
+      } else {
+        LOG.debug("request {}: stream ended by the proxy ({}) before the response completed", ctx.requestId(),
+            s.getCode());
+      }
     }
     finish(s.getCode() == Status.Code.CANCELLED ? "cancelled" : "error");
   }
