@@ -35,6 +35,7 @@ public final class FaultRun {
   private final Process[] epps = new Process[2];
   private final int concurrency;
   private final Vertx vertx = Vertx.vertx();
+  private int starts;
 
   private FaultRun(Path dir, int concurrency) throws Exception {
     this.dir = dir;
@@ -46,6 +47,7 @@ public final class FaultRun {
     int concurrency = args.length > 0 ? Integer.parseInt(args[0]) : 16;
     FaultRun run = new FaultRun(Files.createTempDirectory("llmgw-faults"), concurrency);
     System.out.print(run.all());
+    System.out.println("EPP logs: " + run.dir);
     System.exit(0);
   }
 
@@ -114,8 +116,8 @@ public final class FaultRun {
   }
 
   private Process startEpp(int i) throws Exception {
-    return EppChild.start(config, eppPorts[i], DRAIN, Duration.ofSeconds(20), dir.resolve("epp-" + i + ".log"),
-        List.of());
+    return EppChild.start(config, eppPorts[i], DRAIN, Duration.ofSeconds(20),
+        dir.resolve("epp-" + i + "-" + (++starts) + ".log"), List.of());
   }
 
   private void stopEpp(int i, boolean kill) throws InterruptedException {
