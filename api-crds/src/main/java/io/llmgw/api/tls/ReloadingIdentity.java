@@ -85,10 +85,6 @@ public final class ReloadingIdentity implements AutoCloseable {
     return serving;
   }
 
-  public ServerTls settings() {
-    return settings;
-  }
-
   /**
    * Reads the files again (what the reload period does); whether anything new is served now. A problem keeps what
    * was served and is logged once until it changes.

@@ -76,10 +76,6 @@ final class EppReplicas implements AutoCloseable {
         .orElseGet(() -> replicas.stream().min(byLoad).orElseThrow());
   }
 
-  int size() {
-    return replicas.size();
-  }
-
   List<Replica> all() {
     return List.copyOf(replicas);
   }
