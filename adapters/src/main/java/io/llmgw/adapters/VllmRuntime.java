@@ -32,13 +32,33 @@ public final class VllmRuntime implements AdapterRuntime {
 
   @Override
   public CompletableFuture<Void> load(String address, String adapter, String source) {
+    return load(address, adapter, source, System.nanoTime() + timeout.toNanos());
+  }
+
+  /**
+   * vLLM answers 400 "already loaded" while another load of the same adapter runs (another EPP replica's): until the
+   * adapter is listed, the load is asked for again, so that when the other load fails this one fails with its error
+   * at once rather than waiting for the timeout.
+   */
+  private CompletableFuture<Void> load(String address, String adapter, String source, long deadline) {
     String body = json(Map.of("lora_name", adapter, "lora_path", source));
     return post(address, adapter, "/v1/load_lora_adapter", body).thenCompose(r -> {
       if (r.statusCode() == 200) {
         return CompletableFuture.completedFuture(null);
       }
       if (r.statusCode() == 400 && r.body().contains("already")) {
-        return awaitListed(address, adapter, System.nanoTime() + timeout.toNanos());
+        return listed(address, adapter).thenCompose(listed -> {
+          if (listed) {
+            return CompletableFuture.completedFuture(null);
+          }
+          if (System.nanoTime() > deadline) {
+            throw new LoadFailure(adapter, address, "another load of it on this server did not finish within "
+                + timeout);
+          }
+          Executor later = CompletableFuture.delayedExecutor(POLL.toMillis(), TimeUnit.MILLISECONDS);
+          return CompletableFuture.supplyAsync(() -> null, later)
+              .thenCompose(x -> load(address, adapter, source, deadline));
+        });
       }
       throw new LoadFailure(adapter, address, "HTTP " + r.statusCode() + ": " + r.body().strip());
     });
@@ -53,18 +73,10 @@ public final class VllmRuntime implements AdapterRuntime {
     });
   }
 
-  private CompletableFuture<Void> awaitListed(String address, String adapter, long deadline) {
+  private CompletableFuture<Boolean> listed(String address, String adapter) {
     HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + address + "/v1/models")).timeout(timeout).build();
-    return http.sendAsync(req, HttpResponse.BodyHandlers.ofString()).thenCompose(r -> {
-      if (r.statusCode() == 200 && lists(r.body(), adapter)) {
-        return CompletableFuture.completedFuture(null);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new LoadFailure(adapter, address, "another load of it on this server did not finish within " + timeout);
-      }
-      Executor later = CompletableFuture.delayedExecutor(POLL.toMillis(), TimeUnit.MILLISECONDS);
-      return CompletableFuture.supplyAsync(() -> null, later).thenCompose(x -> awaitListed(address, adapter, deadline));
-    });
+    return http.sendAsync(req, HttpResponse.BodyHandlers.ofString())
+        .thenApply(r -> r.statusCode() == 200 && lists(r.body(), adapter));
   }
 
   private static boolean lists(String modelsJson, String adapter) {
