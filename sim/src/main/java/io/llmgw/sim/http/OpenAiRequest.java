@@ -6,17 +6,26 @@ import java.util.SplittableRandom;
 import net.openhft.hashing.LongHashFunction;
 
 /**
- * A parsed {@code /v1/chat/completions} or {@code /v1/completions} body: what the engine needs, and how to answer.
+ * A parsed {@code /v1/chat/completions}, {@code /v1/completions}, {@code /v1/embeddings} or {@code /v1/responses}
+ * body: what the engine needs, and how to answer. An embedding is a prefill and one step; {@code inputs} is how many
+ * vectors it answers with.
  * Tokens are approximated as 4 characters, prefix blocks as {@code blockSize × 4} characters, as GIE's prefix scorer
  * does, so prefix-aware routing and the simulated cache agree on what a shared prefix is.
  */
-record OpenAiRequest(boolean chat, String model, String prompt, Integer maxTokens, boolean stream,
-    boolean includeUsage, int priority) {
+record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, boolean stream,
+    boolean includeUsage, int priority, int inputs) {
+
+  /** The OpenAI endpoint the request came to. */
+  enum Api { CHAT, COMPLETIONS, EMBEDDINGS, RESPONSES }
+
+  boolean chat() {
+    return api == Api.CHAT;
+  }
 
   static final int CHARS_PER_TOKEN = 4;
 
   /** Reads the body, or throws {@link IllegalArgumentException} with a message fit for a 400. */
-  static OpenAiRequest parse(boolean chat, JsonNode body) {
+  static OpenAiRequest parse(Api api, JsonNode body) {
     if (body == null || !body.isObject()) {
       throw new IllegalArgumentException("the request body must be a JSON object");
     }
@@ -24,9 +33,18 @@ record OpenAiRequest(boolean chat, String model, String prompt, Integer maxToken
     if (model == null || !model.isTextual() || model.asText().isBlank()) {
       throw new IllegalArgumentException("'model' is required and must be a non-empty string");
     }
-    String prompt = chat ? messages(body.get("messages")) : prompt(body.get("prompt"));
+    if (api == Api.EMBEDDINGS) {
+      JsonNode input = body.get("input");
+      int inputs = input != null && input.isArray() && !input.isEmpty() && !input.get(0).isNumber() ? input.size() : 1;
+      return new OpenAiRequest(api, model.asText(), embeddingInput(input), 1, false, false, 0, inputs);
+    }
+    String prompt = switch (api) {
+      case CHAT -> messages(body.get("messages"));
+      case RESPONSES -> body.path("instructions").asText("") + responsesInput(body.get("input"));
+      default -> prompt(body.get("prompt"));
+    };
     Integer maxTokens = null;
-    for (String field : new String[] {"max_completion_tokens", "max_tokens"}) {
+    for (String field : new String[] {"max_completion_tokens", "max_tokens", "max_output_tokens"}) {
       JsonNode n = body.get(field);
       if (n != null && !n.isNull()) {
         if (!n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < 1) {
@@ -45,8 +63,50 @@ record OpenAiRequest(boolean chat, String model, String prompt, Integer maxToken
     if (priority != null && !priority.isNull() && !(priority.isIntegralNumber() && priority.canConvertToInt())) {
       throw new IllegalArgumentException("'priority' must be an integer");
     }
-    return new OpenAiRequest(chat, model.asText(), prompt, maxTokens, stream != null && stream.asBoolean(),
-        usage.asBoolean(false), priority == null || priority.isNull() ? 0 : priority.asInt());
+    boolean streamed = stream != null && stream.asBoolean();
+    if (api == Api.RESPONSES && streamed) {
+      throw new IllegalArgumentException("the simulator answers /v1/responses whole; 'stream': true is not supported");
+    }
+    return new OpenAiRequest(api, model.asText(), prompt, maxTokens, streamed, usage.asBoolean(false),
+        priority == null || priority.isNull() ? 0 : priority.asInt(), 1);
+  }
+
+  /** A string, strings, or token ids (one list or several): the text the prefill reads. */
+  private static String embeddingInput(JsonNode input) {
+    if (input == null || input.isNull() || (input.isArray() && input.isEmpty())) {
+      throw new IllegalArgumentException("'input' is required: a string, an array of strings, or token ids");
+    }
+    if (input.isTextual()) {
+      return input.asText();
+    }
+    if (!input.isArray()) {
+      throw new IllegalArgumentException("'input' must be a string, an array of strings, or token ids");
+    }
+    StringBuilder sb = new StringBuilder();
+    for (JsonNode item : input) {
+      if (item.isTextual()) {
+        sb.append(item.asText()).append('\n');
+      } else if (item.isIntegralNumber()) {
+        sb.append("tok "); // about one token each, as the prompt estimate counts
+      } else if (item.isArray()) {
+        item.forEach(t -> sb.append("tok "));
+        sb.append('\n');
+      } else {
+        throw new IllegalArgumentException("'input' must be a string, an array of strings, or token ids");
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The Responses API's {@code input}: a string, or messages whose content is a string or text parts. */
+  private static String responsesInput(JsonNode input) {
+    if (input != null && input.isTextual()) {
+      return input.asText();
+    }
+    if (input == null || !input.isArray() || input.isEmpty()) {
+      throw new IllegalArgumentException("'input' is required: a string or an array of messages");
+    }
+    return messages(input);
   }
 
   SimRequest toEngine(String adapter, int blockSize, int meanOutputTokens, SplittableRandom random) {

@@ -12,8 +12,69 @@ final class OpenAiResponses {
 
   private OpenAiResponses() {}
 
-  static String id(boolean chat, long n) {
-    return (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(n);
+  static String id(OpenAiRequest.Api api, long n) {
+    String prefix = switch (api) {
+      case CHAT -> "chatcmpl-";
+      case COMPLETIONS -> "cmpl-";
+      case EMBEDDINGS -> "embd-";
+      case RESPONSES -> "resp_";
+    };
+    return prefix + Long.toHexString(n);
+  }
+
+  /** Whatever answers a whole (not streamed) request, in its endpoint's shape. */
+  static ObjectNode answer(OpenAiRequest r, String id, long created, String text, String finish, Usage usage) {
+    return switch (r.api()) {
+      case EMBEDDINGS -> embeddings(r, id, created, usage);
+      case RESPONSES -> response(r, id, created, text, usage);
+      default -> whole(r, id, created, text, finish, usage);
+    };
+  }
+
+  /** vLLM's embeddings answer: one unit vector per input, the same for the same input and model. */
+  static ObjectNode embeddings(OpenAiRequest r, String id, long created, Usage usage) {
+    ObjectNode root = header(r, id, created, "list");
+    ArrayNode data = root.putArray("data");
+    String[] inputs = r.prompt().split("\n", -1);
+    for (int i = 0; i < r.inputs(); i++) {
+      ArrayNode v = data.addObject().put("index", i).put("object", "embedding").putArray("embedding");
+      long seed = net.openhft.hashing.LongHashFunction.xx(r.model().hashCode())
+          .hashChars(i < inputs.length ? inputs[i] : "");
+      java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+      double[] x = new double[EMBEDDING_DIMENSIONS];
+      double norm = 0;
+      for (int d = 0; d < x.length; d++) {
+        x[d] = random.nextDouble(-1, 1);
+        norm += x[d] * x[d];
+      }
+      for (double value : x) {
+        v.add((float) (value / Math.sqrt(norm)));
+      }
+    }
+    root.putObject("usage").put("prompt_tokens", usage.promptTokens()).put("total_tokens", usage.promptTokens())
+        .putNull("completion_tokens");
+    return root;
+  }
+
+  static final int EMBEDDING_DIMENSIONS = 64;
+
+  /** vLLM's Responses API answer: one assistant message with the text. */
+  static ObjectNode response(OpenAiRequest r, String id, long created, String text, Usage usage) {
+    ObjectNode root = JSON.createObjectNode().put("id", id).put("object", "response").put("created_at", created)
+        .put("model", r.model()).put("status", "completed").putNull("error").putNull("incomplete_details")
+        .putNull("instructions").put("parallel_tool_calls", true).put("temperature", 1.0).put("top_p", 1.0)
+        .put("tool_choice", "auto");
+    root.putObject("metadata");
+    root.putArray("tools");
+    ObjectNode message = root.putArray("output").addObject().put("type", "message").put("id", "msg_" + id)
+        .put("status", "completed").put("role", "assistant");
+    message.putArray("content").addObject().put("type", "output_text").put("text", text).putArray("annotations");
+    ObjectNode u = root.putObject("usage").put("input_tokens", usage.promptTokens())
+        .put("output_tokens", usage.completionTokens())
+        .put("total_tokens", usage.promptTokens() + usage.completionTokens());
+    u.putObject("input_tokens_details").put("cached_tokens", usage.cachedTokens());
+    u.putObject("output_tokens_details").put("reasoning_tokens", 0);
+    return root;
   }
 
   static ObjectNode whole(OpenAiRequest r, String id, long created, String text, String finish, Usage usage) {

@@ -86,9 +86,9 @@ public final class SimServer extends AbstractVerticle {
       case "/metrics" -> metrics(req.response());
       case "/v1/models" -> json(req.response(), 200,
           OpenAiResponses.models(config.model(), created, engine.adapters(), config.maxModelLen()));
-      case "/v1/chat/completions", "/v1/completions" -> {
+      case "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/responses" -> {
         if (post) {
-          withBody(req, body -> generate(req, path.equals("/v1/chat/completions"), body));
+          withBody(req, body -> generate(req, API.get(path), body));
         } else {
           methodNotAllowed(req);
         }
@@ -104,10 +104,14 @@ public final class SimServer extends AbstractVerticle {
     }
   }
 
-  private void generate(HttpServerRequest req, boolean chat, Buffer bytes) {
+  private static final java.util.Map<String, OpenAiRequest.Api> API = java.util.Map.of(
+      "/v1/chat/completions", OpenAiRequest.Api.CHAT, "/v1/completions", OpenAiRequest.Api.COMPLETIONS,
+      "/v1/embeddings", OpenAiRequest.Api.EMBEDDINGS, "/v1/responses", OpenAiRequest.Api.RESPONSES);
+
+  private void generate(HttpServerRequest req, OpenAiRequest.Api api, Buffer bytes) {
     OpenAiRequest request;
     try {
-      request = OpenAiRequest.parse(chat, readJson(bytes));
+      request = OpenAiRequest.parse(api, readJson(bytes));
     } catch (IllegalArgumentException e) {
       LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
       error(req.response(), 400, "BadRequestError", e.getMessage());
@@ -130,7 +134,7 @@ public final class SimServer extends AbstractVerticle {
     }
     String adapter = request.model().equals(config.model()) ? null : request.model();
     SimRequest sim = request.toEngine(adapter, config.blockSize(), config.meanOutputTokens(), random);
-    String id = OpenAiResponses.id(chat, responses++);
+    String id = OpenAiResponses.id(api, responses++);
     Responder responder = request.stream() ? new Streaming(req.response(), request, id) : new Whole(req.response(),
         request, id);
     switch (engine.submit(sim, responder)) {
@@ -306,7 +310,7 @@ public final class SimServer extends AbstractVerticle {
     @Override
     public void onFinished(Usage usage, String finishReason) {
       done = true;
-      json(response, 200, OpenAiResponses.whole(request, id, created, text.toString(), finishReason, usage));
+      json(response, 200, OpenAiResponses.answer(request, id, created, text.toString(), finishReason, usage));
     }
   }
 

@@ -79,6 +79,47 @@ class SimServerTest {
     assertThat(get(pods, "/health").statusCode()).isEqualTo(200);
   }
 
+  /** Issue 16: embeddings in vLLM's shape, one unit vector per input, the same vector for the same input. */
+  @Test
+  void embeddingsAnswerOneUnitVectorPerInput() throws Exception {
+    HttpResponse<String> r = post(pods, "/v1/embeddings",
+        "{\"model\":\"" + MODEL + "\",\"input\":[\"first text\",\"second text\"]}");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.get("object").asText()).isEqualTo("list");
+    assertThat(body.get("data")).hasSize(2);
+    JsonNode v = body.get("data").get(0).get("embedding");
+    double norm = 0;
+    for (JsonNode x : v) {
+      norm += x.asDouble() * x.asDouble();
+    }
+    assertThat(norm).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-3));
+    assertThat(body.get("usage").get("prompt_tokens").asInt()).isPositive();
+    JsonNode again = JSON.readTree(post(pods, "/v1/embeddings",
+        "{\"model\":\"" + MODEL + "\",\"input\":\"first text\"}").body());
+    assertThat(again.get("data").get(0).get("embedding")).isEqualTo(v);
+    assertThat(post(pods, "/v1/embeddings", "{\"model\":\"" + MODEL + "\"}").statusCode()).isEqualTo(400);
+  }
+
+  /** Issue 16: the Responses API in vLLM's shape; streaming it is refused by name. */
+  @Test
+  void responsesAnswerOneAssistantMessageWithUsage() throws Exception {
+    HttpResponse<String> r = post(pods, "/v1/responses",
+        "{\"model\":\"sql-lora\",\"input\":\"hello\",\"max_output_tokens\":5}");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.get("object").asText()).isEqualTo("response");
+    assertThat(body.get("status").asText()).isEqualTo("completed");
+    JsonNode content = body.get("output").get(0).get("content").get(0);
+    assertThat(content.get("type").asText()).isEqualTo("output_text");
+    assertThat(content.get("text").asText().split(" ")).hasSize(5);
+    assertThat(body.get("usage").get("output_tokens").asInt()).isEqualTo(5);
+    HttpResponse<String> streamed = post(pods, "/v1/responses",
+        "{\"model\":\"sql-lora\",\"input\":\"hello\",\"stream\":true}");
+    assertThat(streamed.statusCode()).isEqualTo(400);
+    assertThat(streamed.body()).contains("'stream': true is not supported");
+  }
+
   @Test
   void wholeChatCompletionHasOpenAiShapeAndExactLength() throws Exception {
     HttpResponse<String> r = post(pods, "/v1/chat/completions", chat("sql-lora", 7, false));
