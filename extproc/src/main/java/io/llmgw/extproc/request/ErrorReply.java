@@ -68,6 +68,22 @@ public record ErrorReply(int status, String type, String code, String message) {
     return new ErrorReply(503, "server_error", code, message);
   }
 
+  /** A path the gateway does not serve (a request without a body that is neither a model list nor inference). */
+  public static ErrorReply noSuchEndpoint(String method, String path) {
+    return new ErrorReply(404, "invalid_request_error", "not_found", "the gateway serves no " + ClientText.clean(method)
+        + " " + ClientText.quote(path) + "; it routes POST /v1/chat/completions, /v1/completions, /v1/embeddings and "
+        + "/v1/responses by their body's model, and answers GET /v1/models and /v1/models/{model}");
+  }
+
+  /**
+   * Seconds a client should wait before trying again ({@code Retry-After}), for answers that say "retry later": every
+   * 429, and the 503s of a gateway at one of its limits; 0 for the others.
+   */
+  public int retryAfterSeconds() {
+    return status == 429 || code.equals("too_many_streams") || code.equals("body_budget_exhausted")
+        || code.equals("queue_timeout") ? 1 : 0;
+  }
+
   public String json() {
     JsonStringEncoder enc = JsonStringEncoder.getInstance();
     return "{\"error\":{\"message\":\"" + new String(enc.quoteAsString(message)) + "\",\"type\":\"" + type

@@ -136,16 +136,41 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
   }
 
-  /** A request without a body cannot name a model; {@code GET /v1/models} is answered from the routes. */
+  /**
+   * A request without a body names no model: {@code GET /v1/models} and {@code /v1/models/{model}} are answered from the
+   * routes, {@code GET /health} says the gateway is up, an inference path is told its body is missing, and any other
+   * path is not one the gateway serves.
+   */
   private void answerWithoutBody(Map<String, String> headers) {
     String path = headers.getOrDefault(":path", "");
-    if ("GET".equals(headers.get(":method")) && (path.equals("/v1/models") || path.startsWith("/v1/models?"))) {
-      ctx.moveTo(RequestState.ANSWERED);
-      out.onNext(Frames.immediate(200, ModelList.json(deps.datastore().topology()), ctx.requestId(), "model_list"));
-      deps.director().done(ctx, new Completion("200", null, null));
-      return;
+    String method = headers.getOrDefault(":method", "");
+    boolean get = "GET".equals(method);
+    if (get && (path.equals("/v1/models") || path.startsWith("/v1/models?"))) {
+      answerOk(ModelList.json(deps.datastore().topology()), "model_list");
+    } else if (get && path.startsWith("/v1/models/")) {
+      String model = ModelList.modelOf(path);
+      String found = model == null ? null : ModelList.one(deps.datastore().topology(), model);
+      if (found != null) {
+        answerOk(found, "model");
+      } else {
+        answer(ErrorReply.modelNotFound(model == null ? path : model));
+      }
+    } else if (get && (path.equals("/health") || path.startsWith("/health?"))) {
+      answerOk("{\"status\":\"ok\"}", "health");
+    } else if (INFERENCE_PATHS.contains(path.split("\\?", 2)[0])) {
+      answer(ErrorReply.badRequest("missing_model", "request has no body; a JSON body with 'model' is required"));
+    } else {
+      answer(ErrorReply.noSuchEndpoint(method, path));
     }
-    answer(ErrorReply.badRequest("missing_model", "request has no body; a JSON body with 'model' is required"));
+  }
+
+  private static final java.util.Set<String> INFERENCE_PATHS = java.util.Set.of("/v1/chat/completions",
+      "/v1/completions", "/v1/embeddings", "/v1/responses");
+
+  private void answerOk(String json, String details) {
+    ctx.moveTo(RequestState.ANSWERED);
+    out.onNext(Frames.immediate(200, json, ctx.requestId(), details));
+    deps.director().done(ctx, new Completion("200", null, null));
   }
 
   private void onRequestBody(HttpBody chunk) {

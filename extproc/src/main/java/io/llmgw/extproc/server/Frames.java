@@ -87,13 +87,21 @@ final class Frames {
   }
 
   static ProcessingResponse immediate(ErrorReply reply, String requestId) {
-    return immediate(reply.status(), reply.json(), requestId, reply.code());
+    return immediate(reply.status(), reply.json(), requestId, reply.code(), reply.retryAfterSeconds());
   }
 
   static ProcessingResponse immediate(int status, String jsonBody, String requestId, String details) {
+    return immediate(status, jsonBody, requestId, details, 0);
+  }
+
+  private static ProcessingResponse immediate(int status, String jsonBody, String requestId, String details,
+      int retryAfterSeconds) {
     HeaderMutation.Builder headers = HeaderMutation.newBuilder().addSetHeaders(setHeader("content-type", "application/json"));
     if (requestId != null) {
       headers.addSetHeaders(setHeader(EppProtocol.REQUEST_ID, requestId));
+    }
+    if (retryAfterSeconds > 0) {
+      headers.addSetHeaders(setHeader("retry-after", Integer.toString(retryAfterSeconds)));
     }
     return ProcessingResponse.newBuilder()
         .setImmediateResponse(ImmediateResponse.newBuilder()

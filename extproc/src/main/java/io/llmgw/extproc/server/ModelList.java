@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.llmgw.extproc.state.Topology;
 import java.util.TreeSet;
 
-/** The OpenAI {@code /v1/models} answer: every model name a route declares. */
+/** The OpenAI {@code /v1/models} answers: every model name a route declares, or one of them. */
 final class ModelList {
   private ModelList() {}
 
@@ -16,9 +16,36 @@ final class ModelList {
         sb.append(',');
       }
       first = false;
-      sb.append("{\"id\":\"").append(JsonStringEncoder.getInstance().quoteAsString(model))
-          .append("\",\"object\":\"model\",\"created\":0,\"owned_by\":\"llmgw\"}");
+      model(sb, model);
     }
     return sb.append("]}").toString();
+  }
+
+  /** {@code GET /v1/models/{model}}: the model's object, or null when no route declares it. */
+  static String one(Topology topology, String model) {
+    return topology.routesByModel().containsKey(model) ? model(new StringBuilder(), model).toString() : null;
+  }
+
+  /**
+   * The model named by a {@code /v1/models/...} path, percent-decoded (SDKs encode a model's slashes), or null when
+   * the path names none or does not decode.
+   */
+  static String modelOf(String path) {
+    String rest = path.substring("/v1/models/".length());
+    int query = rest.indexOf('?');
+    if (query >= 0) {
+      rest = rest.substring(0, query);
+    }
+    try {
+      String model = java.net.URLDecoder.decode(rest.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+      return model.isEmpty() ? null : model;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static StringBuilder model(StringBuilder sb, String model) {
+    return sb.append("{\"id\":\"").append(JsonStringEncoder.getInstance().quoteAsString(model))
+        .append("\",\"object\":\"model\",\"created\":0,\"owned_by\":\"llmgw\"}");
   }
 }

@@ -30,6 +30,8 @@ class ClusterModeTest {
     FakeModelServer first = new FakeModelServer("127.0.0.161", 0);
     pods = List.of(first, new FakeModelServer("127.0.0.162", first.port()),
         new FakeModelServer("127.0.0.163", first.port()));
+    // the models the routes name are listed: a route no pod serves is answered by the EPP itself
+    pods.forEach(p -> p.setModels("base-model", List.of("chat-lora", "chat-lora-v2", "batch-lora")));
   }
 
   @AfterAll

@@ -14,6 +14,7 @@ import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.observe.HealthServer;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,9 +49,30 @@ class ControlLoopTest {
     source.poll();
   }
 
+  /**
+   * Issue 16: a route whose model no pod lists (and that names no source to load it from) is answered by the EPP, 503
+   * naming the model, instead of being sent to a pod that answers its own 404.
+   */
+  @Test
+  void aRoutedModelNoPodServesIsAnsweredByTheEppRatherThanAPodsNotFound() throws Exception {
+    Files.writeString(h.configFile, h.yaml(EppHarness.ROUTES + """
+        ---
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: ghost}
+        spec: {backendRefs: [{name: sim-pool}], adapter: {name: ghost-model}}
+        """));
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> route("ghost-model").getImmediateResponse().getStatus().getCodeValue() == 503);
+    assertThat(route("ghost-model").getImmediateResponse().getBody().toStringUtf8())
+        .contains("no_ready_endpoint", "no reachable endpoint serves 'ghost-model'");
+    assertThat(route("base-model").hasRequestHeaders()).as("a model the pods list still routes").isTrue();
+  }
+
   @Test
   void aValidEditAppliesWithoutRestartAndAnInvalidOneKeepsTheLastGood() throws Exception {
     assertThat(route("late-model").getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);
+    h.pods.forEach(p -> p.setModels("base-model", List.of("adapter-a", "split-v1", "shed-me", "late-model")));
 
     Files.writeString(h.configFile, h.yaml(EppHarness.ROUTES + """
         ---

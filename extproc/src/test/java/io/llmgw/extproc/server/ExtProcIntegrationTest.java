@@ -156,6 +156,39 @@ class ExtProcIntegrationTest {
   }
 
 
+  private ProcessingResponse bodiless(String method, String path) throws InterruptedException {
+    ExtProcCall call = h.open();
+    call.send(requestHeaders(Map.of(":method", method, ":path", path), true, BodySendMode.FULL_DUPLEX_STREAMED, null));
+    return call.next();
+  }
+
+  private static String header(ProcessingResponse r, String name) {
+    return r.getImmediateResponse().getHeaders().getSetHeadersList().stream()
+        .filter(o -> o.getHeader().getKey().equals(name)).map(o -> o.getHeader().getRawValue().toStringUtf8())
+        .findFirst().orElse(null);
+  }
+
+  /**
+   * Issue 16: requests without a body are answered for what they are: a model by id (percent-decoded, as SDKs send a
+   * name with slashes), the gateway's health, and a path it does not serve; only an inference path misses its model.
+   */
+  @Test
+  void requestsWithoutABodyAreAnsweredForWhatTheyAre() throws Exception {
+    ProcessingResponse model = bodiless("GET", "/v1/models/adapter-a");
+    assertThat(model.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(200);
+    assertThat(model.getImmediateResponse().getBody().toStringUtf8())
+        .isEqualTo("{\"id\":\"adapter-a\",\"object\":\"model\",\"created\":0,\"owned_by\":\"llmgw\"}");
+    assertImmediate(bodiless("GET", "/v1/models/no-such-model"), 404, "model_not_found");
+    assertImmediate(bodiless("GET", "/v1/models/%ZZ"), 404, "model_not_found");
+    ProcessingResponse health = bodiless("GET", "/health");
+    assertThat(health.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(200);
+    ProcessingResponse other = bodiless("GET", "/v1/files-or-whatever");
+    assertImmediate(other, 404, "not_found");
+    assertThat(other.getImmediateResponse().getBody().toStringUtf8()).contains("GET", "/v1/files-or-whatever");
+    assertImmediate(bodiless("POST", "/v1/embeddings"), 400, "missing_model");
+    assertThat(header(model, "retry-after")).isNull();
+  }
+
   @Test
   void subsetHintRestrictsThePickToTheListedEndpoints() throws Exception {
     String only = h.pods.get(2).address();

@@ -53,6 +53,10 @@ class FlowControlIntegrationTest {
     assertThat(r.hasImmediateResponse()).as(r.toString()).isTrue();
     assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(status);
     assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("\"code\":\"" + code + "\"", messagePart);
+    if (status == 429) { // issue 16: it tells the client when to try again
+      assertThat(r.getImmediateResponse().getHeaders().getSetHeadersList()).anyMatch(o -> o.getHeader().getKey()
+          .equals("retry-after") && o.getHeader().getRawValue().toStringUtf8().equals("1"));
+    }
   }
 
   @Test

@@ -31,7 +31,7 @@ public final class ResidencyFilter implements Filter {
   @Override
   public PickOutcome.NoEndpoint whyNone(PickRequest request, List<EndpointState> candidates) {
     return new PickOutcome.NoEndpoint(PickOutcome.NoEndpoint.NO_READY_ENDPOINT, request.holders().isEmpty()
-        ? "no reachable endpoint holds adapter '" + request.model() + "'"
+        ? "no reachable endpoint serves '" + request.model() + "' (none lists it as its model or a loaded adapter)"
         : "adapter '" + request.model() + "' is held only by " + request.holders()
             + ", which the request may not use");
   }

@@ -34,6 +34,6 @@ class ResidencyFilterTest {
     assertThat(elsewhere.code()).isEqualTo("no_ready_endpoint");
     assertThat(elsewhere.detail()).contains("'a'", "127.0.0.2:8000");
     assertThat(filter.whyNone(PickRequest.of("a").withHolders(Set.of()), List.of(p1)).detail())
-        .isEqualTo("no reachable endpoint holds adapter 'a'");
+        .isEqualTo("no reachable endpoint serves 'a' (none lists it as its model or a loaded adapter)");
   }
 }

@@ -65,13 +65,27 @@ public final class JustInTimeLoader implements Loader {
       choice = choice.revertTo(); // the old version left while the request waited
     }
     if (choice.source() == null) {
-      return new Outcome.Ready(choice, null);
+      return new Outcome.Ready(choice, servers(choice.target(), allowed));
     }
     Set<String> holders = Residency.holders(choice.target(), allowed);
     if (!holders.isEmpty() || allowed.isEmpty()) {
       return new Outcome.Ready(choice, holders); // with nothing allowed, the subset filter answers
     }
     return new Outcome.Loading(choice, new Step.Wait(load(ctx, choice), () -> { }));
+  }
+
+  /**
+   * For a target that cannot be loaded: no endpoint (an empty set, so the EPP answers 503 itself) when every endpoint
+   * has listed its models and none lists it, since each would answer 404; else null, any endpoint may serve it (some
+   * pod's list is not known yet, or one lists it).
+   */
+  private static Set<String> servers(String target, List<EndpointState> allowed) {
+    for (EndpointState e : allowed) {
+      if (e.metrics().baseModels().isEmpty() || e.serves(target)) {
+        return null;
+      }
+    }
+    return allowed.isEmpty() ? null : Set.of();
   }
 
   private CompletableFuture<Step.Resumption> load(RequestContext ctx, Choice choice) {
