@@ -110,6 +110,40 @@ class OpenAiClientEndToEndTest {
         .contains(BASE, "sql-lora", "chat-lora");
   }
 
+  /** Issue 16: the SDK's models.retrieve, answered from the routes, and the SDK's not-found for a model none has. */
+  @Test
+  void oneModelIsRetrievedByItsIdEvenWithSlashesInIt() {
+    assertThat(client.models().retrieve(com.openai.models.models.ModelRetrieveParams.builder().model("sql-lora")
+        .build()).id()).isEqualTo("sql-lora");
+    assertThat(client.models().retrieve(com.openai.models.models.ModelRetrieveParams.builder().model(BASE)
+        .build()).id()).as("a base model named org/name").isEqualTo(BASE);
+    assertThatThrownBy(() -> client.models().retrieve(com.openai.models.models.ModelRetrieveParams.builder()
+        .model("gpt-nonexistent").build())).isInstanceOf(NotFoundException.class)
+        .hasMessageContaining("gpt-nonexistent");
+  }
+
+  /** Issue 16: embeddings are routed by their body's model like chat, and served in vLLM's shape. */
+  @Test
+  void embeddingsThroughTheGateway() {
+    var e = client.embeddings().create(com.openai.models.embeddings.EmbeddingCreateParams.builder().model(BASE)
+        .inputOfArrayOfStrings(List.of("one", "two")).build());
+    assertThat(e.data()).hasSize(2);
+    assertThat(e.data().getFirst().embedding()).hasSize(64);
+    assertThat(e.model()).isEqualTo(BASE);
+    assertThat(e.usage().promptTokens()).isPositive();
+  }
+
+  /** Issue 16: the Responses API through an adapter route, the model rewritten back to the route's name. */
+  @Test
+  void responsesThroughAnAdapterRoute() {
+    var r = client.responses().create(com.openai.models.responses.ResponseCreateParams.builder().model("sql-lora")
+        .input("hello").maxOutputTokens(4L).build());
+    assertThat(r.model().asString()).isEqualTo("sql-lora");
+    assertThat(r.output().getFirst().message().orElseThrow().content().getFirst().outputText().orElseThrow().text())
+        .isNotBlank();
+    assertThat(r.usage().orElseThrow().outputTokens()).isEqualTo(4);
+  }
+
   @Test
   void aClientThatHangsUpMidStreamFreesThePodAndTheGatewaysCount() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
