@@ -110,6 +110,15 @@ class ConfigFileLoaderTest {
         });
   }
 
+  /** Issue 16: a syntax error says where, in the file's own lines, so an operator goes straight to it. */
+  @Test
+  void brokenYamlSaysLineAndColumn() {
+    String yaml = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n   labels: {app: x}\n";
+    assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", yaml)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("not valid YAML at line 5, column")
+        .hasMessageNotContaining("Source:");
+  }
+
   @Test
   void theShippedExampleLoads() throws Exception {
     GatewayConfig c = ConfigFileLoader.load(Path.of("..", "examples", "pool.yaml"));

@@ -17,7 +17,20 @@ public final class Main implements Runnable {
     if (args.length > 0 && (args[0].equals("quickstart") || args[0].equals("bench"))) {
       QuietLogs.apply(); // their output is tables; the servers' INFO lines would bury them
     }
-    System.exit(new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line, with a wrong flag answered in one line (and where to read more), not the whole usage. */
+  static CommandLine commandLine() {
+    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+        .setParameterExceptionHandler(Main::badParameter);
+  }
+
+  private static int badParameter(CommandLine.ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    String name = cmd.getCommandSpec().qualifiedName();
+    cmd.getErr().println(name + ": " + e.getMessage() + " (see " + name + " --help)");
+    return cmd.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   @Override

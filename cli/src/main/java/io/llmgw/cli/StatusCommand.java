@@ -66,7 +66,7 @@ public final class StatusCommand implements Callable<Integer> {
       try {
         eppClient.sslContext(new ClientTls(caFile, null, null, insecure).https());
       } catch (java.io.IOException | IllegalArgumentException e) {
-        System.err.println("llmgw status: " + e.getMessage());
+        spec.commandLine().getErr().println("llmgw status: " + e.getMessage());
         return 2;
       }
     }
@@ -78,12 +78,12 @@ public final class StatusCommand implements Callable<Integer> {
       }
       HttpResponse<String> r = client.send(req.build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
-        System.err.println("llmgw status: " + epp + " answered " + r.statusCode() + ": " + r.body());
+        spec.commandLine().getErr().println("llmgw status: " + epp + " answered " + r.statusCode() + ": " + r.body());
         return 1;
       }
       report = JSON.readValue(r.body(), GatewayStatus.Report.class);
     } catch (java.io.IOException e) {
-      System.err.println("llmgw status: cannot read " + base + "/admin/status (" + e.getMessage()
+      spec.commandLine().getErr().println("llmgw status: cannot read " + base + "/admin/status (" + why(e, base)
           + "); is `./llmgw serve` running with --metrics-port there?");
       return 1;
     }
@@ -100,6 +100,17 @@ public final class StatusCommand implements Callable<Integer> {
     printBatches(batches, batch, spec.commandLine().getOut());
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** What went wrong, worded for a person: the JDK's connect failure has no message of its own. */
+  static String why(java.io.IOException e, String address) {
+    if (e instanceof java.net.ConnectException) {
+      return "connection refused at " + address;
+    }
+    if (e instanceof java.net.http.HttpTimeoutException) {
+      return "no answer from " + address + " within 5 s";
+    }
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName() + " at " + address;
   }
 
   /** Each pool's batch queue and dispatch budget, or a line saying no batch service answered. */

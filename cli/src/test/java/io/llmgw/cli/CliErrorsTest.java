@@ -1,0 +1,37 @@
+package io.llmgw.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.llmgw.api.LoopbackPorts;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+import org.junit.jupiter.api.Test;
+
+/** Issue 16, item 6: errors a person meets first are one clear line. */
+class CliErrorsTest {
+  private static String errorsOf(String... args) {
+    StringWriter err = new StringWriter();
+    CommandLine cl = Main.commandLine();
+    cl.setErr(new PrintWriter(err, true));
+    cl.setOut(new PrintWriter(new StringWriter(), true));
+    int code = cl.execute(args);
+    assertThat(code).as(err.toString()).isNotZero();
+    return err.toString();
+  }
+
+  @Test
+  void aWrongFlagValueIsOneLineSayingWhyAndWhereToReadMore() {
+    String err = errorsOf("serve", "--config", "x.yaml", "--grpc-port", "lots");
+    assertThat(err.lines()).hasSize(1);
+    assertThat(err).contains("llmgw serve: ", "'lots'", "--grpc-port", "(see llmgw serve --help)");
+    assertThat(errorsOf("proxy", "--no-such-flag").lines()).hasSize(1);
+  }
+
+  @Test
+  void statusWithNoEppSaysConnectionRefusedAndWhere() throws Exception {
+    int port = LoopbackPorts.free();
+    String err = errorsOf("status", "--epp", "127.0.0.1:" + port, "--batch", "127.0.0.1:" + port);
+    assertThat(err).contains("connection refused at http://127.0.0.1:" + port).doesNotContain("null");
+  }
+}
