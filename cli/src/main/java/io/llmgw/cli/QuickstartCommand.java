@@ -54,8 +54,18 @@ final class QuickstartCommand implements Callable<Integer> {
   int maxLoras;
 
   @Option(names = "--ephemeral-ports",
-      description = "Run the EPP on free ports instead of 9002/9003/9090 (for tests and busy machines).")
+      description = "Run the EPP, the batch service and the simulated pods on free ports instead of 9002/9003/9090, "
+          + "8090 and the file's pod port (for tests and busy machines).")
   boolean ephemeralPorts;
+
+  @Option(names = "--first-ip", paramLabel = "127.0.0.N",
+      description = "Simulate the pods at consecutive loopback addresses from this one instead of the file's "
+          + "(default: the file's, 127.0.0.11 and on).")
+  String firstIp;
+
+  @Option(names = "--pod-port", description = "The simulated pods' port instead of the file's (default: the file's, "
+      + "8000).")
+  Integer podPort;
 
   @Option(names = "--no-envoy", description = "Use the dev proxy even when an envoy binary is on the PATH.")
   boolean noEnvoy;
@@ -64,33 +74,55 @@ final class QuickstartCommand implements Callable<Integer> {
       description = "Requests in the batch submitted during the demonstration; 0 for none (default: ${DEFAULT-VALUE}).")
   int batchLines;
 
+  private Path examplesDir;
+
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
-    Path file = config != null ? config : defaultConfig();
+    Path file = (config != null ? config : defaultConfig()).toAbsolutePath();
+    examplesDir = file.getParent(); // envoy-config/ is its sibling, wherever the pods are moved
     QuickstartPlan plan;
     PolicyShorthand policyName;
     int listenPort;
     String listenHost;
     try {
       plan = QuickstartPlan.from(ConfigFileLoader.load(file), maxLoras);
+      if (firstIp != null || podPort != null || ephemeralPorts) {
+        List<String> ips = firstIp == null ? plan.podIps() : QuickstartAddresses.from(firstIp, plan.podIps().size());
+        int port = podPort != null ? podPort : ephemeralPorts ? LoopbackPorts.free() : plan.port();
+        if (port < 1 || port > 65535) {
+          throw new IllegalArgumentException("--pod-port must be within 1..65535");
+        }
+        Path moved = Files.createTempDirectory("llmgw-quickstart").resolve(file.getFileName());
+        file = QuickstartAddresses.relocate(file, moved, ips, port);
+        plan = QuickstartPlan.from(ConfigFileLoader.load(file), maxLoras);
+      }
       policyName = PolicyShorthand.parse(policy);
       listenHost = listen.substring(0, listen.lastIndexOf(':'));
       listenPort = Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1));
       if (requests < 1 || rate <= 0) {
         throw new IllegalArgumentException("--requests and --rate must be positive");
       }
-    } catch (ConfigException | IllegalArgumentException | StringIndexOutOfBoundsException e) {
+    } catch (ConfigException | IllegalArgumentException | StringIndexOutOfBoundsException | java.io.IOException e) {
       System.err.println("llmgw quickstart: " + e.getMessage());
       return 2;
     }
     try {
       return stoppable(out, file, plan, policyName, listenHost, listenPort);
     } catch (IllegalStateException | java.io.IOException e) {
-      System.err.println("llmgw quickstart: cannot start: " + e.getMessage()
-          + " (another quickstart running? --listen and --ephemeral-ports choose other ports)");
+      String message = e.getMessage();
+      System.err.println("llmgw quickstart: cannot start: " + message + (message != null && message.contains("--")
+          ? "" : " (another quickstart running? --listen and --ephemeral-ports choose other ports)"));
       return 1;
     }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
   }
 
   private int stoppable(PrintStream out, Path file, QuickstartPlan plan, PolicyShorthand policyName,
@@ -118,7 +150,13 @@ final class QuickstartCommand implements Callable<Integer> {
     Path envoy = noEnvoy || ephemeralPorts ? null : EnvoyProcess.onPath();
     out.printf("llmgw quickstart: %d simulated pods (%s) at %s, port %d, adapters %s%n", plan.podIps().size(),
         plan.sim().model(), plan.podIps(), plan.port(), plan.sim().adapters());
-    SimPods pods = SimPods.start(plan.sim(), plan.podIps(), plan.port());
+    SimPods pods;
+    try {
+      pods = SimPods.start(plan.sim(), plan.podIps(), plan.port());
+    } catch (Exception e) {
+      throw new IllegalStateException("the simulated pods cannot listen on " + plan.podIps() + " port " + plan.port()
+          + " (" + rootMessage(e) + "); --first-ip and --pod-port move them, --ephemeral-ports picks free ports", e);
+    }
     EppSettings settings = EppSettings.defaults(file).withPolicy(policyName,
         LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
     settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
@@ -127,7 +165,7 @@ final class QuickstartCommand implements Callable<Integer> {
         .withBatchService("127.0.0.1:" + batchPort);
     Path batchDir = Files.createTempDirectory("llmgw-quickstart-batch");
     try (Rig rig = Rig.start(pods, settings, proxySettings);
-        EnvoyProcess envoyProcess = envoy == null ? null : EnvoyProcess.start(envoy, file.getParent());
+        EnvoyProcess envoyProcess = envoy == null ? null : EnvoyProcess.start(envoy, examplesDir);
         BatchService batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
             .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://" + listenHost + ":"
                 + (envoy != null ? 8080 : rig.proxyPort()))
@@ -146,7 +184,7 @@ final class QuickstartCommand implements Callable<Integer> {
         // the base model: a batch for adapters would compete with interactive traffic for the pods' LoRA slots
         batch.submit(out, List.of(plan.sim().model()));
       }
-      ProgressBar bar = new ProgressBar(out, requests);
+      ProgressBar bar = new ProgressBar(out, requests, System.console() != null);
       RunResult result = new OpenLoopRun(listenHost, port, plan.workload(), rate, requests / rate, 7, 1024, 60)
           .run(bar::update);
       QuickstartReport.print(out, result, PoolStats.of(rig.pods()));

@@ -111,25 +111,46 @@ class LauncherIT {
     }
   }
 
+  /**
+   * Issue 16: on a machine where the quickstart's pod addresses (127.0.0.11-14:8000) are taken, the default run says
+   * which flags move them, and the run with those flags does the whole demonstration.
+   */
   @Test
-  void quickstartRunsItsDemonstrationAndPrintsTheTables() throws Exception {
-    Path config = Files.createTempFile("quickstart", ".yaml");
-    Files.writeString(config, Files.readString(Path.of("..", "examples", "quickstart.yaml"))
-        .replaceAll("podIP: 127\\.0\\.0\\.1(\\d)", "podIP: 127.0.0.15$1"));
-    Launched launched = launch(true, "quickstart", "--config", config.toString(), "--listen", "127.0.0.1:0", "--ephemeral-ports",
-        "--requests", "60", "--rate", "30", "--duration", "0s");
-    Process p = launched.process();
+  void quickstartRunsItsDemonstrationAndPrintsTheTablesWhereItsPodAddressesAreTaken() throws Exception {
+    List<java.net.ServerSocket> taken = new ArrayList<>();
     try {
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-      assertThat(p.exitValue()).as(out + launched.errors()).isZero();
-      // the only acceptable failures are 429s: the summaries route is sheddable and a busy machine can saturate
-      assertThat(out).containsPattern("60 requests: \\d+ ok, \\d+ errors \\{(429=\\d+, )?ok=\\d+}");
-      assertThat(out).contains("4 simulated pods", "time to first token p50",
-          "127.0.0.151:8000", "affinity hits", "Try it yourself", "curl -s http://127.0.0.1:");
+      for (int i = 11; i <= 14; i++) {
+        try {
+          taken.add(new java.net.ServerSocket(8000, 1, java.net.InetAddress.getByName("127.0.0." + i)));
+        } catch (IOException alreadyTaken) {
+          // taken by something else: just as good
+        }
+      }
+      Launched clash = launch(false, "quickstart", "--no-envoy", "--listen", "127.0.0.1:0", "--requests", "5",
+          "--duration", "0s");
+      assertThat(clash.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(clash.process().exitValue()).isEqualTo(1);
+      assertThat(clash.errors()).contains("cannot listen on [127.0.0.11", "--first-ip", "--ephemeral-ports");
+
+      Launched launched = launch(true, "quickstart", "--first-ip", "127.0.0.151", "--listen", "127.0.0.1:0",
+          "--ephemeral-ports", "--requests", "60", "--rate", "30", "--duration", "0s");
+      Process p = launched.process();
+      try {
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out + launched.errors()).isZero();
+        // the only acceptable failures are 429s: the summaries route is sheddable and a busy machine can saturate
+        assertThat(out).containsPattern("60 requests: \\d+ ok, \\d+ errors \\{(429=\\d+, )?ok=\\d+}");
+        assertThat(out).contains("4 simulated pods", "time to first token p50", "127.0.0.151:", "affinity hits",
+            "Try it yourself", "curl -s http://127.0.0.1:", "60/60 sent");
+        assertThat(out).as("no progress bar redrawn into a pipe").doesNotContain("\r");
+      } finally {
+        p.destroyForcibly();
+      }
     } finally {
-      p.destroyForcibly();
-      Files.deleteIfExists(config);
+      for (java.net.ServerSocket s : taken) {
+        s.close();
+      }
     }
   }
 
