@@ -239,6 +239,15 @@ public final class ServeCommand implements Callable<Integer> {
       System.err.println("llmgw: cannot read the plugin configuration: " + e.getMessage());
       return 2;
     }
+    if (source.kubernetes) {
+      Map<String, String> props = new java.util.HashMap<>();
+      System.getProperties().forEach((k, v) -> props.put(k.toString(), v.toString()));
+      String missing = KubeAccess.problem(System.getenv(), props, Path.of(System.getProperty("user.home")));
+      if (missing != null) {
+        System.err.println("llmgw: " + missing);
+        return 2;
+      }
+    }
     Epp epp;
     try {
       epp = Epp.start(settings, Clock.systemUTC());

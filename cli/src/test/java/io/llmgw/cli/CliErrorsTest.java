@@ -34,4 +34,22 @@ class CliErrorsTest {
     String err = errorsOf("status", "--epp", "127.0.0.1:" + port, "--batch", "127.0.0.1:" + port);
     assertThat(err).contains("connection refused at http://127.0.0.1:" + port).doesNotContain("null");
   }
+
+  /** Issue 16, item 5: no API configured (as on CI machines) is one line before anything is tried. */
+  @Test
+  void clusterModeWithoutAnyKubernetesApiSaysSoAtOnce() {
+    java.util.Map<String, String> props = new java.util.HashMap<>();
+    System.getProperties().forEach((k, v) -> props.put(k.toString(), v.toString()));
+    org.junit.jupiter.api.Assumptions.assumeTrue(KubeAccess.problem(System.getenv(), props,
+        java.nio.file.Path.of(System.getProperty("user.home"))) != null, "this machine has a Kubernetes API configured");
+    java.io.PrintStream before = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(captured, true));
+    try {
+      assertThat(Main.commandLine().execute("serve", "--kubernetes")).isEqualTo(2);
+    } finally {
+      System.setErr(before);
+    }
+    assertThat(captured.toString()).contains("--kubernetes needs a Kubernetes API").hasLineCount(1);
+  }
 }
