@@ -69,6 +69,21 @@ class DeployManifestsTest {
     assertThat(Files.readString(ROOT.resolve("llmgw"))).contains("-XX:+ExitOnOutOfMemoryError");
   }
 
+  /** Issue 16: the image builds the jar inside (no JDK or Maven on the host) and runs it as a non-root user. */
+  @Test
+  void theImageBuildsTheJarFromTheSourcesInAStageOfItsOwn() throws IOException {
+    List<String> lines = Files.readAllLines(DEPLOY.resolve("Dockerfile"));
+    List<String> from = lines.stream().filter(l -> l.startsWith("FROM ")).toList();
+    assertThat(from).hasSize(2);
+    assertThat(from.getFirst()).contains("maven:", "temurin-25", " AS build");
+    assertThat(from.getLast()).contains("temurin:25-jre");
+    assertThat(lines).anyMatch(l -> l.startsWith("RUN ") && l.contains("mvn ") && l.contains("-pl cli -am package"))
+        .anyMatch(l -> l.equals("COPY --from=build /src/cli/target/llmgw.jar /opt/llmgw/llmgw.jar"))
+        .anyMatch(l -> l.startsWith("USER 65532"));
+    assertThat(Files.readString(ROOT.resolve(".dockerignore"))).as("nothing built on the host goes in")
+        .contains("**/target");
+  }
+
   @Test
   void theGeneratedCrdsDeclareOurThreeKinds() {
     for (String kind : List.of("inference.x-k8s.io/v1alpha1 LLMRoute", "inference.networking.k8s.io/v1 InferencePool",
@@ -182,7 +197,7 @@ class DeployManifestsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "tls", "batch",
-      "autoscaling/hpa", "autoscaling/keda"})
+      "autoscaling/hpa", "autoscaling/keda", "options/single-epp", "options/plaintext", "options/flow-control"})
   void kubectlRendersEachKustomization(String dir) throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl is not installed");
     Process p = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString()).redirectErrorStream(true)
