@@ -90,6 +90,7 @@ public final class Epp implements AutoCloseable {
       throw e;
     }
     parts.datastore().onChange(t -> health.setReady(serving));
+    parts.metrics().watchReadiness(health::serving);
     switch (s.source()) {
       case SourceSettings.File f -> {
         ownClient = null;

@@ -49,6 +49,13 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
       .classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30).register(registry);
   private final Counter adapterLoads = Counter.builder().name("llmgw_adapter_loads_total")
       .help("Adapter loads by result (ok, failed)").labelNames("result").register(registry);
+  {
+    // both series from the start: increase() cannot see a counter's first value, so a failure series born at 3 would
+    // never show an increase, and the alert on failed loads would never fire
+    adapterLoads.initLabelValues("ok");
+    adapterLoads.initLabelValues("failed");
+  }
+
   private final Counter adapterUnloads = Counter.builder().name("llmgw_adapter_unloads_total")
       .help("Adapters unloaded to make room").register(registry);
   private final Histogram adapterLoadSeconds = Histogram.builder().name("llmgw_adapter_load_seconds")
@@ -129,6 +136,13 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   }
 
   /** Cluster mode: whether this replica leads (writes status), how many statuses it wrote, whether it has synced. */
+  /** 1 while the EPP answers readiness SERVING: alerts tell "up but not ready" (starting, draining, broken) from down. */
+  public void watchReadiness(java.util.function.BooleanSupplier ready) {
+    GaugeWithCallback.builder().name("llmgw_ready")
+        .help("1 while the EPP is ready (routes and pods loaded, ext_proc listening, healthy); 0 otherwise")
+        .callback(cb -> cb.call(ready.getAsBoolean() ? 1 : 0)).register(registry);
+  }
+
   public void watchCluster(ClusterConfigSource source) {
     GaugeWithCallback.builder().name("llmgw_leader")
         .help("1 while this replica holds the Lease and writes LLMRoute status (every replica routes)")

@@ -54,6 +54,11 @@ public final class HealthServer implements AutoCloseable {
     health.setStatus("liveness", alive ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
   }
 
+  /** Whether readiness answers SERVING now. */
+  public synchronized boolean serving() {
+    return ready && alive;
+  }
+
   public synchronized int port() {
     return server == null ? -1 : server.getPort();
   }
