@@ -173,6 +173,7 @@ final class QuickstartCommand implements Callable<Integer> {
       int port = envoyProcess != null ? 8080 : rig.proxyPort();
       out.printf("  EPP (policy %s): ext_proc 127.0.0.1:%d, health :%d, metrics http://127.0.0.1:%d/metrics%n",
           policyName.cliName(), rig.epp().grpcPort(), rig.epp().healthPort(), rig.epp().metricsPort());
+      out.printf("  status page: http://127.0.0.1:%d/status%n", rig.epp().metricsPort());
       out.printf("  front proxy: %s on %s:%d%n", envoyProcess != null ? "envoy (" + envoy + ")" : "dev proxy",
           listenHost, port);
       out.printf("  batch service (OpenAI Files and Batches API): http://%s:%d/v1/batches, its own port %d%n",

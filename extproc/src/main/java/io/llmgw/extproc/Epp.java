@@ -18,6 +18,7 @@ import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.observe.HealthWatch;
+import io.llmgw.extproc.observe.PodsReport;
 import io.llmgw.extproc.observe.PoolLoadReport;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.server.StreamLimits;
@@ -60,6 +61,7 @@ public final class Epp implements AutoCloseable {
   }
 
   private final EppSettings settings;
+  private final Clock clock;
   private final ScheduledExecutorService scheduler = daemons("epp-scheduler");
   private final ExecutorService flowDispatcher = Executors.newSingleThreadExecutor(r -> daemon(r, "epp-flow"));
   private final EppMetrics metrics = new EppMetrics();
@@ -80,6 +82,7 @@ public final class Epp implements AutoCloseable {
 
   private Epp(EppSettings s, Clock clock, Ticker ticker, KubernetesClient givenClient) {
     settings = s;
+    this.clock = clock;
     scraper = new MetricsScraper(s.scrape(), scheduler, clock, metrics);
     try {
       parts = Components.wire(s, clock, ticker, scheduler, flowDispatcher, scraper, metrics, s.adapters().runtime());
@@ -187,7 +190,8 @@ public final class Epp implements AutoCloseable {
         .registry(parts.metrics().registry())
         .authenticator(AdminHandler.authenticator(l.admin()))
         .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status(),
-            new PoolLoadReport(parts.datastore(), parts.flow()), l.admin()));
+            new PoolLoadReport(parts.datastore(), parts.flow()), new PodsReport(parts.datastore(), parts.adapters(),
+            clock), l.admin()));
     if (l.metricsTls()) {
       metricsBuilder.httpsConfigurator(new HttpsConfigurator(sslContext(identity)));
     }

@@ -39,14 +39,27 @@ public final class AdminHandler implements HttpHandler {
   private final GatewayStatus status;
   private final PoolLoadReport load;
   private final AdminAccess access;
+  private final PodsReport pods;
 
   public AdminHandler(Adapters adapters, Datastore datastore, GatewayStatus status, PoolLoadReport load,
-      AdminAccess access) {
+      PodsReport pods, AdminAccess access) {
     this.adapters = adapters;
     this.datastore = datastore;
     this.status = status;
     this.load = load;
+    this.pods = pods;
     this.access = access;
+  }
+
+  /** The status page: one self-contained file (no CDN), which reads the JSON below every 2 s. */
+  private static final byte[] PAGE = page();
+
+  private static byte[] page() {
+    try (var in = AdminHandler.class.getResourceAsStream("status.html")) {
+      return in.readAllBytes();
+    } catch (IOException | NullPointerException e) {
+      throw new IllegalStateException("the status page is missing from the jar", e);
+    }
   }
 
   /** Reads on this port, {@code /metrics} included, need the read token when one is configured. */
@@ -58,8 +71,15 @@ public final class AdminHandler implements HttpHandler {
   public void handle(HttpExchange ex) throws IOException {
     try (ex) {
       String path = ex.getRequestURI().getPath();
-      if (path.equals(STATUS) && ex.getRequestMethod().equals("GET")) {
+      if ((path.equals("/") || path.equals("/status")) && ex.getRequestMethod().equals("GET")) {
+        ex.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+        ex.getResponseHeaders().set("Cache-Control", "no-cache");
+        ex.sendResponseHeaders(200, PAGE.length);
+        ex.getResponseBody().write(PAGE);
+      } else if (path.equals(STATUS) && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, status.report());
+      } else if (path.equals("/admin/pods") && ex.getRequestMethod().equals("GET")) {
+        send(ex, 200, pods.report());
       } else if (path.equals(LOAD) && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, load.report());
       } else if (path.equals(PREFIX) && ex.getRequestMethod().equals("GET")) {
@@ -83,7 +103,8 @@ public final class AdminHandler implements HttpHandler {
         }
       } else {
         send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
-            + " (try GET " + STATUS + ", GET " + LOAD + ", GET " + PREFIX + " or POST " + PREFIX + "/{name}" + ENSURE + ")"));
+            + " (try GET /status, GET " + STATUS + ", GET /admin/pods, GET " + LOAD + ", GET " + PREFIX + " or POST "
+            + PREFIX + "/{name}" + ENSURE + ")"));
       }
     }
   }

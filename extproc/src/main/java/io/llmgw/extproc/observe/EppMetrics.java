@@ -35,6 +35,11 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
       .help("Time to route one request once its body is complete")
       .classicOnly().classicUpperBounds(0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.005, 0.01, 0.05)
       .withoutExemplars().register(registry);
+  private final Histogram timeToFirstToken = Histogram.builder().name("llmgw_time_to_first_token_seconds")
+      .help("From a request's arrival at the EPP to its first response token (queueing in the EPP and at the pod "
+          + "included), for routed requests that completed")
+      .classicOnly().classicUpperBounds(0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+      .withoutExemplars().register(registry);
   private final Counter tokens = Counter.builder().name("llmgw_tokens_total")
       .help("Tokens read from response usage, by model and kind (prompt, completion)")
       .labelNames("model", "kind").register(registry);
@@ -214,6 +219,10 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
 
   public void requestDone(String model, String target, String priority, String code) {
     requests.labelValues(model, target, priority, code).inc();
+  }
+
+  public void timeToFirstToken(double seconds) {
+    timeToFirstToken.observe(seconds);
   }
 
   public void decisionNanos(long nanos) {

@@ -33,5 +33,8 @@ public final class RequestMetrics implements ResponseHook {
     if (completion.usage() != null) {
       metrics.tokens(ctx.routeModel(), completion.usage());
     }
+    if (completion.timing() != null && completion.timing().clientTtftMs() >= 0) {
+      metrics.timeToFirstToken(completion.timing().clientTtftMs() / 1000);
+    }
   }
 }

@@ -1,0 +1,84 @@
+package io.llmgw.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.llmgw.bench.load.Rig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 16, item 2: the status page in a real browser (Debian's Chromium, headless, which .ci/run installs): its
+ * script fills pools, pods, routes and adapters from the EPP, and its figures move as requests are served.
+ */
+class StatusPageTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final Pattern SERVED = Pattern.compile("id=\"requests-served\">(\\d+)<");
+
+  private static boolean onPath(String command) {
+    for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (Files.isExecutable(Path.of(d, command))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The page's DOM after its script ran for {@code millis} of the browser's virtual time (refreshes every 2 s). */
+  private static String dom(String url, int millis) throws Exception {
+    Process p = new ProcessBuilder("chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
+        "--virtual-time-budget=" + millis, "--dump-dom", url).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return out;
+  }
+
+  private static int served(String dom) {
+    Matcher m = SERVED.matcher(dom);
+    assertThat(m.find()).as("the requests-served figure is filled in:\n" + dom).isTrue();
+    return Integer.parseInt(m.group(1));
+  }
+
+  private static void chat(int port, String model) throws Exception {
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+        + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model + "\",\"max_tokens\":4,\"messages\":"
+            + "[{\"role\":\"user\",\"content\":\"hello\"}]}")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+  }
+
+  @Test
+  void thePageShowsPoolsPodsRoutesAndAdaptersAndItsFiguresMove() throws Exception {
+    assumeTrue(onPath("chromium"), "chromium is not installed (.ci/run installs it)");
+    try (Rig rig = Gateways.start("127.0.0.231", 2, true)) {
+      String url = "http://127.0.0.1:" + rig.epp().metricsPort() + "/status";
+      for (int i = 0; i < 6; i++) {
+        chat(rig.proxyPort(), i % 2 == 0 ? "sql-lora" : Gateways.BASE);
+      }
+      String first = dom(url, 2500);
+      assertThat(first).contains("LLM Instance Gateway", "default/sim-pool", "127.0.0.231:", "127.0.0.232:",
+          "sql-lora", "chat-lora", Gateways.BASE, "fresh, ")
+          .as("no error shown").contains("<div id=\"error\" class=\"bad\"></div>");
+      int before = served(first);
+      assertThat(before).isGreaterThanOrEqualTo(6);
+
+      for (int i = 0; i < 5; i++) {
+        chat(rig.proxyPort(), "chat-lora");
+      }
+      String second = dom(url, 4500);
+      assertThat(served(second)).as("requests served, read again").isEqualTo(before + 5);
+      assertThat(second).as("the request-rate chart drew its line").containsPattern("<svg id=\"rate-chart\"[^>]*>"
+          + "<polyline");
+    }
+  }
+}
