@@ -42,10 +42,6 @@ public final class FaultGate implements AutoCloseable {
     return host + ":" + port;
   }
 
-  public Mode mode() {
-    return mode;
-  }
-
   public synchronized void set(Mode next) throws Exception {
     if (next == Mode.DEAD && server != null) {
       server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

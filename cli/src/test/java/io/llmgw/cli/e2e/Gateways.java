@@ -28,6 +28,16 @@ final class Gateways {
         devProxy ? ProxySettings.defaults().withListener("127.0.0.1", 0) : null);
   }
 
+  /** Whether a program (a browser, Prometheus) is installed, for tests that skip without it. */
+  static boolean onPath(String command) {
+    for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (Files.isExecutable(Path.of(d, command))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The official SDK, with its own retries off so that every failure is counted. */
   static OpenAIClient client(int port) {
     return OpenAIOkHttpClient.builder().baseUrl("http://127.0.0.1:" + port + "/v1").apiKey("not-needed")

@@ -42,18 +42,10 @@ class MonitoringRulesTest {
 
   @TempDir Path dir;
 
-  private static boolean onPath(String command) {
-    for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (Files.isExecutable(Path.of(d, command))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   @Test
   void everyDashboardQueryReturnsDataAndEveryAlertEvaluatesOnARealPrometheus() throws Exception {
-    assumeTrue(onPath("prometheus") && onPath("promtool"), "prometheus is not installed (.ci/run installs it)");
+    assumeTrue(Gateways.onPath("prometheus") && Gateways.onPath("promtool"),
+        "prometheus is not installed (.ci/run installs it)");
     Path rules = dir.resolve("llmgw.rules.yml");
     Files.writeString(rules, new YAMLMapper().writeValueAsString(
         new YAMLMapper().readTree(MONITORING.resolve("prometheusrule.yaml").toFile()).get("spec")));

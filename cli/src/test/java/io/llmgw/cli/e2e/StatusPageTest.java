@@ -25,15 +25,6 @@ class StatusPageTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Pattern SERVED = Pattern.compile("id=\"requests-served\">(\\d+)<");
 
-  private static boolean onPath(String command) {
-    for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (Files.isExecutable(Path.of(d, command))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** The page's DOM after its script ran for {@code millis} of the browser's virtual time (refreshes every 2 s). */
   private static String dom(String url, int millis) throws Exception {
     Process p = new ProcessBuilder("chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
@@ -59,7 +50,7 @@ class StatusPageTest {
 
   @Test
   void thePageShowsPoolsPodsRoutesAndAdaptersAndItsFiguresMove() throws Exception {
-    assumeTrue(onPath("chromium"), "chromium is not installed (.ci/run installs it)");
+    assumeTrue(Gateways.onPath("chromium"), "chromium is not installed (.ci/run installs it)");
     try (Rig rig = Gateways.start("127.0.0.231", 2, true)) {
       String url = "http://127.0.0.1:" + rig.epp().metricsPort() + "/status";
       for (int i = 0; i < 6; i++) {

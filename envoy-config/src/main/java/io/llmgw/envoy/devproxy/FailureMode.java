@@ -8,14 +8,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fail-closed (the default) answers 500 before the response started and resets the stream after; fail-open goes on
  * without the EPP: a request it had not picked for goes to a default endpoint (round robin) unpicked, one it had picked
  * for keeps its pod, and a response not yet streaming goes to the client unprocessed (no usage or latency recorded).
- *
- * @param failOpenPrefixes paths that fail open
- * @param defaultEndpoints host:port endpoints for requests that fail open before the EPP picked
  */
-public record FailureMode(List<String> failOpenPrefixes, List<String> defaultEndpoints, AtomicInteger next) {
-  public FailureMode {
-    failOpenPrefixes = List.copyOf(failOpenPrefixes);
-    defaultEndpoints = List.copyOf(defaultEndpoints);
+public final class FailureMode {
+  private final List<String> failOpenPrefixes;
+  private final List<String> defaultEndpoints;
+  private final AtomicInteger next = new AtomicInteger();
+
+  private FailureMode(List<String> failOpenPrefixes, List<String> defaultEndpoints) {
+    this.failOpenPrefixes = List.copyOf(failOpenPrefixes);
+    this.defaultEndpoints = List.copyOf(defaultEndpoints);
     if (!failOpenPrefixes.isEmpty() && defaultEndpoints.isEmpty()) {
       throw new IllegalArgumentException("--fail-open needs --default-endpoints: a request the EPP could not pick for "
           + "has to go somewhere");
@@ -28,11 +29,15 @@ public record FailureMode(List<String> failOpenPrefixes, List<String> defaultEnd
   }
 
   public static FailureMode closed() {
-    return new FailureMode(List.of(), List.of(), new AtomicInteger());
+    return new FailureMode(List.of(), List.of());
   }
 
+  /**
+   * @param prefixes paths that fail open
+   * @param endpoints host:port endpoints for requests that fail open before the EPP picked
+   */
   public static FailureMode openFor(List<String> prefixes, List<String> endpoints) {
-    return new FailureMode(prefixes, endpoints, new AtomicInteger());
+    return new FailureMode(prefixes, endpoints);
   }
 
   boolean failsOpen(String path) {

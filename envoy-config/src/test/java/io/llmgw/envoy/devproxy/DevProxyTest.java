@@ -192,5 +192,12 @@ class DevProxyTest {
     }
     assertThatThrownBy(() -> FailureMode.openFor(List.of("/v1/"), List.of()))
         .hasMessageContaining("--fail-open needs --default-endpoints");
+    assertThatThrownBy(() -> FailureMode.openFor(List.of("/v1/"), List.of("no-port")))
+        .hasMessageContaining("--default-endpoints takes host:port, not no-port");
+    for (String bad : new String[] {"no-port", "host:0", "host:99999", "host:x"}) {
+      assertThatThrownBy(() -> ProxySettings.defaults().withEpps(List.of(bad))).as(bad)
+          .hasMessageContaining("--epp takes host:port");
+    }
+    assertThatThrownBy(() -> ProxySettings.defaults().withEpps(List.of())).hasMessageContaining("--epp needs");
   }
 }

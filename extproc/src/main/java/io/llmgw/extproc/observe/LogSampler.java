@@ -8,7 +8,8 @@ import java.util.function.LongSupplier;
 /**
  * At most one log line per kind of event per interval: a client that sends garbage by the thousand must not flood
  * the log or slow the request path with it (every such answer is counted in the metrics anyway). The lines left out are
- * counted and the next line says how many. Kinds come from a fixed set (status and code), so the map stays small.
+ * counted and the next line says how many. Kinds come from a fixed set of constant strings (an answer's code, a gRPC
+ * status name), so the map stays small and a call allocates nothing.
  */
 public final class LogSampler {
   private final long intervalNanos;

@@ -358,7 +358,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       return;
     }
     // counted in the metrics; logged at INFO once per kind per 10 s, so a flood of bad requests cannot flood the log
-    long skipped = reply.status() == 429 || reply.status() == 408 ? -1 : SAMPLED.admit(reply.status() + reply.code());
+    long skipped = reply.status() == 429 || reply.status() == 408 ? -1 : SAMPLED.admit(reply.code());
     if (skipped >= 0) {
       LOG.info("request {}: {} {} ({}){}", ctx.requestId(), reply.status(), reply.code(), reply.message(),
           LogSampler.leftOut(skipped));
@@ -394,7 +394,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     slot.close();
     Status s = Status.fromThrowable(t);
     if (ctx.state().routed()) {
-      long skipped = SAMPLED.admit("ended " + s.getCode());
+      long skipped = SAMPLED.admit(s.getCode().name());
       if (skipped >= 0) {
         LOG.info("request {}: stream ended by the proxy ({}) before the response completed{}", ctx.requestId(),
             s.getCode(), LogSampler.leftOut(skipped));

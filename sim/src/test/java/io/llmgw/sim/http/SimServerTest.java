@@ -98,7 +98,11 @@ class SimServerTest {
     JsonNode again = JSON.readTree(post(pods, "/v1/embeddings",
         "{\"model\":\"" + MODEL + "\",\"input\":\"first text\"}").body());
     assertThat(again.get("data").get(0).get("embedding")).isEqualTo(v);
-    assertThat(post(pods, "/v1/embeddings", "{\"model\":\"" + MODEL + "\"}").statusCode()).isEqualTo(400);
+    for (String garbage : new String[] {"", ",\"input\":{\"a\":1}", ",\"input\":[true]", ",\"input\":[]"}) {
+      HttpResponse<String> bad = post(pods, "/v1/embeddings", "{\"model\":\"" + MODEL + "\"" + garbage + "}");
+      assertThat(bad.statusCode()).as(garbage).isEqualTo(400);
+      assertThat(bad.body()).contains("'input'");
+    }
   }
 
   /** Issue 16: the Responses API in vLLM's shape; streaming it is refused by name. */
@@ -118,6 +122,9 @@ class SimServerTest {
         "{\"model\":\"sql-lora\",\"input\":\"hello\",\"stream\":true}");
     assertThat(streamed.statusCode()).isEqualTo(400);
     assertThat(streamed.body()).contains("'stream': true is not supported");
+    HttpResponse<String> noInput = post(pods, "/v1/responses", "{\"model\":\"sql-lora\",\"input\":5}");
+    assertThat(noInput.statusCode()).isEqualTo(400);
+    assertThat(noInput.body()).contains("'input' is required: a string or an array of messages");
   }
 
   @Test
