@@ -45,7 +45,8 @@ class DeployManifestsTest {
 
   static List<Path> yamlFiles(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList();
+      return files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+          .filter(p -> !p.getParent().getFileName().toString().equals("install")).sorted().toList();
     }
   }
 
@@ -197,7 +198,8 @@ class DeployManifestsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "tls", "batch",
-      "autoscaling/hpa", "autoscaling/keda", "options/single-epp", "options/plaintext", "options/flow-control"})
+      "autoscaling/hpa", "autoscaling/keda", "options/single-epp", "options/plaintext", "options/flow-control",
+      "options/gateway-vllm"})
   void kubectlRendersEachKustomization(String dir) throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl is not installed");
     Process p = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString()).redirectErrorStream(true)
@@ -275,6 +277,57 @@ class DeployManifestsTest {
       }
     }
     assertThat(files).isEqualTo(4);
+  }
+
+  /**
+   * Issue 16, item 5: the gateway's HTTPRoute, as {@code deploy/gateway} and {@code options/gateway-vllm} make it,
+   * names the InferencePool its model servers' directory defines, and that pool names the EPP's Service and ext_proc
+   * port. A newcomer who applies the vLLM pool with the simulator's route gets a gateway that routes nowhere.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"gateway:sim", "options/gateway-vllm:vllm"})
+  void theGatewaysRouteReachesThePoolOfItsModelServersAndThePoolTheEpp(String pair) throws IOException {
+    String[] dirs = pair.split(":");
+    JsonNode route = documents(DEPLOY.resolve("gateway/httproute.yaml")).getFirst().deepCopy();
+    if (!dirs[0].equals("gateway")) {
+      for (JsonNode patch : documents(DEPLOY.resolve(dirs[0]).resolve("kustomization.yaml")).getFirst().path("patches")) {
+        assertThat(patch.at("/target/kind").asText()).isEqualTo("HTTPRoute");
+        for (JsonNode op : CrdSchemas.YAML.readTree(patch.path("patch").asText())) {
+          assertThat(op.path("op").asText()).isEqualTo("replace");
+          assertThat(route.at(op.path("path").asText()).isMissingNode()).as(op.toString()).isFalse();
+          JsonPatches.replace(route, op.path("path").asText(), op.path("value"));
+        }
+      }
+    }
+    JsonNode backend = route.at("/spec/rules/0/backendRefs/0");
+    assertThat(backend.path("group").asText()).isEqualTo("inference.networking.k8s.io");
+    assertThat(backend.path("kind").asText()).isEqualTo("InferencePool");
+    JsonNode pool = documents(DEPLOY.resolve(dirs[1]).resolve("pool.yaml")).getFirst();
+    assertThat(pool.at("/metadata/name").asText()).isEqualTo(backend.path("name").asText());
+    JsonNode service = documents(DEPLOY.resolve("epp/service.yaml")).getFirst();
+    assertThat(pool.at("/spec/endpointPickerRef/name").asText()).isEqualTo(service.at("/metadata/name").asText());
+    assertThat(pool.at("/spec/endpointPickerRef/port/number").asInt()).isEqualTo(9002);
+    assertThat(service.at("/spec/ports").findValuesAsText("port")).contains("9002");
+  }
+
+  /**
+   * Issue 16, item 5: Envoy AI Gateway always dials the EPP over TLS, without verifying it; the EPP serves TLS in
+   * cluster mode unless told not to. So the bases a gateway uses must not turn it off, and the values that let Envoy
+   * Gateway accept an InferencePool backend name the v1 kind and Envoy AI Gateway's controller.
+   */
+  @Test
+  void theGatewayPathKeepsTlsOnAndEnvoyGatewayAcceptsInferencePoolBackends() throws IOException {
+    for (String dir : List.of("epp", "options/single-epp", "options/flow-control")) {
+      assertThat(Files.readString(DEPLOY.resolve(dir).resolve(dir.equals("epp") ? "deployment.yaml" : "kustomization.yaml")))
+          .as(dir).doesNotContain("--no-tls");
+    }
+    JsonNode values = documents(DEPLOY.resolve("gateway/install/envoy-gateway-values.yaml")).getFirst();
+    JsonNode manager = values.at("/config/envoyGateway/extensionManager");
+    assertThat(manager.path("backendResources").toString())
+        .contains("\"group\":\"inference.networking.k8s.io\"", "\"kind\":\"InferencePool\"", "\"version\":\"v1\"");
+    assertThat(manager.at("/service/fqdn/hostname").asText())
+        .isEqualTo("ai-gateway-controller.envoy-ai-gateway-system.svc.cluster.local");
+    assertThat(manager.at("/hooks/xdsTranslator/post").toString()).contains("Cluster", "Route", "Translation");
   }
 
   private static boolean onPath(String command) {

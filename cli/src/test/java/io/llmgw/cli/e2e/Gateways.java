@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** Starts the whole local gateway for end-to-end tests: simulated pods, the EPP, and the dev proxy (or none). */
 final class Gateways {
@@ -20,11 +21,15 @@ final class Gateways {
   private Gateways() {}
 
   static Rig start(String firstIp, int pods, boolean devProxy) throws Exception {
+    return start(firstIp, pods, devProxy, UnaryOperator.identity());
+  }
+
+  static Rig start(String firstIp, int pods, boolean devProxy, UnaryOperator<EppSettings> epp) throws Exception {
     SimConfig sim = SimConfig.builder().adapters(ADAPTERS).loras(2, 2).build();
     SimPods simPods = SimPods.start(sim, pods, firstIp, 8000);
     Path config = Rig.writeConfig(Files.createTempFile("e2e", ".yaml"), simPods,
         List.of(BASE, "sql-lora", "chat-lora"));
-    return Rig.start(simPods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
+    return Rig.start(simPods, epp.apply(EppSettings.defaults(config).onLoopbackEphemeralPorts()),
         devProxy ? ProxySettings.defaults().withListener("127.0.0.1", 0) : null);
   }
 

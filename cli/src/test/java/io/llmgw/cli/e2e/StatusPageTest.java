@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.llmgw.bench.load.Rig;
+import io.llmgw.extproc.observe.AdminAccess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -70,6 +71,35 @@ class StatusPageTest {
       assertThat(served(second)).as("requests served, read again").isEqualTo(before + 5);
       assertThat(second).as("the request-rate chart drew its line").containsPattern("<svg id=\"rate-chart\"[^>]*>"
           + "<polyline");
+    }
+  }
+
+  /**
+   * With a read token the page still loads (it holds no data), asks for the token, and shows nothing until it has it;
+   * given the token in the address's fragment, which the browser never sends, it fills in as before.
+   */
+  @Test
+  void withAReadTokenThePageAsksForItAndShowsTheDataOnlyWithIt() throws Exception {
+    assumeTrue(Gateways.onPath("chromium"), "chromium is not installed (.ci/run installs it)");
+    AdminAccess access = AdminAccess.of("admin-s3cret", "read-s3cret");
+    try (Rig rig = Gateways.start("127.0.0.235", 2, true, s -> s.withListen(s.listen().withAdmin(access)))) {
+      chat(rig.proxyPort(), "sql-lora");
+      String url = "http://127.0.0.1:" + rig.epp().metricsPort() + "/status";
+      HttpResponse<String> data = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + rig.epp().metricsPort() + "/admin/pods")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(data.statusCode()).as("the data still needs the token").isEqualTo(401);
+
+      String anonymous = dom(url, 2500);
+      assertThat(anonymous).contains("this EPP needs its read token", "<form id=\"login\">")
+          .doesNotContain("127.0.0.235:", "default/sim-pool");
+
+      String wrong = dom(url + "#token=guess", 2500);
+      assertThat(wrong).contains("the read token was refused").doesNotContain("127.0.0.235:");
+
+      String given = dom(url + "#token=read-s3cret", 2500);
+      assertThat(given).contains("default/sim-pool", "127.0.0.235:", "sql-lora", "<form id=\"login\" hidden=\"\">")
+          .as("no error shown").contains("<div id=\"error\" class=\"bad\"></div>");
+      assertThat(served(given)).isGreaterThanOrEqualTo(1);
     }
   }
 }

@@ -62,6 +62,10 @@ public final class AdminHandler implements HttpHandler {
     }
   }
 
+  static boolean isStatusPage(String path) {
+    return path.equals("/") || path.equals("/status");
+  }
+
   /** Reads on this port, {@code /metrics} included, need the read token when one is configured. */
   public static com.sun.net.httpserver.Authenticator authenticator(AdminAccess access) {
     return ReadAuthenticator.forAccess(access);
@@ -71,7 +75,7 @@ public final class AdminHandler implements HttpHandler {
   public void handle(HttpExchange ex) throws IOException {
     try (ex) {
       String path = ex.getRequestURI().getPath();
-      if ((path.equals("/") || path.equals("/status")) && ex.getRequestMethod().equals("GET")) {
+      if (isStatusPage(path) && ex.getRequestMethod().equals("GET")) {
         ex.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
         ex.sendResponseHeaders(200, PAGE.length);

@@ -6,7 +6,9 @@ import com.sun.net.httpserver.HttpPrincipal;
 
 /**
  * Guards every read of the metrics/admin port ({@code /metrics} included) with {@link AdminAccess}'s read token. Other
- * methods pass here: {@link AdminHandler} decides on writes, so that it can say why one is refused.
+ * methods pass here: {@link AdminHandler} decides on writes, so that it can say why one is refused. The status page
+ * itself passes too: it is a fixed file holding no data, and a browser cannot send a bearer token with a page load, so
+ * the page asks for the token and sends it with each read of the data.
  */
 final class ReadAuthenticator extends Authenticator {
   private final AdminAccess access;
@@ -19,7 +21,8 @@ final class ReadAuthenticator extends Authenticator {
   public Result authenticate(HttpExchange ex) {
     String method = ex.getRequestMethod();
     boolean read = method.equals("GET") || method.equals("HEAD");
-    if (!read || access.read(ex.getRequestHeaders().getFirst("Authorization")) == AdminAccess.Verdict.ALLOWED) {
+    String path = ex.getRequestURI().getPath();
+    if (!read || AdminHandler.isStatusPage(path) || access.read(ex.getRequestHeaders().getFirst("Authorization")) == AdminAccess.Verdict.ALLOWED) {
       return new Success(new HttpPrincipal("admin", "llmgw"));
     }
     ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"llmgw\"");

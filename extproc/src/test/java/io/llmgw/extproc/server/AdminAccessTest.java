@@ -49,6 +49,10 @@ class AdminAccessTest {
         assertThat(call(h, "GET", path, "read-t0ken").statusCode()).as(path).isEqualTo(200);
         assertThat(call(h, "GET", path, "admin-t0ken").statusCode()).as(path).isEqualTo(200);
       }
+      HttpResponse<String> page = call(h, "GET", "/status", null);
+      assertThat(page.statusCode()).as("the page is a fixed file; it asks for the token itself").isEqualTo(200);
+      assertThat(page.body()).contains("--read-token-file").doesNotContain("127.0.0.");
+      assertThat(call(h, "GET", "/status/../admin/pods", null).statusCode()).isEqualTo(401);
       HttpResponse<String> readTokenWrites = call(h, "POST", "/admin/adapters/nope:ensureLoaded", "read-t0ken");
       assertThat(readTokenWrites.statusCode()).isEqualTo(401);
       assertThat(readTokenWrites.body()).doesNotContain("t0ken");
