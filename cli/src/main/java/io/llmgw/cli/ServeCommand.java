@@ -13,7 +13,11 @@ import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.RequestSettings;
 import io.llmgw.extproc.config.PluginConfigFile;
 import io.llmgw.extproc.control.SourceSettings;
+import io.llmgw.picker.SessionKey;
+import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
+import io.llmgw.picker.config.SchedulingConfig;
+import io.llmgw.picker.scorers.SessionAffinityScorer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -129,6 +133,21 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Scheduling plugins and profile in the reference EPP's format (kind: EndpointPickerConfig), "
           + "instead of --policy; docs/architecture.md lists the plugin types.")
   Path pluginsConfig;
+
+  @Option(names = "--session-affinity", paramLabel = "WEIGHT",
+      description = "Weight of the session-affinity scorer added to the --policy: a request naming a session goes to "
+          + "the pod that served the session last while that pod has room; 0 leaves it out. Default: 2, except with "
+          + "--policy scorers, whose prefix-cache scorer already follows conversations (the two together crowd pods: "
+          + "bench/README.md), and with --plugins-config, which lists it when it wants it.")
+  Double sessionAffinity;
+
+  @Option(names = "--session-header", paramLabel = "NAME", defaultValue = SessionKey.DEFAULT_HEADER,
+      description = "The request header that names a session (default: ${DEFAULT-VALUE}).")
+  String sessionHeader;
+
+  @Option(names = "--session-from-user",
+      description = "Without the session header, OpenAI's body field 'user' names the session.")
+  boolean sessionFromUser;
 
   @Option(names = "--adapter-pending-threshold",
       description = "Seed policy: pending requests for an adapter on a pod before the next pod takes over "
@@ -273,8 +292,28 @@ public final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
+  static final double DEFAULT_SESSION_AFFINITY = 2;
+
+  /** The scheduling from --plugins-config, else from --policy; with the session-affinity scorer when asked for. */
+  private SchedulingConfig scheduling() throws ConfigException {
+    SchedulingConfig base = pluginsConfig != null
+        ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
+        : policy.config(threshold);
+    double weight = sessionAffinity != null ? sessionAffinity
+        : pluginsConfig != null || policy == PolicyShorthand.SCORERS ? 0 : DEFAULT_SESSION_AFFINITY;
+    if (!(weight >= 0 && weight <= 1000)) {
+      throw new IllegalArgumentException("--session-affinity is a weight between 0 and 1000, not " + weight);
+    }
+    if (weight == 0) {
+      return base;
+    }
+    return base.withScorer(PluginSpec.of(SessionAffinityScorer.TYPE, Map.of("sessionHeader",
+        sessionHeader.toLowerCase(java.util.Locale.ROOT), "useUserField", sessionFromUser)), weight,
+        " + --session-affinity " + weight);
+  }
+
   /** The flags over the settings' defaults; the scheduling from --plugins-config, else from --policy. */
-  private EppSettings settings() throws ConfigException {
+  EppSettings settings() throws ConfigException {
     if (pluginsConfig != null && spec.commandLine().getParseResult().hasMatchedOption("--policy")) {
       throw new IllegalArgumentException("--policy and --plugins-config both choose the scheduling; give one");
     }
@@ -290,9 +329,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
     return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access)
             .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace))
-        .withScheduling(pluginsConfig != null
-            ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
-            : policy.config(threshold))
+        .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout))
         .withScrape(d.scrape().withInterval(scrapeInterval), staleAfter)

@@ -12,28 +12,33 @@ import java.util.Set;
  * @param subset addresses the proxy allows (its subset hint), or null when it sent none
  * @param holders addresses holding the adapter the request needs, or null when any endpoint may serve it
  * @param objective the request's latency limits against each endpoint's predicted latency, or null without limits
+ * @param session the session the request belongs to ({@link SessionKey}), or null
  */
 public record PickRequest(String model, int priority, long[] prefixBlocks, Set<String> subset, Set<String> holders,
-    ObjectiveCheck objective) {
+    ObjectiveCheck objective, String session) {
   public static final long[] NO_BLOCKS = new long[0];
 
   public static PickRequest of(String model) {
-    return new PickRequest(model, 0, NO_BLOCKS, null, null, null);
+    return new PickRequest(model, 0, NO_BLOCKS, null, null, null, null);
   }
 
   public PickRequest withPrefixBlocks(long[] blocks) {
-    return new PickRequest(model, priority, blocks, subset, holders, objective);
+    return new PickRequest(model, priority, blocks, subset, holders, objective, session);
   }
 
   public PickRequest withSubset(Set<String> proxySubset) {
-    return new PickRequest(model, priority, prefixBlocks, proxySubset, holders, objective);
+    return new PickRequest(model, priority, prefixBlocks, proxySubset, holders, objective, session);
   }
 
   public PickRequest withHolders(Set<String> adapterHolders) {
-    return new PickRequest(model, priority, prefixBlocks, subset, adapterHolders, objective);
+    return new PickRequest(model, priority, prefixBlocks, subset, adapterHolders, objective, session);
   }
 
   public PickRequest withObjective(ObjectiveCheck check) {
-    return new PickRequest(model, priority, prefixBlocks, subset, holders, check);
+    return new PickRequest(model, priority, prefixBlocks, subset, holders, check, session);
+  }
+
+  public PickRequest withSession(String id) {
+    return new PickRequest(model, priority, prefixBlocks, subset, holders, objective, id);
   }
 }

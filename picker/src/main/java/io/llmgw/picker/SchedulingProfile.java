@@ -2,6 +2,7 @@ package io.llmgw.picker;
 
 import io.llmgw.picker.pickers.Picker;
 import io.llmgw.picker.scorers.PrefixCacheScorer;
+import io.llmgw.picker.scorers.SessionAffinityScorer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -27,6 +28,7 @@ public final class SchedulingProfile {
   private final Ticker ticker;
   private final boolean timed;
   private final PrefixHasher prefixHasher;
+  private final SessionKey sessionKey;
 
   public SchedulingProfile(String name, List<Step<Filter>> filters, List<Step<Scorer>> scorers, Step<Picker> picker,
       Ticker ticker) {
@@ -37,12 +39,17 @@ public final class SchedulingProfile {
     this.ticker = ticker;
     this.timed = picker.timed() || filters.stream().anyMatch(Step::timed) || scorers.stream().anyMatch(Step::timed);
     PrefixHasher hasher = null;
+    SessionKey session = null;
     for (Step<Scorer> s : scorers) {
       if (s.plugin() instanceof PrefixCacheScorer p && hasher == null) {
         hasher = p.hasher();
       }
+      if (s.plugin() instanceof SessionAffinityScorer a && session == null) {
+        session = a.key();
+      }
     }
     this.prefixHasher = hasher;
+    this.sessionKey = session;
   }
 
   public PickOutcome schedule(PickRequest request, List<EndpointState> pool) {
@@ -116,6 +123,11 @@ public final class SchedulingProfile {
   /** The hasher of the profile's prefix-cache scorer; null when no scorer looks at the prompt (it is not hashed). */
   public PrefixHasher prefixHasher() {
     return prefixHasher;
+  }
+
+  /** Where requests name their session for the profile's session-affinity scorer; null without one (none is read). */
+  public SessionKey sessionKey() {
+    return sessionKey;
   }
 
   /** Endpoints that left: scorers forget what they learned about them. */

@@ -2,8 +2,10 @@ package io.llmgw.bench.load;
 
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.scorers.LoraPackingScorer;
+import io.llmgw.picker.scorers.SessionAffinityScorer;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;
@@ -25,7 +27,8 @@ import picocli.CommandLine.Option;
 public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--workload", defaultValue = "multi-lora",
       description = "multi-lora (15 adapters, 60/30/10 traffic, max-loras 3), zipf (1,000 adapters, Zipf 1.0) or "
-          + "prefix (base model, questions about 40 documents of 1,500 tokens; KV cache of 1,024 blocks per pod).")
+          + "prefix (base model, questions about 40 documents of 1,500 tokens; KV cache of 1,024 blocks per pod) or "
+          + "chat (base model, sessions of 4-8 turns each repeating the conversation so far; same cache).")
   String workload;
 
   @Option(names = "--rates", split = ",", defaultValue = "10,20,30", description = "Requests per second, one run each.")
@@ -35,7 +38,8 @@ public final class BenchCommand implements Callable<Integer> {
   double duration;
 
   @Option(names = "--policies", split = ",", defaultValue = "round-robin,random,least-request,seed,seed:8,scorers",
-      description = "Policies to compare; seed:N sets the seed policy's pending threshold (default: ${DEFAULT-VALUE}).")
+      description = "Policies to compare; seed:N sets the seed policy's pending threshold, a +session suffix adds the "
+          + "session-affinity scorer at weight " + PolicySpec.SESSION_WEIGHT + " (default: ${DEFAULT-VALUE}).")
   List<String> policies;
 
   @Option(names = "--pods", defaultValue = "8", description = "Simulated pods (default: ${DEFAULT-VALUE}).")
@@ -61,8 +65,9 @@ public final class BenchCommand implements Callable<Integer> {
       case "multi-lora" -> Workload.multiLora();
       case "zipf" -> Workload.zipf(1000, 1.0);
       case "prefix" -> Workload.prefix(SimConfig.DEFAULT_MODEL, 40);
+      case "chat" -> Workload.chat(SimConfig.DEFAULT_MODEL);
       default -> {
-        System.err.println("llmgw bench: unknown --workload " + workload + " (multi-lora, zipf or prefix)");
+        System.err.println("llmgw bench: unknown --workload " + workload + " (multi-lora, zipf, prefix or chat)");
         yield null;
       }
     };
@@ -75,7 +80,8 @@ public final class BenchCommand implements Callable<Integer> {
         specs.add(PolicySpec.parse(p));
       }
     } catch (IllegalArgumentException e) {
-      System.err.println("llmgw bench: --policies takes seed, seed:N, scorers, round-robin, random, least-request ("
+      System.err.println("llmgw bench: --policies takes seed, seed:N, scorers, round-robin, random, least-request, "
+          + "each with an optional +session ("
           + e.getMessage() + ")");
       return 2;
     }
@@ -114,8 +120,12 @@ public final class BenchCommand implements Callable<Integer> {
     Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, w.models());
     EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts()
         .withPolicy(policy.name(), policy.threshold());
+    if (policy.session()) {
+      settings = settings.withScheduling(settings.scheduling().withScorer(
+          PluginSpec.of(SessionAffinityScorer.TYPE), PolicySpec.SESSION_WEIGHT, " +session"));
+    }
     try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
-      System.out.printf("  %-13s at %5.1f/s ...", policy, rate);
+      System.out.printf("  %-16s at %5.1f/s ...", policy, rate);
       System.out.flush();
       RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, duration, seed, 4096, 120)
           .run(n -> { });
@@ -127,19 +137,29 @@ public final class BenchCommand implements Callable<Integer> {
 
   private record Row(RunResult result, PoolStats stats) {}
 
-  /** A policy, with the seed policy's pending threshold when given as {@code seed:N}. */
-  record PolicySpec(PolicyShorthand name, int threshold) {
+  /**
+   * A policy, with the seed policy's pending threshold when given as {@code seed:N}, and the session-affinity scorer
+   * when it ends in {@code +session}.
+   */
+  record PolicySpec(PolicyShorthand name, int threshold, boolean session) {
+    static final double SESSION_WEIGHT = 2;
+    private static final String SESSION = "+session";
+
     static PolicySpec parse(String spec) {
-      int colon = spec.indexOf(':');
+      boolean session = spec.endsWith(SESSION);
+      String base = session ? spec.substring(0, spec.length() - SESSION.length()) : spec;
+      int colon = base.indexOf(':');
       if (colon < 0) {
-        return new PolicySpec(PolicyShorthand.parse(spec), LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
+        return new PolicySpec(PolicyShorthand.parse(base), LoraPackingScorer.DEFAULT_PENDING_THRESHOLD, session);
       }
-      return new PolicySpec(PolicyShorthand.parse(spec.substring(0, colon)), Integer.parseInt(spec.substring(colon + 1)));
+      return new PolicySpec(PolicyShorthand.parse(base.substring(0, colon)),
+          Integer.parseInt(base.substring(colon + 1)), session);
     }
 
     @Override
     public String toString() {
-      return name.cliName() + (threshold == LoraPackingScorer.DEFAULT_PENDING_THRESHOLD ? "" : ":" + threshold);
+      return name.cliName() + (threshold == LoraPackingScorer.DEFAULT_PENDING_THRESHOLD ? "" : ":" + threshold)
+          + (session ? SESSION : "");
     }
   }
 

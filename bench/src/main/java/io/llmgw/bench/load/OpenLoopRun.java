@@ -19,9 +19,13 @@ import java.util.function.IntConsumer;
  * earlier ones have finished (a closed loop would slow down with the system and hide queueing). Each is a streaming
  * chat completion through the gateway; the client times the first token and the gaps between tokens. Bounded: at
  * most {@code rate × seconds} requests, at most {@code maxInFlight} at once (beyond that a request is counted as
- * {@code client-overload}, not sent), and every request times out.
+ * {@code client-overload}, not sent), and every request times out. A conversational workload's sessions arrive as the
+ * Poisson process instead (at {@code rate} divided by the mean turns, so requests still come at about {@code rate}),
+ * and each sends its next turn, naming the session in {@value #SESSION_HEADER}, a moment after the previous one ends.
  */
 public final class OpenLoopRun {
+  public static final String SESSION_HEADER = "x-session-id";
+
   private final String host;
   private final int port;
   private final Workload workload;
@@ -86,6 +90,10 @@ public final class OpenLoopRun {
     private final Random content = new Random(seed * 31 + 7);
     private final RunResult result = new RunResult();
     private final int planned;
+    private final List<Conversation> conversations = new java.util.ArrayList<>();
+    private final int arrivalsPlanned;
+    private final double arrivalRate;
+    private int arrived;
     private long startNanos;
     private double nextArrivalSeconds;
     private int issued;
@@ -96,7 +104,21 @@ public final class OpenLoopRun {
       this.vertx = vertx;
       this.done = done;
       this.progress = progress;
-      this.planned = (int) Math.round(rate * seconds);
+      if (workload.conversational()) {
+        int sessions = (int) Math.max(1, Math.round(rate * seconds / workload.meanTurns()));
+        int turns = 0;
+        for (int i = 0; i < sessions; i++) {
+          Conversation c = new Conversation(workload, "chat-" + seed + "-" + i, content);
+          conversations.add(c);
+          turns += c.turns();
+        }
+        this.planned = turns;
+        this.arrivalsPlanned = sessions;
+      } else {
+        this.planned = (int) Math.round(rate * seconds);
+        this.arrivalsPlanned = planned;
+      }
+      this.arrivalRate = rate / workload.meanTurns();
       this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setConnectTimeout(5000)
           .setIdleTimeout(timeoutSeconds), new PoolOptions().setHttp1MaxSize(Math.max(16, maxInFlight)));
     }
@@ -108,16 +130,21 @@ public final class OpenLoopRun {
     }
 
     private double exponential() {
-      return -Math.log(1 - arrivals.nextDouble()) / rate;
+      return -Math.log(1 - arrivals.nextDouble()) / arrivalRate;
     }
 
     private void tick() {
       double now = (System.nanoTime() - startNanos) / 1e9;
-      while (issued < planned && nextArrivalSeconds <= now) {
-        issue();
+      while (arrived < arrivalsPlanned && nextArrivalSeconds <= now) {
+        if (workload.conversational()) {
+          sendTurn(conversations.get(arrived));
+        } else {
+          issue();
+        }
+        arrived++;
         nextArrivalSeconds += exponential();
       }
-      if (issued < planned) {
+      if (arrived < arrivalsPlanned) {
         long delayMs = Math.max(1, (long) ((nextArrivalSeconds - now) * 1000));
         vertx.setTimer(delayMs, id -> tick());
       } else {
@@ -132,15 +159,40 @@ public final class OpenLoopRun {
       int outputTokens = workload.outputTokens(content);
       String body = workload.body(content, model, outputTokens);
       if (inFlight >= maxInFlight) {
-        result.outcome("client-overload");
-        result.classOf(workload.models().get(model)).outcomes.merge("client-overload", 1, Integer::sum);
-        finish();
+        overload(workload.models().get(model));
         return;
       }
       inFlight++;
       String entry = workload.models().get(model);
       result.classOf(entry).sent++;
-      new StreamingCall(entry, workload.headers().getOrDefault(entry, java.util.Map.of())).send(body);
+      new StreamingCall(entry, workload.headers().getOrDefault(entry, java.util.Map.of()), null).send(body);
+    }
+
+    /** A conversation's next turn; when it ends, the one after follows a user's pause (0.2–1 s) later. */
+    private void sendTurn(Conversation c) {
+      String body = c.nextBody();
+      issued++;
+      result.sent++;
+      if (inFlight >= maxInFlight) {
+        overload(c.model());
+        while (c.hasNext()) { // the user gave up: the turns never sent still count, so the run ends
+          c.nextBody();
+          issued++;
+          result.sent++;
+          overload(c.model());
+        }
+        return;
+      }
+      inFlight++;
+      result.classOf(c.model()).sent++;
+      Runnable then = c.hasNext() ? () -> vertx.setTimer(200 + arrivals.nextInt(800), id -> sendTurn(c)) : null;
+      new StreamingCall(c.model(), java.util.Map.of(SESSION_HEADER, c.id()), then).send(body);
+    }
+
+    private void overload(String entry) {
+      result.outcome("client-overload");
+      result.classOf(entry).outcomes.merge("client-overload", 1, Integer::sum);
+      finish();
     }
 
     private void finish() {
@@ -161,6 +213,7 @@ public final class OpenLoopRun {
     private final class StreamingCall {
       private final String model;
       private final java.util.Map<String, String> headers;
+      private final Runnable then;
       private final StringBuilder pending = new StringBuilder();
       private String variant;
       private long promptTokens;
@@ -171,9 +224,11 @@ public final class OpenLoopRun {
       private int tokens;
       private boolean ended;
 
-      StreamingCall(String model, java.util.Map<String, String> headers) {
+      /** @param then what follows once this call ended, whatever its outcome (a conversation's next turn), or null */
+      StreamingCall(String model, java.util.Map<String, String> headers, Runnable then) {
         this.model = model;
         this.headers = headers;
+        this.then = then;
       }
 
       void send(String body) {
@@ -256,6 +311,9 @@ public final class OpenLoopRun {
           }
         }
         finish();
+        if (then != null) {
+          then.run();
+        }
       }
     }
   }

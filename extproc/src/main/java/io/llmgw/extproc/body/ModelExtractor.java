@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.async.ByteBufferFeeder;
+import io.llmgw.picker.SessionKey;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
@@ -27,6 +28,7 @@ public final class ModelExtractor {
   private boolean rootClosed;
   private String pendingField;
   private String model;
+  private String user;
   private long modelStart = -1;
   private long modelEnd = -1;
   private long promptStart = -1;
@@ -76,7 +78,7 @@ public final class ModelExtractor {
     if (model == null) {
       return BodyProblem.NO_MODEL;
     }
-    return new ExtractedBody(model, modelStart, modelEnd, promptStart, Math.max(promptEnd, promptStart));
+    return new ExtractedBody(model, modelStart, modelEnd, promptStart, Math.max(promptEnd, promptStart), user);
   }
 
   private void drain() throws IOException {
@@ -155,6 +157,9 @@ public final class ModelExtractor {
       model = parser.getText();
       modelStart = tokenStart();
       modelEnd = parser.currentLocation().getByteOffset();
+    } else if ("user".equals(pendingField) && t == JsonToken.VALUE_STRING
+        && parser.getTextLength() <= SessionKey.MAX_LENGTH) {
+      user = parser.getText();
     } else if (isPromptField() && t == JsonToken.VALUE_STRING && promptStart < 0) {
       promptStart = tokenStart();
       promptEnd = parser.currentLocation().getByteOffset();

@@ -23,6 +23,7 @@ import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
+import io.llmgw.picker.SessionKey;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LoadSnapshot;
@@ -248,8 +249,10 @@ public final class Director {
     // a limit already spent is no reason to wait (admission saw no objective), but still one to pick the fastest pod
     ObjectiveCheck picking = ctx.objective() != null || !ctx.limits().any() ? ctx.objective()
         : ObjectiveCheck.spent(ctx.limits(), ctx.promptTokens(), estimator);
+    SessionKey sessionKey = profile.sessionKey();
+    String session = sessionKey == null ? null : sessionKey.of(ctx.headers(), ctx.found().user());
     PickRequest request = new PickRequest(choice.target(), ctx.priority(), blocks, ctx.proxySubset(), ctx.holders(),
-        picking);
+        picking, session);
     PickOutcome outcome = profile.schedule(request, states);
     if (outcome instanceof PickOutcome.NoEndpoint none) {
       return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()

@@ -35,6 +35,20 @@ class ModelExtractorTest {
     });
   }
 
+  /** Issue 17, item 2: OpenAI's top-level {@code user} field names a session; a nested one, a number or a huge one do not. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 5, 1000})
+  void theTopLevelUserFieldIsFoundForSessionAffinity(int chunk) {
+    assertThat(((ExtractedBody) scan(bytes("{\"user\":\"alice-7\",\"model\":\"m\",\"messages\":[{\"role\":\"user\","
+        + "\"content\":\"x\"}]}"), chunk)).user()).isEqualTo("alice-7");
+    assertThat(((ExtractedBody) scan(bytes(BODY), chunk)).user()).as("\"user\" only as a role").isNull();
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"user\":42}"), chunk)).user()).isNull();
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"metadata\":{\"user\":\"bob\"}}"), chunk)).user())
+        .isNull();
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"user\":\"" + "u".repeat(257) + "\"}"), chunk))
+        .user()).as("longer than a session id may be").isNull();
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {1, 4, 64})
   void offsetsHoldForPrettyPrintedBodies(int chunk) {

@@ -57,6 +57,31 @@ public final class Parameters {
     return d;
   }
 
+  public boolean bool(String name, boolean fallback) {
+    Object v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    return switch (v.toString().trim()) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw bad(name, v, "true or false");
+    };
+  }
+
+  /** A text parameter that must match {@code pattern} (described as {@code expected} in the error). */
+  public String text(String name, String fallback, String pattern, String expected) {
+    Object v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    String s = v.toString().trim();
+    if (!s.matches(pattern)) {
+      throw bad(name, v, expected);
+    }
+    return s;
+  }
+
   /** The first of several accepted spellings that is present (the reference EPP renamed some parameters). */
   public String present(String... spellings) {
     for (String s : spellings) {

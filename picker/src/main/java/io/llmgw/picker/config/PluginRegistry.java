@@ -6,6 +6,7 @@ import io.llmgw.picker.PluginId;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Scorer;
+import io.llmgw.picker.SessionKey;
 import io.llmgw.picker.filters.FreshMetricsFilter;
 import io.llmgw.picker.filters.LatencyObjectiveFilter;
 import io.llmgw.picker.filters.ResidencyFilter;
@@ -20,6 +21,7 @@ import io.llmgw.picker.scorers.LoraAffinityScorer;
 import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.picker.scorers.PrefixCacheScorer;
 import io.llmgw.picker.scorers.QueueScorer;
+import io.llmgw.picker.scorers.SessionAffinityScorer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -82,6 +84,7 @@ public final class PluginRegistry {
     r.register("kv-cache-scorer", kv); // the reference EPP's earlier name
     r.register(LoraAffinityScorer.TYPE, (p, env) -> none(p, new LoraAffinityScorer()));
     r.register(PrefixCacheScorer.TYPE, PluginRegistry::prefixCacheScorer);
+    r.register(SessionAffinityScorer.TYPE, PluginRegistry::sessionAffinityScorer);
     r.register(LeastRequestScorer.TYPE, (p, env) -> none(p, new LeastRequestScorer()));
     r.register(LoraPackingScorer.TYPE, (p, env) -> new LoraPackingScorer(p.allowOnly("pendingThreshold")
         .integer("pendingThreshold", LoraPackingScorer.DEFAULT_PENDING_THRESHOLD, 1, 1_000_000)));
@@ -107,6 +110,16 @@ public final class PluginRegistry {
     int blocks = p.integer("maxPrefixBlocksToMatch", PrefixHasher.DEFAULT_MAX_BLOCKS, 1, 1 << 16);
     int lru = p.integer("lruCapacityPerServer", PrefixCacheScorer.DEFAULT_LRU_CAPACITY_PER_SERVER, 1, 10_000_000);
     return new PrefixCacheScorer(new PrefixHasher(block, blocks), lru);
+  }
+
+  private static Plugin sessionAffinityScorer(Parameters p, PluginEnv env) {
+    p.allowOnly("sessionHeader", "useUserField", "maxSessions", "ttlSeconds", "maxQueue", "maxKvCacheUsage");
+    String header = p.text("sessionHeader", SessionKey.DEFAULT_HEADER, "[a-z0-9!#$%&'*+.^_`|~-]+",
+        "a header name in lower case");
+    return new SessionAffinityScorer(new SessionKey(header, p.bool("useUserField", false)),
+        p.integer("maxSessions", SessionAffinityScorer.DEFAULT_MAX_SESSIONS, 1, 10_000_000),
+        p.integer("ttlSeconds", (int) SessionAffinityScorer.DEFAULT_TTL_SECONDS, 1, 86_400),
+        p.integer("maxQueue", 5, 1, 1_000_000), p.number("maxKvCacheUsage", 0.8, 0.01, 1.0), env.ticker());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.llmgw.picker.config;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -12,5 +13,21 @@ public record SchedulingConfig(String source, List<PluginSpec> plugins, List<Pro
   public SchedulingConfig {
     plugins = List.copyOf(plugins);
     profiles = List.copyOf(profiles);
+  }
+
+  /**
+   * This configuration with one more scorer in every profile, at {@code weight}: how a command-line switch such as
+   * {@code --session-affinity} adds to whatever policy or file chose the rest.
+   */
+  public SchedulingConfig withScorer(PluginSpec scorer, double weight, String sourceNote) {
+    List<PluginSpec> morePlugins = new ArrayList<>(plugins);
+    morePlugins.add(scorer);
+    List<ProfileSpec> moreProfiles = new ArrayList<>();
+    for (ProfileSpec p : profiles) {
+      List<ProfileSpec.Ref> refs = new ArrayList<>(p.plugins());
+      refs.add(ProfileSpec.Ref.to(scorer.name(), weight));
+      moreProfiles.add(new ProfileSpec(p.name(), refs));
+    }
+    return new SchedulingConfig(source + sourceNote, morePlugins, moreProfiles);
   }
 }
