@@ -126,7 +126,8 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--policy", converter = PolicyConverter.class,
       description = "seed (pack each adapter onto few pods; default), scorers (GIE queue/kv-cache/prefix/lora-affinity), "
-          + "or a baseline for comparison: round-robin, random, least-request. Short for a plugin configuration.")
+          + "latency (the pod with the least predicted latency, learned online), or a baseline for comparison: "
+          + "round-robin, random, least-request. Short for a plugin configuration.")
   PolicyShorthand policy;
 
   @Option(names = "--plugins-config", paramLabel = "FILE",
@@ -380,8 +381,8 @@ public final class ServeCommand implements Callable<Integer> {
       try {
         return PolicyShorthand.parse(value);
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException("'" + value + "' is not a policy: seed, scorers, round-robin, "
-            + "random or least-request");
+        throw new CommandLine.TypeConversionException("'" + value + "' is not a policy: seed, scorers, latency, "
+            + "round-robin, random or least-request");
       }
     }
   }

@@ -65,8 +65,10 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       Executor flowDispatcher, ScrapeStates scrapes, EppMetrics metrics, AdapterRuntime runtime) {
     // first, before anything starts a thread: a configuration that cannot be assembled stops start-up cleanly
     PluginTimings timings = metrics.pluginTimings();
+    LatencyTracker latency = new LatencyTracker(s.objectives().model(), s.objectives().attainmentWindow());
     SchedulingProfile profile = PluginRegistry.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
-        ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings), LOG::warn);
+        ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator()),
+        LOG::warn);
     Adapters adapters = Adapters.create(runtime, s.adapters(), clock, metrics);
     Datastore datastore = new Datastore(scrapes, adapters.registry(), ticker, clock);
     SaturationDetector saturation = s.saturation().detector(clock);
@@ -78,7 +80,6 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         flow.signal(); // fresh metrics: a waiting request may fit now
       }
     });
-    LatencyTracker latency = new LatencyTracker(s.objectives().model(), s.objectives().attainmentWindow());
     double headroom = s.objectives().model().headroom();
     Rollouts rollouts = new Rollouts(adapters, datastore, scheduler, s.rolloutDrainCheck());
     InFlightLease lease = new InFlightLease(datastore.inFlight());

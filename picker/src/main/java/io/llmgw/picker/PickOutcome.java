@@ -1,8 +1,14 @@
 package io.llmgw.picker;
 
+import io.llmgw.picker.latency.LoadSnapshot;
+
 /** The picker's answer: a decision, or the reason there is none. */
 public sealed interface PickOutcome {
-  record Picked(Decision decision) implements PickOutcome {}
+  /**
+   * @param loadAtPick the primary's load as this request met it, before the request counted there (what the latency
+   *     model learns from when the response comes)
+   */
+  record Picked(Decision decision, LoadSnapshot loadAtPick) implements PickOutcome {}
 
   /**
    * No endpoint can take the request.

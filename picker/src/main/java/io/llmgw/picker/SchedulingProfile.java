@@ -1,6 +1,8 @@
 package io.llmgw.picker;
 
 import io.llmgw.picker.pickers.Picker;
+import io.llmgw.picker.latency.LoadSnapshot;
+import io.llmgw.picker.scorers.LatencyScorer;
 import io.llmgw.picker.scorers.PrefixCacheScorer;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
 import java.util.ArrayList;
@@ -28,6 +30,7 @@ public final class SchedulingProfile {
   private final Ticker ticker;
   private final boolean timed;
   private final PrefixHasher prefixHasher;
+  private final PrefixView prefixView;
   private final SessionKey sessionKey;
 
   public SchedulingProfile(String name, List<Step<Filter>> filters, List<Step<Scorer>> scorers, Step<Picker> picker,
@@ -39,16 +42,23 @@ public final class SchedulingProfile {
     this.ticker = ticker;
     this.timed = picker.timed() || filters.stream().anyMatch(Step::timed) || scorers.stream().anyMatch(Step::timed);
     PrefixHasher hasher = null;
+    PrefixView view = null;
     SessionKey session = null;
     for (Step<Scorer> s : scorers) {
       if (s.plugin() instanceof PrefixCacheScorer p && hasher == null) {
         hasher = p.hasher();
+        view = p;
+      }
+      if (s.plugin() instanceof LatencyScorer l && hasher == null) {
+        hasher = l.hasher();
+        view = l;
       }
       if (s.plugin() instanceof SessionAffinityScorer a && session == null) {
         session = a.key();
       }
     }
     this.prefixHasher = hasher;
+    this.prefixView = view;
     this.sessionKey = session;
   }
 
@@ -87,10 +97,14 @@ public final class SchedulingProfile {
     }
     List<EndpointState> ranked = picker.plugin().pick(request, candidates, total);
     lap(picker, mark);
+    EndpointState primary = ranked.getFirst();
+    // before the scorers record this request there: what it met, not what it leaves behind
+    LoadSnapshot load = LoadSnapshot.of(primary, request.model(),
+        prefixView == null ? 0 : prefixView.cachedShare(primary.address(), request.prefixBlocks()));
     for (Step<Scorer> s : scorers) {
-      s.plugin().onPicked(request, ranked.getFirst());
+      s.plugin().onPicked(request, primary);
     }
-    return new PickOutcome.Picked(new Decision(ranked));
+    return new PickOutcome.Picked(new Decision(ranked), load);
   }
 
   /** Records the step's duration since {@code mark} when it is timed; the next mark. */
@@ -120,7 +134,10 @@ public final class SchedulingProfile {
     return kept == null ? candidates : kept;
   }
 
-  /** The hasher of the profile's prefix-cache scorer; null when no scorer looks at the prompt (it is not hashed). */
+  /**
+   * The hasher of the profile's prefix-cache (or latency) scorer; null when no scorer looks at the prompt (it is not
+   * hashed).
+   */
   public PrefixHasher prefixHasher() {
     return prefixHasher;
   }

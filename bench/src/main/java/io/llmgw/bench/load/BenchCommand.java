@@ -1,9 +1,13 @@
 package io.llmgw.bench.load;
 
 import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.api.ConfigException;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.config.PluginConfigFile;
 import io.llmgw.picker.config.PluginSpec;
+import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.config.PolicyShorthand;
+import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
 import io.llmgw.sim.engine.SimConfig;
@@ -80,8 +84,8 @@ public final class BenchCommand implements Callable<Integer> {
         specs.add(PolicySpec.parse(p));
       }
     } catch (IllegalArgumentException e) {
-      System.err.println("llmgw bench: --policies takes seed, seed:N, scorers, round-robin, random, least-request, "
-          + "each with an optional +session ("
+      System.err.println("llmgw bench: --policies takes seed, seed:N, scorers, latency, round-robin, random, least-request, "
+          + "or file:PLUGINS.yaml, each with an optional +session ("
           + e.getMessage() + ")");
       return 2;
     }
@@ -118,12 +122,7 @@ public final class BenchCommand implements Callable<Integer> {
   private Row runOne(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
     SimPods pods = SimPods.start(sim, podCount, firstIp, 8000);
     Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, w.models());
-    EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts()
-        .withPolicy(policy.name(), policy.threshold());
-    if (policy.session()) {
-      settings = settings.withScheduling(settings.scheduling().withScorer(
-          PluginSpec.of(SessionAffinityScorer.TYPE), PolicySpec.SESSION_WEIGHT, " +session"));
-    }
+    EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts().withScheduling(policy.config());
     try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       System.out.printf("  %-16s at %5.1f/s ...", policy, rate);
       System.out.flush();
@@ -131,35 +130,66 @@ public final class BenchCommand implements Callable<Integer> {
           .run(n -> { });
       PoolStats stats = PoolStats.of(rig.pods());
       System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
+      if (policy.learnsLatency()) {
+        printFit(rig.epp().latencyEstimator().pooledFit());
+      }
       return new Row(r, stats);
     }
   }
 
   private record Row(RunResult result, PoolStats stats) {}
 
+  /** The latency model's weights over all pods at the end of a run, for explaining what the latency policy learned. */
+  private static void printFit(LatencyEstimator.Fit fit) {
+    System.out.printf("    latency model (%.0f TTFT and %.0f TPOT observations, decayed):%n", fit.ttftObservations(),
+        fit.tpotObservations());
+    for (int i = 0; i < LatencyEstimator.FEATURES.size(); i++) {
+      System.out.printf("      %-28s TTFT %+9.2f ms   TPOT %+7.3f ms%n", LatencyEstimator.FEATURES.get(i),
+          fit.ttftWeights()[i], fit.tpotWeights()[i]);
+    }
+  }
+
   /**
    * A policy, with the seed policy's pending threshold when given as {@code seed:N}, and the session-affinity scorer
-   * when it ends in {@code +session}.
+   * when it ends in {@code +session}; or {@code file:PATH}, a plugin configuration as {@code serve --plugins-config}
+   * reads it.
    */
-  record PolicySpec(PolicyShorthand name, int threshold, boolean session) {
+  record PolicySpec(PolicyShorthand name, int threshold, boolean session, Path file) {
     static final double SESSION_WEIGHT = 2;
     private static final String SESSION = "+session";
+    private static final String FILE = "file:";
 
     static PolicySpec parse(String spec) {
       boolean session = spec.endsWith(SESSION);
       String base = session ? spec.substring(0, spec.length() - SESSION.length()) : spec;
+      if (base.startsWith(FILE)) {
+        return new PolicySpec(null, LoraPackingScorer.DEFAULT_PENDING_THRESHOLD, session,
+            Path.of(base.substring(FILE.length())));
+      }
       int colon = base.indexOf(':');
       if (colon < 0) {
-        return new PolicySpec(PolicyShorthand.parse(base), LoraPackingScorer.DEFAULT_PENDING_THRESHOLD, session);
+        return new PolicySpec(PolicyShorthand.parse(base), LoraPackingScorer.DEFAULT_PENDING_THRESHOLD, session, null);
       }
       return new PolicySpec(PolicyShorthand.parse(base.substring(0, colon)),
-          Integer.parseInt(base.substring(colon + 1)), session);
+          Integer.parseInt(base.substring(colon + 1)), session, null);
+    }
+
+    SchedulingConfig config() throws ConfigException {
+      SchedulingConfig c = file != null ? PluginConfigFile.load(file, w -> System.err.println("llmgw bench: " + w))
+          : name.config(threshold);
+      return session ? c.withScorer(PluginSpec.of(SessionAffinityScorer.TYPE), SESSION_WEIGHT, SESSION) : c;
+    }
+
+    /** Whether it uses the latency scorer, whose fit the run prints. */
+    boolean learnsLatency() {
+      return name == PolicyShorthand.LATENCY || file != null && file.toString().contains("latency");
     }
 
     @Override
     public String toString() {
-      return name.cliName() + (threshold == LoraPackingScorer.DEFAULT_PENDING_THRESHOLD ? "" : ":" + threshold)
-          + (session ? SESSION : "");
+      String shown = file != null ? file.getFileName().toString().replaceFirst("\\.yaml$", "") : name.cliName()
+          + (threshold == LoraPackingScorer.DEFAULT_PENDING_THRESHOLD ? "" : ":" + threshold);
+      return shown + (session ? SESSION : "");
     }
   }
 

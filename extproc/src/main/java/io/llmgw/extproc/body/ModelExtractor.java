@@ -29,6 +29,8 @@ public final class ModelExtractor {
   private String pendingField;
   private String model;
   private String user;
+  private int maxTokens;
+  private int maxCompletionTokens;
   private long modelStart = -1;
   private long modelEnd = -1;
   private long promptStart = -1;
@@ -78,7 +80,8 @@ public final class ModelExtractor {
     if (model == null) {
       return BodyProblem.NO_MODEL;
     }
-    return new ExtractedBody(model, modelStart, modelEnd, promptStart, Math.max(promptEnd, promptStart), user);
+    return new ExtractedBody(model, modelStart, modelEnd, promptStart, Math.max(promptEnd, promptStart), user,
+        maxCompletionTokens > 0 ? maxCompletionTokens : maxTokens);
   }
 
   private void drain() throws IOException {
@@ -139,6 +142,11 @@ public final class ModelExtractor {
     }
   }
 
+  /** The number as an int when it is one and positive, else 0 (the pod answers for what it accepts). */
+  private int positiveInt() throws IOException {
+    return parser.getNumberType() == JsonParser.NumberType.INT && parser.getIntValue() > 0 ? parser.getIntValue() : 0;
+  }
+
   /** The non-blocking parser reports a token's location one byte past its first character (quote or bracket). */
   private long tokenStart() {
     return parser.currentTokenLocation().getByteOffset() - 1;
@@ -157,6 +165,10 @@ public final class ModelExtractor {
       model = parser.getText();
       modelStart = tokenStart();
       modelEnd = parser.currentLocation().getByteOffset();
+    } else if (t == JsonToken.VALUE_NUMBER_INT && "max_tokens".equals(pendingField)) {
+      maxTokens = positiveInt();
+    } else if (t == JsonToken.VALUE_NUMBER_INT && "max_completion_tokens".equals(pendingField)) {
+      maxCompletionTokens = positiveInt();
     } else if ("user".equals(pendingField) && t == JsonToken.VALUE_STRING
         && parser.getTextLength() <= SessionKey.MAX_LENGTH) {
       user = parser.getText();

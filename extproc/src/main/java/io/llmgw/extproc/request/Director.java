@@ -252,15 +252,16 @@ public final class Director {
     SessionKey sessionKey = profile.sessionKey();
     String session = sessionKey == null ? null : sessionKey.of(ctx.headers(), ctx.found().user());
     PickRequest request = new PickRequest(choice.target(), ctx.priority(), blocks, ctx.proxySubset(), ctx.holders(),
-        picking, session);
+        picking, session, ctx.promptTokens(), ctx.found().maxTokens());
     PickOutcome outcome = profile.schedule(request, states);
     if (outcome instanceof PickOutcome.NoEndpoint none) {
       return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
           + "': " + none.detail()));
     }
-    var decision = ((PickOutcome.Picked) outcome).decision();
+    var picked = (PickOutcome.Picked) outcome;
+    var decision = picked.decision();
     EndpointState primary = decision.primary();
-    LoadSnapshot load = LoadSnapshot.of(primary); // before this request counts in flight there
+    LoadSnapshot load = picked.loadAtPick();
     for (Timed<PreRequestHook> h : preRequest) {
       long t0 = h.timed() ? ticker.nanos() : 0;
       h.plugin().preRequest(ctx, primary);

@@ -35,6 +35,19 @@ class ModelExtractorTest {
     });
   }
 
+  /** Issue 17, item 1: the output a request allows, for the latency model; what is not a positive int counts as unsaid. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3, 1000})
+  void theOutputTheRequestAllowsIsFound(int chunk) {
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"max_tokens\":64}"), chunk)).maxTokens()).isEqualTo(64);
+    assertThat(((ExtractedBody) scan(bytes("{\"max_completion_tokens\":32,\"model\":\"m\",\"max_tokens\":64}"), chunk))
+        .maxTokens()).as("the newer name wins").isEqualTo(32);
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"max_tokens\":-5}"), chunk)).maxTokens()).isZero();
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"max_tokens\":99999999999}"), chunk)).maxTokens()).isZero();
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"max_tokens\":\"12\"}"), chunk)).maxTokens()).isZero();
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"o\":{\"max_tokens\":7}}"), chunk)).maxTokens()).isZero();
+  }
+
   /** Issue 17, item 2: OpenAI's top-level {@code user} field names a session; a nested one, a number or a huge one do not. */
   @ParameterizedTest
   @ValueSource(ints = {1, 5, 1000})

@@ -2,6 +2,8 @@ package io.llmgw.picker.config;
 
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.latency.LatencyEstimator;
+import io.llmgw.picker.latency.LatencyModelSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -13,6 +15,14 @@ import java.util.random.RandomGenerator;
  *
  * @param staleAfter metrics older than this are not picked (the fresh-metrics filter)
  * @param maxEndpoints primary plus fallbacks a picker answers with when its configuration does not say
+ * @param estimator the EPP's per-pod latency model, which the latency scorer predicts with
  */
 public record PluginEnv(Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Duration staleAfter,
-    int maxEndpoints, PluginTimings timings) {}
+    int maxEndpoints, PluginTimings timings, LatencyEstimator estimator) {
+  /** With a latency model of its own (tests, benchmarks of the decision alone). */
+  public PluginEnv(Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Duration staleAfter, int maxEndpoints,
+      PluginTimings timings) {
+    this(clock, ticker, random, staleAfter, maxEndpoints, timings,
+        new LatencyEstimator(LatencyModelSettings.defaults()));
+  }
+}

@@ -16,6 +16,7 @@ import io.llmgw.picker.pickers.Picker;
 import io.llmgw.picker.pickers.RandomPicker;
 import io.llmgw.picker.pickers.RoundRobinPicker;
 import io.llmgw.picker.scorers.KvCacheScorer;
+import io.llmgw.picker.scorers.LatencyScorer;
 import io.llmgw.picker.scorers.LeastRequestScorer;
 import io.llmgw.picker.scorers.LoraAffinityScorer;
 import io.llmgw.picker.scorers.LoraPackingScorer;
@@ -84,6 +85,7 @@ public final class PluginRegistry {
     r.register("kv-cache-scorer", kv); // the reference EPP's earlier name
     r.register(LoraAffinityScorer.TYPE, (p, env) -> none(p, new LoraAffinityScorer()));
     r.register(PrefixCacheScorer.TYPE, PluginRegistry::prefixCacheScorer);
+    r.register(LatencyScorer.TYPE, PluginRegistry::latencyScorer);
     r.register(SessionAffinityScorer.TYPE, PluginRegistry::sessionAffinityScorer);
     r.register(LeastRequestScorer.TYPE, (p, env) -> none(p, new LeastRequestScorer()));
     r.register(LoraPackingScorer.TYPE, (p, env) -> new LoraPackingScorer(p.allowOnly("pendingThreshold")
@@ -106,10 +108,21 @@ public final class PluginRegistry {
 
   private static Plugin prefixCacheScorer(Parameters p, PluginEnv env) {
     p.allowOnly("blockSize", "hashBlockSize", "maxPrefixBlocksToMatch", "lruCapacityPerServer");
+    return new PrefixCacheScorer(hasher(p), lruCapacity(p));
+  }
+
+  private static Plugin latencyScorer(Parameters p, PluginEnv env) {
+    p.allowOnly("blockSize", "hashBlockSize", "maxPrefixBlocksToMatch", "lruCapacityPerServer");
+    return new LatencyScorer(env.estimator(), hasher(p), lruCapacity(p));
+  }
+
+  private static PrefixHasher hasher(Parameters p) {
     int block = p.integer(p.present("blockSize", "hashBlockSize"), PrefixHasher.DEFAULT_BLOCK_BYTES, 1, 1 << 20);
-    int blocks = p.integer("maxPrefixBlocksToMatch", PrefixHasher.DEFAULT_MAX_BLOCKS, 1, 1 << 16);
-    int lru = p.integer("lruCapacityPerServer", PrefixCacheScorer.DEFAULT_LRU_CAPACITY_PER_SERVER, 1, 10_000_000);
-    return new PrefixCacheScorer(new PrefixHasher(block, blocks), lru);
+    return new PrefixHasher(block, p.integer("maxPrefixBlocksToMatch", PrefixHasher.DEFAULT_MAX_BLOCKS, 1, 1 << 16));
+  }
+
+  private static int lruCapacity(Parameters p) {
+    return p.integer("lruCapacityPerServer", PrefixCacheScorer.DEFAULT_LRU_CAPACITY_PER_SERVER, 1, 10_000_000);
   }
 
   private static Plugin sessionAffinityScorer(Parameters p, PluginEnv env) {

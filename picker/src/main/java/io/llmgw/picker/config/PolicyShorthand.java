@@ -4,6 +4,7 @@ import io.llmgw.picker.pickers.MaxScorePicker;
 import io.llmgw.picker.pickers.RandomPicker;
 import io.llmgw.picker.pickers.RoundRobinPicker;
 import io.llmgw.picker.scorers.KvCacheScorer;
+import io.llmgw.picker.scorers.LatencyScorer;
 import io.llmgw.picker.scorers.LeastRequestScorer;
 import io.llmgw.picker.scorers.LoraAffinityScorer;
 import io.llmgw.picker.scorers.LoraPackingScorer;
@@ -23,6 +24,12 @@ public enum PolicyShorthand {
   SEED,
   /** The reference EPP's scorer set with its documented weights: queue 2, kv-cache 2, prefix-cache 3, lora-affinity 1. */
   SCORERS,
+  /**
+   * The predicted-latency scorer (the pod where the request's latency and the delay it adds to others are least), with
+   * the LoRA-affinity scorer at the same weight: a request's own latency does not show the batch slot its adapter takes
+   * from later requests, and without it adapters spread and swap (bench/README.md).
+   */
+  LATENCY,
   /** Baselines for benchmarks: what a plain Service does, any endpoint, fewest in flight. */
   ROUND_ROBIN, RANDOM, LEAST_REQUEST;
 
@@ -46,6 +53,10 @@ public enum PolicyShorthand {
         scorer(plugins, refs, PluginSpec.of(QueueScorer.TYPE), 2);
         scorer(plugins, refs, PluginSpec.of(KvCacheScorer.TYPE), 2);
         scorer(plugins, refs, PluginSpec.of(PrefixCacheScorer.TYPE), 3);
+        scorer(plugins, refs, PluginSpec.of(LoraAffinityScorer.TYPE), 1);
+      }
+      case LATENCY -> {
+        scorer(plugins, refs, PluginSpec.of(LatencyScorer.TYPE), 1);
         scorer(plugins, refs, PluginSpec.of(LoraAffinityScorer.TYPE), 1);
       }
       case LEAST_REQUEST -> scorer(plugins, refs, PluginSpec.of(LeastRequestScorer.TYPE), 1);

@@ -1,14 +1,17 @@
 package io.llmgw.picker.latency;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A load-aware latency model per pod, fitted online from what the EPP observes on response streams: time to first
- * token and time per output token as linear functions of the pod's waiting queue, its running requests and the prompt's
- * length at the moment the request was sent. A pod with too few observations borrows the fit over all pods (pools are
- * usually homogeneous); with none at all the prediction is unknown. Thread-safe: each model locks itself.
+ * token and time per output token as linear functions of what the request met when it was sent ({@link #FEATURES}):
+ * the pod's waiting queue and running requests, the prompt tokens its prefix cache was not expected to hold, whether the
+ * request's adapter needed a free batch slot or had to wait for one, and the pod's KV-cache use. A pod with too few
+ * observations borrows the fit over all pods (pools are usually homogeneous); with none at all the prediction is
+ * unknown. Thread-safe: each model locks itself.
  */
 public final class LatencyEstimator {
   private final LatencyModelSettings settings;
@@ -47,13 +50,35 @@ public final class LatencyEstimator {
     pods.keySet().retainAll(live);
   }
 
+  /** The model's inputs, in the order of {@link #pooledFit}'s weights. */
+  public static final List<String> FEATURES = List.of("constant", "waiting", "running", "uncached prompt (1k tokens)",
+      "adapter needs a free slot", "adapter waits for a slot", "KV-cache use");
+
   private static double[] features(LoadSnapshot load, long promptTokens) {
-    return new double[] {1, load.waiting(), load.running(), promptTokens / 1000.0};
+    double uncached = promptTokens * (1 - Math.min(1, Math.max(0, load.cachedShare()))) / 1000.0;
+    return new double[] {1, load.waiting(), load.running(), uncached,
+        load.adapterSlot() == LoadSnapshot.FREE_SLOT ? 1 : 0, load.adapterSlot() == LoadSnapshot.NO_SLOT ? 1 : 0,
+        load.kvCacheUsage()};
   }
 
+  /**
+   * The fit over all pods: time to first token's weights, then time per output token's, in {@link #FEATURES} order (ms
+   * per unit), and the decayed number of observations behind each. For explaining the model, not for routing.
+   */
+  public Fit pooledFit() {
+    return pooled.fit();
+  }
+
+  /** A model's weights in {@link #FEATURES} order and the observations behind them. */
+  public record Fit(double[] ttftWeights, double ttftObservations, double[] tpotWeights, double tpotObservations) {}
+
   private final class Models {
-    private final OnlineRegression ttft = new OnlineRegression(4, settings.decay(), settings.ridge());
-    private final OnlineRegression tpot = new OnlineRegression(4, settings.decay(), settings.ridge());
+    private final OnlineRegression ttft = new OnlineRegression(FEATURES.size(), settings.decay(), settings.ridge());
+    private final OnlineRegression tpot = new OnlineRegression(FEATURES.size(), settings.decay(), settings.ridge());
+
+    synchronized Fit fit() {
+      return new Fit(ttft.weights(), ttft.weight(), tpot.weights(), tpot.weight());
+    }
 
     synchronized void observe(double[] x, double ttftMs, double tpotMs) {
       if (!Double.isNaN(ttftMs)) {

@@ -5,7 +5,7 @@ package io.llmgw.picker.latency;
  * {@code decay} per observation, so the fit follows a pod whose behaviour drifts, and the ridge keeps them solvable
  * while a feature has not varied yet. The first feature is the constant 1 and is not shrunk: a feature that has not
  * varied yet takes no share of the constant (a pod only ever seen under one request would otherwise be predicted at
- * half its latency when idle). Four or so features: solving costs nothing next to a request. Not thread-safe.
+ * half its latency when idle). Seven or so features: solving costs nothing next to a request. Not thread-safe.
  */
 public final class OnlineRegression {
   private final int d;
@@ -42,6 +42,11 @@ public final class OnlineRegression {
       y += theta[i] * x[i];
     }
     return y;
+  }
+
+  /** The fitted weights, one per feature. */
+  public double[] weights() {
+    return theta.clone();
   }
 
   /** The decayed number of observations behind the fit. */

@@ -3,6 +3,7 @@ package io.llmgw.picker.scorers;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.PrefixHasher;
+import io.llmgw.picker.PrefixView;
 import io.llmgw.picker.Scorer;
 import java.util.List;
 import java.util.Set;
@@ -12,7 +13,7 @@ import java.util.Set;
  * them (GIE's prefix-cache-scorer). The lifecycle hashes the prompt with {@link #hasher()} before scheduling, and the
  * scorer records where each request went.
  */
-public final class PrefixCacheScorer implements Scorer {
+public final class PrefixCacheScorer implements Scorer, PrefixView {
   public static final String TYPE = "prefix-cache-scorer";
 
   /** GIE's default LRU capacity per server. */
@@ -44,8 +45,13 @@ public final class PrefixCacheScorer implements Scorer {
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     long[] blocks = request.prefixBlocks();
     for (int i = 0; i < candidates.size(); i++) {
-      out[i] = blocks.length == 0 ? 0.0 : (double) index.matchedBlocks(candidates.get(i).address(), blocks) / blocks.length;
+      out[i] = cachedShare(candidates.get(i).address(), blocks);
     }
+  }
+
+  @Override
+  public double cachedShare(String address, long[] blocks) {
+    return blocks.length == 0 ? 0.0 : (double) index.matchedBlocks(address, blocks) / blocks.length;
   }
 
   @Override
