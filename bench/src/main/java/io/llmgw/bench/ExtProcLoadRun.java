@@ -38,14 +38,17 @@ import org.HdrHistogram.Histogram;
  * a ~2 KiB chat body, the routing answer and re-emitted body, response headers and body) against 16 pods. Reports
  * throughput, the latency from the last body frame to the routing answer, and what is left in flight afterwards, next
  * to the same run against {@link NullExtProc} (the protocol's own cost, measured in the same run: these machines are
- * noisy, so the ratio is the figure to compare). Usage: [clients] [requests] [policy]. Client and server share the
- * machine's cores.
+ * noisy, so the ratio is the figure to compare). Usage: [clients] [requests] [policy] [body bytes] [chunk bytes]: the
+ * body is a chat request padded to the given size (default ~1.7 KiB), sent in chunks of the given size (default 16 KiB,
+ * what Envoy forwards per read). Client and server share the machine's cores.
  */
 public final class ExtProcLoadRun {
   public static void main(String[] args) throws Exception {
     int clients = args.length > 0 ? Integer.parseInt(args[0]) : 32;
     int requests = args.length > 1 ? Integer.parseInt(args[1]) : 50_000;
     PolicyShorthand policy = PolicyShorthand.parse(args.length > 2 ? args[2] : "seed");
+    int bodyBytes = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+    int chunkBytes = args.length > 4 ? Integer.parseInt(args[4]) : 16 * 1024;
     int podCount = 16;
     try (StaticPods pods = new StaticPods(podCount, 0, ScrapeLoadRun.metricsPage(),
         "{\"data\":[{\"id\":\"base\"},{\"id\":\"adapter-1\",\"parent\":\"base\"},{\"id\":\"adapter-2\",\"parent\":\"base\"}]}")) {
@@ -55,18 +58,19 @@ public final class ExtProcLoadRun {
       try (Epp epp = Epp.start(settings, Clock.systemUTC());
           NullExtProc nullEpp = new NullExtProc(pods.address(0))) {
         Thread.sleep(1_000); // first scrapes of a load run; not a test synchronisation
-        byte[] body = chatBody();
+        List<ByteString> body = chunks(bodyBytes > 0 ? chatBody(bodyBytes) : chatBody(), chunkBytes);
         Row baseline = measure(nullEpp.port(), clients, requests, body);
         Row row = measure(epp.grpcPort(), clients, requests, body);
         long leftInFlight = epp.datastore().inFlight().all().values().stream().mapToLong(l -> l.total()).sum();
-        System.out.printf("%n| policy | clients | requests | req/s | null EPP req/s | EPP / null | routing answer p50 / p99 / "
-            + "max (µs) | null EPP p50 (µs) | errors | in flight after |%n");
-        System.out.printf("|---|---|---|---|---|---|---|---|---|---|%n");
-        System.out.printf("| %s | %d | %d | %.0f | %.0f | %.2f | %d / %d / %d | %d | %d | %d |%n",
-            policy.cliName(), clients, row.done, row.rate(), baseline.rate(),
+        int size = body.stream().mapToInt(ByteString::size).sum();
+        System.out.printf("%n| policy | body | clients | requests | req/s | null EPP req/s | EPP / null | routing answer "
+            + "p50 / p99 / max (µs) | null EPP p50 / p99 (µs) | errors | in flight after |%n");
+        System.out.printf("|---|---|---|---|---|---|---|---|---|---|---|%n");
+        System.out.printf("| %s | %,d B in %d | %d | %d | %.0f | %.0f | %.2f | %d / %d / %d | %d / %d | %d | %d |%n",
+            policy.cliName(), size, body.size(), clients, row.done, row.rate(), baseline.rate(),
             row.rate() / baseline.rate(), row.answer.getValueAtPercentile(50), row.answer.getValueAtPercentile(99),
-            row.answer.getMaxValue(), baseline.answer.getValueAtPercentile(50), row.errors + baseline.errors,
-            leftInFlight);
+            row.answer.getMaxValue(), baseline.answer.getValueAtPercentile(50),
+            baseline.answer.getValueAtPercentile(99), row.errors + baseline.errors, leftInFlight);
       } finally {
         Files.deleteIfExists(config);
       }
@@ -80,7 +84,7 @@ public final class ExtProcLoadRun {
     }
   }
 
-  private static Row measure(int port, int clients, int requests, byte[] body) throws Exception {
+  private static Row measure(int port, int clients, int requests, List<ByteString> body) throws Exception {
     ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     try {
       var stub = ExternalProcessorGrpc.newStub(channel);
@@ -96,7 +100,8 @@ public final class ExtProcLoadRun {
     }
   }
 
-  private static void runClients(int clients, int requests, ExternalProcessorGrpc.ExternalProcessorStub stub, byte[] body,
+  private static void runClients(int clients, int requests, ExternalProcessorGrpc.ExternalProcessorStub stub,
+      List<ByteString> body,
       Histogram decision, AtomicLong done, AtomicLong errors) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     AtomicLong remaining = new AtomicLong(requests);
@@ -121,7 +126,7 @@ public final class ExtProcLoadRun {
   }
 
   /** One full exchange; returns microseconds from the last request-body frame to the routing answer. */
-  private static long exchange(ExternalProcessorGrpc.ExternalProcessorStub stub, byte[] body) throws Exception {
+  private static long exchange(ExternalProcessorGrpc.ExternalProcessorStub stub, List<ByteString> body) throws Exception {
     BlockingQueue<ProcessingResponse> answers = new LinkedBlockingQueue<>();
     StreamObserver<ProcessingRequest> out = stub.process(new StreamObserver<>() {
       @Override
@@ -136,15 +141,25 @@ public final class ExtProcLoadRun {
       public void onCompleted() {}
     });
     out.onNext(postHeaders());
+    for (int i = 0; i < body.size() - 1; i++) {
+      out.onNext(requestBody(body.get(i), false));
+    }
     long t0 = System.nanoTime();
-    out.onNext(requestBody(ByteString.copyFrom(body), true));
-    ProcessingResponse routed = take(answers);
+    out.onNext(requestBody(body.getLast(), true));
+    ProcessingResponse routed;
+    do { // the null EPP echoes chunks as they come, before its routing answer; the EPP answers first
+      routed = take(answers);
+    } while (routed.hasRequestBody() && !routed.getRequestBody().getResponse().getBodyMutation()
+        .getStreamedResponse().getEndOfStream());
     long micros = (System.nanoTime() - t0) / 1_000;
     if (!routed.hasRequestHeaders()) {
       out.onCompleted();
       throw new IllegalStateException("not routed: " + routed);
     }
-    take(answers);
+    ProcessingResponse echoed;
+    do {
+      echoed = take(answers);
+    } while (!echoed.getRequestBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream());
     out.onNext(ProcessingRequest.newBuilder().setResponseHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
         .addHeaders(header(":status", "200")).addHeaders(header("content-type", "application/json")))).build());
     take(answers);
@@ -181,6 +196,27 @@ public final class ExtProcLoadRun {
 
   private static HeaderValue header(String k, String v) {
     return HeaderValue.newBuilder().setKey(k).setRawValue(ByteString.copyFromUtf8(v)).build();
+  }
+
+  /** A chat request of about {@code bytes}, its user message a long document (a 220 KB prompt, say). */
+  static byte[] chatBody(int bytes) {
+    String head = "{\"model\":\"adapter-1\",\"messages\":[{\"role\":\"system\",\"content\":\"You are a helpful "
+        + "assistant.\"},{\"role\":\"user\",\"content\":\"";
+    String tail = "\"}],\"max_tokens\":64}";
+    StringBuilder doc = new StringBuilder(bytes);
+    while (doc.length() < bytes - head.length() - tail.length()) {
+      doc.append("The quarterly report shows revenue growth in every region. ");
+    }
+    doc.setLength(Math.max(0, bytes - head.length() - tail.length()));
+    return (head + doc + tail).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static List<ByteString> chunks(byte[] body, int chunk) {
+    List<ByteString> out = new ArrayList<>();
+    for (int off = 0; off < body.length; off += chunk) {
+      out.add(ByteString.copyFrom(body, off, Math.min(chunk, body.length - off)));
+    }
+    return out;
   }
 
   static byte[] chatBody() {

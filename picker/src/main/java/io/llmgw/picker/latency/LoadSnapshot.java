@@ -36,6 +36,10 @@ public record LoadSnapshot(double waiting, double running, double kvCacheUsage, 
     return new LoadSnapshot(e.queued(), m.running(), m.kvCacheUsage(), cachedShare, slot(m, model));
   }
 
+  public LoadSnapshot withRunning(double n) {
+    return new LoadSnapshot(waiting, n, kvCacheUsage, cachedShare, adapterSlot);
+  }
+
   public LoadSnapshot withCachedShare(double share) {
     return new LoadSnapshot(waiting, running, kvCacheUsage, share, adapterSlot);
   }

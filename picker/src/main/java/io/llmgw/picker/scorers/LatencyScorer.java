@@ -14,8 +14,9 @@ import java.util.Set;
 
 /**
  * Predicted latency, lower is better: for each candidate, the request's own time to first token plus its output at the
- * predicted time per token, plus what its prefill adds to the tokens of the requests already running there (vLLM
- * prefills a newcomer within the step every running sequence waits on). Predictions come from the EPP's per-pod online
+ * predicted time per token, plus what it costs the requests already running there: they wait out its prefill (vLLM
+ * prefills a newcomer within the step every running sequence waits on), then each step is longer by one more sequence
+ * for as long as it decodes. Predictions come from the EPP's per-pod online
  * model ({@link LatencyEstimator}) over the pod's queue, running requests, KV use, the part of the prompt its prefix
  * cache is not expected to hold, and whether the request's adapter is in the running batch, needs a free slot, or must
  * wait for one. Scores are the best candidate's predicted cost over each one's, so 1 is the fastest. While the model
@@ -76,8 +77,11 @@ public final class LatencyScorer implements Scorer, PrefixView {
     }
     int output = request.maxOutputTokens() > 0 ? request.maxOutputTokens() : DEFAULT_OUTPUT_TOKENS;
     double own = p.ttftMs() + output * p.tpotMs();
+    // what the running sequences lose: they wait out this prefill, then every step is longer by one more sequence
     double prefill = Math.max(0, p.ttftMs() - estimator.predict(e.address(), load.withCachedShare(1.0), prompt).ttftMs());
-    return own + load.running() * prefill;
+    double perStep = Math.max(0, estimator.predict(e.address(), load.withRunning(load.running() + 1), prompt).tpotMs()
+        - p.tpotMs());
+    return own + load.running() * (prefill + output * perStep);
   }
 
   /** The endpoint's load as the latency model sees it for this request: which share of the prompt it likely caches. */
