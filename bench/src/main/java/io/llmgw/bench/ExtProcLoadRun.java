@@ -40,7 +40,9 @@ import org.HdrHistogram.Histogram;
  * to the same run against {@link NullExtProc} (the protocol's own cost, measured in the same run: these machines are
  * noisy, so the ratio is the figure to compare). Usage: [clients] [requests] [policy] [body bytes] [chunk bytes]: the
  * body is a chat request padded to the given size (default ~1.7 KiB), sent in chunks of the given size (default 16 KiB,
- * what Envoy forwards per read). Client and server share the machine's cores.
+ * what Envoy forwards per read); a sixth argument {@code async} keeps that many streams in flight from callbacks
+ * ({@link AsyncExchanges}) instead of one blocking thread per client, so the client's own cost stays small. Client and
+ * server share the machine's cores.
  */
 public final class ExtProcLoadRun {
   public static void main(String[] args) throws Exception {
@@ -49,6 +51,7 @@ public final class ExtProcLoadRun {
     PolicyShorthand policy = PolicyShorthand.parse(args.length > 2 ? args[2] : "seed");
     int bodyBytes = args.length > 3 ? Integer.parseInt(args[3]) : 0;
     int chunkBytes = args.length > 4 ? Integer.parseInt(args[4]) : 16 * 1024;
+    boolean async = args.length > 5 && args[5].equals("async");
     int podCount = 16;
     try (StaticPods pods = new StaticPods(podCount, 0, ScrapeLoadRun.metricsPage(),
         "{\"data\":[{\"id\":\"base\"},{\"id\":\"adapter-1\",\"parent\":\"base\"},{\"id\":\"adapter-2\",\"parent\":\"base\"}]}")) {
@@ -59,15 +62,15 @@ public final class ExtProcLoadRun {
           NullExtProc nullEpp = new NullExtProc(pods.address(0))) {
         Thread.sleep(1_000); // first scrapes of a load run; not a test synchronisation
         List<ByteString> body = chunks(bodyBytes > 0 ? chatBody(bodyBytes) : chatBody(), chunkBytes);
-        Row baseline = measure(nullEpp.port(), clients, requests, body);
-        Row row = measure(epp.grpcPort(), clients, requests, body);
+        Row baseline = measure(nullEpp.port(), clients, requests, body, async);
+        Row row = measure(epp.grpcPort(), clients, requests, body, async);
         long leftInFlight = epp.datastore().inFlight().all().values().stream().mapToLong(l -> l.total()).sum();
         int size = body.stream().mapToInt(ByteString::size).sum();
         System.out.printf("%n| policy | body | clients | requests | req/s | null EPP req/s | EPP / null | routing answer "
             + "p50 / p99 / max (µs) | null EPP p50 / p99 (µs) | errors | in flight after |%n");
         System.out.printf("|---|---|---|---|---|---|---|---|---|---|---|%n");
         System.out.printf("| %s | %,d B in %d | %d | %d | %.0f | %.0f | %.2f | %d / %d / %d | %d / %d | %d | %d |%n",
-            policy.cliName(), size, body.size(), clients, row.done, row.rate(), baseline.rate(),
+            policy.cliName() + (async ? " (async)" : ""), size, body.size(), clients, row.done, row.rate(), baseline.rate(),
             row.rate() / baseline.rate(), row.answer.getValueAtPercentile(50), row.answer.getValueAtPercentile(99),
             row.answer.getMaxValue(), baseline.answer.getValueAtPercentile(50),
             baseline.answer.getValueAtPercentile(99), row.errors + baseline.errors, leftInFlight);
@@ -84,19 +87,30 @@ public final class ExtProcLoadRun {
     }
   }
 
-  private static Row measure(int port, int clients, int requests, List<ByteString> body) throws Exception {
+  private static Row measure(int port, int clients, int requests, List<ByteString> body, boolean async)
+      throws Exception {
     ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     try {
       var stub = ExternalProcessorGrpc.newStub(channel);
       AtomicLong errors = new AtomicLong();
-      runClients(clients, requests / 10, stub, body, new ConcurrentHistogram(10_000_000, 3), new AtomicLong(), errors);
       Histogram answer = new ConcurrentHistogram(10_000_000, 3);
       AtomicLong done = new AtomicLong();
+      drive(async, clients, requests / 10, stub, body, new ConcurrentHistogram(10_000_000, 3), new AtomicLong(),
+          errors);
       long t0 = System.nanoTime();
-      runClients(clients, requests, stub, body, answer, done, errors);
+      drive(async, clients, requests, stub, body, answer, done, errors);
       return new Row(done.get(), errors.get(), (System.nanoTime() - t0) / 1e9, answer);
     } finally {
       channel.shutdownNow();
+    }
+  }
+
+  private static void drive(boolean async, int clients, int requests, ExternalProcessorGrpc.ExternalProcessorStub stub,
+      List<ByteString> body, Histogram answer, AtomicLong done, AtomicLong errors) throws Exception {
+    if (async) {
+      AsyncExchanges.run(stub, clients, requests, body, answer, done, errors);
+    } else {
+      runClients(clients, requests, stub, body, answer, done, errors);
     }
   }
 

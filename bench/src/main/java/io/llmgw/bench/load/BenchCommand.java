@@ -1,13 +1,13 @@
 package io.llmgw.bench.load;
 
-import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.api.ConfigException;
+import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.config.PluginConfigFile;
 import io.llmgw.picker.config.PluginSpec;
-import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.config.SchedulingConfig;
+import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
 import io.llmgw.sim.engine.SimConfig;
