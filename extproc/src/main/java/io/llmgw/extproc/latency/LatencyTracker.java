@@ -40,6 +40,7 @@ public final class LatencyTracker {
 
   public void observe(RequestTiming t) {
     estimator.observe(t.address(), t.loadAtPick(), t.promptTokens(), t.podTtftMs(), t.tpotMs());
+    estimator.observeOutput(t.model(), t.outputTokens());
     for (Objective o : t.route().adapter().objectives()) {
       double value = o.type().equals(Objective.TTFT) ? t.clientTtftMs() : t.tpotMs();
       if (Double.isNaN(value)) {

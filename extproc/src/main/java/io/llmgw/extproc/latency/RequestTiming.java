@@ -12,6 +12,8 @@ import io.llmgw.picker.latency.LoadSnapshot;
  * @param clientTtftMs from the request's arrival at the EPP to its first response token (queueing included)
  * @param podTtftMs from sending it to the pod to its first token
  * @param tpotMs time per output token after the first; NaN when fewer than two tokens were seen
+ * @param model the model or adapter the pod served
+ * @param outputTokens the tokens the response carried (its usage, else its stream's events)
  */
 public record RequestTiming(LLMRoute route, String address, LoadSnapshot loadAtPick, long promptTokens,
-    double clientTtftMs, double podTtftMs, double tpotMs) {}
+    double clientTtftMs, double podTtftMs, double tpotMs, String model, long outputTokens) {}

@@ -50,6 +50,7 @@ public final class ResponseTiming {
       tpot = tokens >= 1 ? (endNanos - dispatchNanos) / 1e6 / tokens : Double.NaN;
     }
     return new RequestTiming(ctx.route().route(), ctx.lease().address(), ctx.routed().loadAtPick(),
-        ctx.promptTokens(), (first - arrivalNanos) / 1e6, (first - dispatchNanos) / 1e6, tpot);
+        ctx.promptTokens(), (first - arrivalNanos) / 1e6, (first - dispatchNanos) / 1e6, tpot, ctx.choice().target(),
+        tokens);
   }
 }

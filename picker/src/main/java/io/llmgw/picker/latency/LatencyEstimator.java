@@ -17,6 +17,10 @@ public final class LatencyEstimator {
   private final LatencyModelSettings settings;
   private final Map<String, Models> pods = new ConcurrentHashMap<>();
   private final Models pooled;
+  /** Recent mean output tokens per model (an exponential moving average over its responses). */
+  private final Map<String, Double> outputs = new ConcurrentHashMap<>();
+  private static final double OUTPUT_SMOOTHING = 0.05;
+  private static final int MAX_MODELS = 10_000;
 
   public LatencyEstimator(LatencyModelSettings settings) {
     this.settings = settings;
@@ -43,6 +47,30 @@ public final class LatencyEstimator {
     double ttft = own != null ? own.ttft(x) : Double.NaN;
     double tpot = own != null ? own.tpot(x) : Double.NaN;
     return new LatencyPrediction(Double.isNaN(ttft) ? pooled.ttft(x) : ttft, Double.isNaN(tpot) ? pooled.tpot(x) : tpot);
+  }
+
+  /** A response of {@code model} carried {@code tokens} output tokens. */
+  public void observeOutput(String model, long tokens) {
+    if (tokens <= 0 || model == null) {
+      return;
+    }
+    if (outputs.size() >= MAX_MODELS && !outputs.containsKey(model)) {
+      outputs.clear(); // models come from routes, so this only happens when routes churn for days: start over
+    }
+    outputs.compute(model, (m, mean) -> mean == null ? (double) tokens : mean + OUTPUT_SMOOTHING * (tokens - mean));
+  }
+
+  /**
+   * The output a request is expected to produce: the model's recent mean, at most what the request allows
+   * ({@code maxTokens}, 0 when it does not say), else that limit, else {@code fallback}. A limit is a cap, not a length:
+   * clients often allow far more than a model says.
+   */
+  public double expectedOutput(String model, int maxTokens, int fallback) {
+    Double mean = outputs.get(model);
+    if (mean != null) {
+      return maxTokens > 0 ? Math.min(mean, maxTokens) : mean;
+    }
+    return maxTokens > 0 ? maxTokens : fallback;
   }
 
   /** Forgets pods that left. */

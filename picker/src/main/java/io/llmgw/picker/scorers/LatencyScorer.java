@@ -25,7 +25,7 @@ import java.util.Set;
  */
 public final class LatencyScorer implements Scorer, PrefixView {
   public static final String TYPE = "latency-scorer";
-  /** Output tokens assumed for a request that does not say (OpenAI's clients often do not). */
+  /** Output tokens assumed for a request that does not say, before any response of its model was seen. */
   public static final int DEFAULT_OUTPUT_TOKENS = 128;
 
   private final LatencyEstimator estimator;
@@ -75,7 +75,7 @@ public final class LatencyScorer implements Scorer, PrefixView {
     if (Double.isNaN(p.ttftMs()) || Double.isNaN(p.tpotMs())) {
       return Double.NaN;
     }
-    int output = request.maxOutputTokens() > 0 ? request.maxOutputTokens() : DEFAULT_OUTPUT_TOKENS;
+    double output = estimator.expectedOutput(request.model(), request.maxOutputTokens(), DEFAULT_OUTPUT_TOKENS);
     double own = p.ttftMs() + output * p.tpotMs();
     // what the running sequences lose: they wait out this prefill, then every step is longer by one more sequence
     double prefill = Math.max(0, p.ttftMs() - estimator.predict(e.address(), load.withCachedShare(1.0), prompt).ttftMs());

@@ -66,4 +66,18 @@ class LatencyEstimatorTest {
     train(e, "p", 300, 1_500, 7); // the pod got slower (a bigger model, a noisy neighbour)
     assertEquals(50 + 300 * 5, e.predict("p", new LoadSnapshot(5, 8, 0.3), 500).ttftMs(), 100);
   }
+
+  @Test
+  void expectsAModelsRecentOutputCappedByWhatTheRequestAllows() {
+    LatencyEstimator e = new LatencyEstimator(LatencyModelSettings.defaults());
+    assertEquals(128, e.expectedOutput("m", 0, 128), 1e-9, "nothing seen, no limit: the fallback");
+    assertEquals(64, e.expectedOutput("m", 64, 128), 1e-9, "nothing seen: the request's limit");
+    for (int i = 0; i < 200; i++) {
+      e.observeOutput("m", 300);
+    }
+    e.observeOutput("m", 0); // an empty response teaches nothing
+    assertEquals(300, e.expectedOutput("m", 0, 128), 1e-6);
+    assertEquals(100, e.expectedOutput("m", 100, 128), 1e-9, "a limit is a cap");
+    assertEquals(128, e.expectedOutput("other", 0, 128), 1e-9);
+  }
 }

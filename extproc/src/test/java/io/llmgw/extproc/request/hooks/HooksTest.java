@@ -59,12 +59,18 @@ class HooksTest {
     RequestContext ctx = Contexts.resolved(g, "chat-lora");
     observe.onDone(ctx, new Completion("503", null, null));
     assertThat(g.parts.latency().estimator().predict(address(1), new LoadSnapshot(0, 0, 0), 10).ttftMs()).isNaN();
-    RequestTiming t = new RequestTiming(ctx.route().route(), address(1), new LoadSnapshot(0, 0, 0), 10, 300, 250, 20);
+    assertThat(g.parts.latency().estimator().expectedOutput("chat-lora", 0, 128)).isEqualTo(128);
+    RequestTiming t = new RequestTiming(ctx.route().route(), address(1), new LoadSnapshot(0, 0, 0), 10, 300, 250, 20,
+        "chat-lora", 40);
     for (int i = 0; i < 30; i++) {
       observe.onDone(ctx, new Completion("200", t, null));
     }
     assertThat(g.parts.latency().estimator().predict(address(1), new LoadSnapshot(0, 0, 0), 10).ttftMs())
         .isBetween(240.0, 260.0);
+    assertThat(g.parts.latency().estimator().expectedOutput("chat-lora", 0, 128))
+        .as("issue 17: the model's recent output length").isEqualTo(40.0);
+    assertThat(g.parts.latency().estimator().expectedOutput("chat-lora", 16, 128)).as("capped by max_tokens")
+        .isEqualTo(16.0);
   }
 
   @Test
