@@ -128,7 +128,7 @@ public final class PluginRegistry {
   private static Plugin sessionAffinityScorer(Parameters p, PluginEnv env) {
     p.allowOnly("sessionHeader", "useUserField", "maxSessions", "ttlSeconds", "maxQueue", "maxKvCacheUsage");
     String header = p.text("sessionHeader", SessionKey.DEFAULT_HEADER, "[a-z0-9!#$%&'*+.^_`|~-]+",
-        "a header name in lower case");
+        "a header name: lower-case letters, digits and - (no spaces)");
     return new SessionAffinityScorer(new SessionKey(header, p.bool("useUserField", false)),
         p.integer("maxSessions", SessionAffinityScorer.DEFAULT_MAX_SESSIONS, 1, 10_000_000),
         p.integer("ttlSeconds", (int) SessionAffinityScorer.DEFAULT_TTL_SECONDS, 1, 86_400),

@@ -126,7 +126,7 @@ class SessionAffinityScorerTest {
         .isEqualTo(new SessionKey("x-chat-id", true));
     assertThat(profile(Map.of()).sessionKey()).isEqualTo(new SessionKey("x-session-id", false));
     assertThatThrownBy(() -> profile(Map.of("sessionHeader", "X Session"))).hasMessageContaining("sessionHeader")
-        .hasMessageContaining("lower case");
+        .hasMessageContaining("lower-case letters");
     assertThatThrownBy(() -> profile(Map.of("useUserField", "yes"))).hasMessageContaining("true or false");
     assertThatThrownBy(() -> profile(Map.of("maxSessions", 0))).hasMessageContaining("between 1 and 10000000");
     assertThatThrownBy(() -> profile(Map.of("ttl", 5))).hasMessageContaining("unknown parameter");
