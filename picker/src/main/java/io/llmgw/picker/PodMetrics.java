@@ -76,6 +76,16 @@ public record PodMetrics(
     return n;
   }
 
+  /** The model runs in the batch now: a base model the pod serves, or an adapter among its running ones. */
+  public boolean inBatch(String model) {
+    return baseModels.contains(model) || runningAdapters.contains(model);
+  }
+
+  /** Another adapter can join the batch ({@code max_lora} not reached, or not reported). */
+  public boolean hasFreeAdapterSlot() {
+    return maxLoras <= 0 || activeAdapterCount() < maxLoras;
+  }
+
   public PodMetrics withModels(Set<String> loaded, Set<String> bases) {
     return new PodMetrics(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, loaded, bases,
         updatedAt);

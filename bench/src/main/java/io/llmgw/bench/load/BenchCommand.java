@@ -82,7 +82,11 @@ public final class BenchCommand implements Callable<Integer> {
     try {
       for (String p : policies) {
         specs.add(PolicySpec.parse(p));
+        specs.getLast().config(); // a file that cannot be read fails now, not after the runs before it
       }
+    } catch (ConfigException e) {
+      System.err.println("llmgw bench: cannot read the plugin configuration: " + e.getMessage());
+      return 2;
     } catch (IllegalArgumentException e) {
       System.err.println("llmgw bench: --policies takes seed, seed:N, scorers, latency, round-robin, random, least-request, "
           + "or file:PLUGINS.yaml, each with an optional +session ("
@@ -120,9 +124,10 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private Row runOne(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
+    SchedulingConfig scheduling = policy.config(); // before the pods start: a bad file leaves nothing running
     SimPods pods = SimPods.start(sim, podCount, firstIp, 8000);
     Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, w.models());
-    EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts().withScheduling(policy.config());
+    EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts().withScheduling(scheduling);
     try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       System.out.printf("  %-16s at %5.1f/s ...", policy, rate);
       System.out.flush();

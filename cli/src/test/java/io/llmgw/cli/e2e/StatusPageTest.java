@@ -95,6 +95,8 @@ class StatusPageTest {
 
       String wrong = dom(url + "#token=guess", 2500);
       assertThat(wrong).contains("the read token was refused").doesNotContain("127.0.0.235:");
+      assertThat(dom(url + "#token=%E0%A4%A", 2500)).as("a malformed escape in the fragment")
+          .contains("the read token was refused").doesNotContain("127.0.0.235:");
 
       String given = dom(url + "#token=read-s3cret", 2500);
       assertThat(given).contains("default/sim-pool", "127.0.0.235:", "sql-lora", "<form id=\"login\" hidden=\"\">")

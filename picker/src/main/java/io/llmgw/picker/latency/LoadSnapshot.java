@@ -46,9 +46,6 @@ public record LoadSnapshot(double waiting, double running, double kvCacheUsage, 
 
   /** As the LoRA-affinity scorer reads the batch: running (or the base model), a free slot, or none. */
   static int slot(PodMetrics m, String model) {
-    if (m.baseModels().contains(model) || m.runningAdapters().contains(model)) {
-      return IN_BATCH;
-    }
-    return m.maxLoras() > 0 && m.activeAdapterCount() >= m.maxLoras() ? NO_SLOT : FREE_SLOT;
+    return m.inBatch(model) ? IN_BATCH : m.hasFreeAdapterSlot() ? FREE_SLOT : NO_SLOT;
   }
 }

@@ -29,20 +29,19 @@ public final class LatencyScorer implements Scorer, PrefixView {
   public static final int DEFAULT_OUTPUT_TOKENS = 128;
 
   private final LatencyEstimator estimator;
-  private final PrefixHasher hasher;
-  private final PrefixCacheIndex index;
+  /** Where prompts went: the same index and hashing as the prefix-cache scorer, which it also is in the cold score. */
+  private final PrefixCacheScorer prefix;
   private final QueueScorer queue = new QueueScorer();
   private final KvCacheScorer kv = new KvCacheScorer();
   private final LoraAffinityScorer lora = new LoraAffinityScorer();
 
   public LatencyScorer(LatencyEstimator estimator, PrefixHasher hasher, int lruCapacityPerServer) {
     this.estimator = estimator;
-    this.hasher = hasher;
-    this.index = new PrefixCacheIndex(lruCapacityPerServer);
+    this.prefix = new PrefixCacheScorer(hasher, lruCapacityPerServer);
   }
 
   public PrefixHasher hasher() {
-    return hasher;
+    return prefix.hasher();
   }
 
   @Override
@@ -53,9 +52,10 @@ public final class LatencyScorer implements Scorer, PrefixView {
   @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     int n = candidates.size();
+    double output = estimator.expectedOutput(request.model(), request.maxOutputTokens(), DEFAULT_OUTPUT_TOKENS);
     double best = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
-      out[i] = cost(request, candidates.get(i));
+      out[i] = cost(request, candidates.get(i), output);
       if (Double.isNaN(out[i])) {
         coldScore(request, candidates, out);
         return;
@@ -67,15 +67,17 @@ public final class LatencyScorer implements Scorer, PrefixView {
     }
   }
 
-  /** Predicted milliseconds this request costs on the endpoint: its own latency and the delay it adds to others. */
-  double cost(PickRequest request, EndpointState e) {
-    LoadSnapshot load = snapshot(request, e);
+  /**
+   * Predicted milliseconds this request costs on the endpoint, {@code output} tokens long: its own latency and the
+   * delay it adds to the sequences running there; NaN while the model cannot predict for the endpoint.
+   */
+  double cost(PickRequest request, EndpointState e, double output) {
+    LoadSnapshot load = LoadSnapshot.of(e, request.model(), cachedShare(e.address(), request.prefixBlocks()));
     long prompt = request.promptTokens();
     LatencyPrediction p = estimator.predict(e.address(), load, prompt);
     if (Double.isNaN(p.ttftMs()) || Double.isNaN(p.tpotMs())) {
       return Double.NaN;
     }
-    double output = estimator.expectedOutput(request.model(), request.maxOutputTokens(), DEFAULT_OUTPUT_TOKENS);
     double own = p.ttftMs() + output * p.tpotMs();
     // what the running sequences lose: they wait out this prefill, then every step is longer by one more sequence
     double prefill = Math.max(0, p.ttftMs() - estimator.predict(e.address(), load.withCachedShare(1.0), prompt).ttftMs());
@@ -84,46 +86,40 @@ public final class LatencyScorer implements Scorer, PrefixView {
     return own + load.running() * (prefill + output * perStep);
   }
 
-  /** The endpoint's load as the latency model sees it for this request: which share of the prompt it likely caches. */
-  LoadSnapshot snapshot(PickRequest request, EndpointState e) {
-    return LoadSnapshot.of(e, request.model(), cachedShare(e.address(), request.prefixBlocks()));
-  }
-
   @Override
   public double cachedShare(String address, long[] blocks) {
-    return blocks.length == 0 ? 0.0 : (double) index.matchedBlocks(address, blocks) / blocks.length;
+    return prefix.cachedShare(address, blocks);
   }
 
+  /** The {@code scorers} policy's weights: queue 2, KV cache 2, prefix cache 3, LoRA affinity 1, over their sum. */
   private void coldScore(PickRequest request, List<EndpointState> candidates, double[] out) {
     int n = candidates.size();
     double[] part = new double[n];
     Arrays.fill(out, 0, n, 0.0);
-    queue.score(request, candidates, part);
-    add(out, part, 2);
-    kv.score(request, candidates, part);
-    add(out, part, 2);
-    lora.score(request, candidates, part);
-    add(out, part, 1);
+    add(out, part, queue, 2, request, candidates);
+    add(out, part, kv, 2, request, candidates);
+    add(out, part, prefix, 3, request, candidates);
+    add(out, part, lora, 1, request, candidates);
     for (int i = 0; i < n; i++) {
-      out[i] = (out[i] + 3 * cachedShare(candidates.get(i).address(), request.prefixBlocks())) / 8;
+      out[i] /= 8;
     }
   }
 
-  private static void add(double[] out, double[] part, double weight) {
-    for (int i = 0; i < out.length && i < part.length; i++) {
+  private static void add(double[] out, double[] part, Scorer scorer, double weight, PickRequest request,
+      List<EndpointState> candidates) {
+    scorer.score(request, candidates, part);
+    for (int i = 0; i < part.length; i++) {
       out[i] += weight * part[i];
     }
   }
 
   @Override
   public void onPicked(PickRequest request, EndpointState primary) {
-    if (request.prefixBlocks().length > 0) {
-      index.record(primary.address(), request.prefixBlocks());
-    }
+    prefix.onPicked(request, primary);
   }
 
   @Override
   public void retainOnly(Set<String> addresses) {
-    index.retainOnly(addresses);
+    prefix.retainOnly(addresses);
   }
 }

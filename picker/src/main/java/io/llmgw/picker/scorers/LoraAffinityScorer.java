@@ -24,11 +24,11 @@ public final class LoraAffinityScorer implements Scorer {
     String model = request.model();
     for (int i = 0; i < candidates.size(); i++) {
       PodMetrics m = candidates.get(i).metrics();
-      if (m.baseModels().contains(model) || m.runningAdapters().contains(model)) {
+      if (m.inBatch(model)) {
         out[i] = 1.0;
       } else if (m.waitingAdapters().contains(model)) {
         out[i] = 0.6;
-      } else if (m.maxLoras() > 0 && m.activeAdapterCount() < m.maxLoras()) {
+      } else if (m.maxLoras() > 0 && m.hasFreeAdapterSlot()) {
         out[i] = 0.8;
       } else {
         out[i] = 0.0;

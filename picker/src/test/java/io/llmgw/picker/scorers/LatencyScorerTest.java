@@ -112,8 +112,8 @@ class LatencyScorerTest {
     EndpointState crowded = pod(1, 0, 14, Set.of(), 0);
     EndpointState quiet = pod(2, 0, 2, Set.of(), 0);
     PickRequest longPrompt = PickRequest.of("base").withSize(3_000, 1);
-    double crowdedCost = scorer.cost(longPrompt, crowded);
-    double quietCost = scorer.cost(longPrompt, quiet);
+    double crowdedCost = scorer.cost(longPrompt, crowded, 1);
+    double quietCost = scorer.cost(longPrompt, quiet, 1);
     assertThat(crowdedCost - quietCost).as("12 more sequences × ~600 ms of prefill").isGreaterThan(5_000);
   }
 
