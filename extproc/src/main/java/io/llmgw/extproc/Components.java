@@ -88,7 +88,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
             new VariantChooser(datastore, saturation, latency.estimator(), adapters.loads()),
             new RolloutRedirect(rollouts)),
         List.of(new SaturationShedding(), new ObjectiveShedding(),
-            new FlowControlAdmission(flow, latency.estimator(), headroom, clock)),
+            new FlowControlAdmission(flow, clock)),
         new JustInTimeLoader(adapters.loads(), datastore::states, s.adapters().loadWaitTimeout(), ticker,
             metrics::cacheMissWaitSeconds),
         profile,

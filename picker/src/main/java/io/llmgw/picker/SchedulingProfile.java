@@ -99,12 +99,20 @@ public final class SchedulingProfile {
     lap(picker, mark);
     EndpointState primary = ranked.getFirst();
     // before the scorers record this request there: what it met, not what it leaves behind
-    LoadSnapshot load = LoadSnapshot.of(primary, request.model(),
-        prefixView == null ? 0 : prefixView.cachedShare(primary.address(), request.prefixBlocks()));
+    LoadSnapshot load = loadFor(request.model(), request.prefixBlocks(), primary);
     for (Step<Scorer> s : scorers) {
       s.plugin().onPicked(request, primary);
     }
     return new PickOutcome.Picked(new Decision(ranked), load);
+  }
+
+  /**
+   * The endpoint's load as a request for {@code model} whose prompt hashes to {@code prefixBlocks} would meet it: its
+   * adapter's place in the batch and the share of its prompt the profile's prefix index believes cached there (0
+   * without a prefix-tracking scorer).
+   */
+  public LoadSnapshot loadFor(String model, long[] prefixBlocks, EndpointState e) {
+    return LoadSnapshot.of(e, model, prefixView == null ? 0 : prefixView.cachedShare(e.address(), prefixBlocks));
   }
 
   /** Records the step's duration since {@code mark} when it is timed; the next mark. */

@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -240,15 +241,10 @@ public final class Director {
     if (ctx.objective() == null) {
       ctx.objective(check(ctx));
     }
-    long[] blocks = PickRequest.NO_BLOCKS;
-    PrefixHasher hasher = profile.prefixHasher();
-    if (hasher != null) {
-      byte[] prompt = ctx.body().promptPrefix(ctx.found(), hasher.maxBytes());
-      blocks = hasher.blocks(choice.target(), prompt, prompt.length);
-    }
+    long[] blocks = prefixBlocks(ctx);
     // a limit already spent is no reason to wait (admission saw no objective), but still one to pick the fastest pod
     ObjectiveCheck picking = ctx.objective() != null || !ctx.limits().any() ? ctx.objective()
-        : ObjectiveCheck.spent(ctx.limits(), ctx.promptTokens(), estimator);
+        : ObjectiveCheck.spent(ctx.limits(), ctx.promptTokens(), estimator, loads(ctx));
     SessionKey sessionKey = profile.sessionKey();
     String session = sessionKey == null ? null : sessionKey.of(ctx.headers(), ctx.found().user());
     PickRequest request = new PickRequest(choice.target(), ctx.priority(), blocks, ctx.proxySubset(), ctx.holders(),
@@ -294,7 +290,31 @@ public final class Director {
   }
 
   private ObjectiveCheck check(RequestContext ctx) {
-    return ObjectiveCheck.of(ctx.limits().after(ctx.waitedMillis()), ctx.promptTokens(), estimator, headroom);
+    return ObjectiveCheck.of(ctx.limits().after(ctx.waitedMillis()), ctx.promptTokens(), estimator, headroom,
+        loads(ctx));
+  }
+
+  /** Each endpoint's load as this request, for its current target, would meet it there. */
+  private Function<EndpointState, LoadSnapshot> loads(RequestContext ctx) {
+    String target = ctx.choice().target();
+    long[] blocks = prefixBlocks(ctx);
+    return e -> profile.loadFor(target, blocks, e);
+  }
+
+  /** The prompt's prefix blocks for the current target, hashed once (admission and scheduling both read them). */
+  private long[] prefixBlocks(RequestContext ctx) {
+    PrefixHasher hasher = profile.prefixHasher();
+    if (hasher == null) {
+      return PickRequest.NO_BLOCKS;
+    }
+    String target = ctx.choice().target();
+    long[] blocks = ctx.prefixBlocks(target);
+    if (blocks == null) {
+      byte[] prompt = ctx.body().promptPrefix(ctx.found(), hasher.maxBytes());
+      blocks = hasher.blocks(target, prompt, prompt.length);
+      ctx.prefixBlocks(target, blocks);
+    }
+    return blocks;
   }
 
   private void observe(Timed<?> t, long t0) {

@@ -30,6 +30,8 @@ public final class RequestContext {
   private int priority;
   private ObjectiveLimits limits = ObjectiveLimits.NONE;
   private ObjectiveCheck objective;
+  private String blocksTarget;
+  private long[] prefixBlocks;
   private Set<String> holders;
   private Routed routed;
   private InFlightTracker.Lease lease;
@@ -143,6 +145,16 @@ public final class RequestContext {
 
   void objective(ObjectiveCheck check) {
     this.objective = check;
+  }
+
+  /** The prompt's prefix blocks as hashed for {@code target}; null when not hashed for it yet. */
+  long[] prefixBlocks(String target) {
+    return target.equals(blocksTarget) ? prefixBlocks : null;
+  }
+
+  void prefixBlocks(String target, long[] blocks) {
+    this.blocksTarget = target;
+    this.prefixBlocks = blocks;
   }
 
   /** Milliseconds since the request arrived (time spent waiting counts against its objectives). */

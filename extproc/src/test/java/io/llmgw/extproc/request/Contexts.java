@@ -59,8 +59,9 @@ public final class Contexts {
 
   /** The request's latency limits checked against the pods' predictions, as admission does. */
   public static void checkObjective(TestGateway g, RequestContext ctx) {
+    String target = ctx.choice().target();
     ctx.objective(io.llmgw.picker.latency.ObjectiveCheck.of(ctx.limits(), ctx.promptTokens(),
-        g.parts.latency().estimator(), 0.8));
+        g.parts.latency().estimator(), 0.8, e -> io.llmgw.picker.latency.LoadSnapshot.of(e, target, 0)));
   }
 
   /** Sets the request's choice, as a resolver's answer would. */

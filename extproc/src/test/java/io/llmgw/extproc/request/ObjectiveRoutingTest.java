@@ -23,6 +23,17 @@ class ObjectiveRoutingTest {
           name: base
           priority: 100
           objectives: [{type: TimeToFirstToken, latency: {value: 250ms, quantile: {numerator: 90}}}]
+      ---
+      apiVersion: inference.x-k8s.io/v1alpha1
+      kind: LLMRoute
+      metadata: {name: fast}
+      spec:
+        backendRefs: [{name: pool}]
+        adapter:
+          name: fast-lora
+          priority: -2
+          objectives: [{type: TimeToFirstToken, latency: {value: 200ms, quantile: {numerator: 99}}}]
+          objectiveFallback: Shed
       """;
 
   final TestGateway g = new TestGateway(2, ROUTES);
@@ -45,6 +56,31 @@ class ObjectiveRoutingTest {
       served.merge(routeOne(Contexts.arrived(g, "base")), 1, Integer::sum);
     }
     assertThat(served).containsOnlyKeys(address(1));
+  }
+
+  /**
+   * Objectives are judged by the load the request itself would meet: an adapter that must wait for a batch slot is
+   * predicted to wait, not to start as if it ran already. Before, admission asked the model about a neutral load
+   * (adapter in the batch, nothing cached) and admitted a request the pod could not start in time.
+   */
+  @Test
+  void anAdapterThatMustWaitForABatchSlotIsJudgedByThatWait() {
+    for (int i = 0; i < 50; i++) { // learnt: 40 ms in the batch, a second when waiting for a slot
+      g.parts.latency().estimator().observe(address(1), new LoadSnapshot(0, i % 5, 0, 0, LoadSnapshot.IN_BATCH), 20, 40,
+          10);
+      g.parts.latency().estimator().observe(address(1), new LoadSnapshot(0, 4, 0, 0, LoadSnapshot.NO_SLOT), 20, 1_000,
+          10);
+    }
+    g.datastore().inFlight().acquire(address(1), "other"); // something of ours runs: the model is to be believed
+    g.apply(1, ROUTES);
+    Set<String> others = Set.of("a", "b", "c", "d");
+    g.scrapes.reportBatch(address(1), others, Set.of("a", "b", "c", "d", "fast-lora"));
+    Step waitsForSlot = g.director().start(Contexts.arrived(g, "fast-lora"));
+    assertThat(waitsForSlot).isInstanceOfSatisfying(Step.Answer.class,
+        a -> assertThat(a.reply().code()).isEqualTo("objective_unattainable"));
+
+    g.scrapes.reportBatch(address(1), Set.of("a", "b", "c", "fast-lora"), Set.of("a", "b", "c", "d", "fast-lora"));
+    assertThat(routeOne(Contexts.arrived(g, "fast-lora"))).isEqualTo(address(1));
   }
 
   /** The pod the director routes the request to; the exchange then ends. */

@@ -38,6 +38,14 @@ public final class FakeScrapes implements ScrapeStates {
     listeners.forEach(l -> l.scraped(address, 0));
   }
 
+  /** The pod is idle but for its batch: {@code running} adapters in it (it takes 4 at once), {@code loaded} held. */
+  public void reportBatch(String address, Set<String> running, Set<String> loaded) {
+    PodMetrics m = new PodMetrics(0, running.size(), 0.1, 4, running, Set.of(), loaded, Set.of("base"),
+        clock.instant());
+    states.put(address, new ScrapeState(m, ServedModels.UNKNOWN, true, 0, null));
+    listeners.forEach(l -> l.scraped(address, 0));
+  }
+
   public void fail(String address) {
     ScrapeState s = state(address);
     states.put(address, new ScrapeState(s.metrics(), s.models(), false, s.consecutiveFailures() + 1, "refused"));

@@ -33,7 +33,8 @@ class LatencyObjectiveFilterTest {
   }
 
   private PickRequest withTtftLimit(double ms) {
-    return PickRequest.of("m").withObjective(ObjectiveCheck.of(new ObjectiveLimits(ms, 0), 25, estimator, 0.8));
+    return PickRequest.of("m")
+        .withObjective(ObjectiveCheck.of(new ObjectiveLimits(ms, 0), 25, estimator, 0.8, LoadSnapshot::of));
   }
 
   @Test
@@ -68,7 +69,8 @@ class LatencyObjectiveFilterTest {
   /** A request that waited past its time-to-first-token limit is no reason to wait longer, but still to pick fast. */
   @Test
   void aSpentLimitMeetsNothingAndPrefersTheFastest() {
-    PickRequest r = PickRequest.of("m").withObjective(ObjectiveCheck.spent(new ObjectiveLimits(250, 0), 25, estimator));
+    PickRequest r = PickRequest.of("m")
+        .withObjective(ObjectiveCheck.spent(new ObjectiveLimits(250, 0), 25, estimator, LoadSnapshot::of));
     assertThat(filter.applies(r)).isTrue();
     assertThat(List.of(fast, slow)).noneMatch(e -> filter.keep(r, e));
     assertThat(filter.bestEffort(r, List.of(slow, fast))).containsExactly(fast);

@@ -20,26 +20,53 @@ class ObjectiveCheckTest {
     }
   }
 
+  private ObjectiveCheck ttftWithin(double ms) {
+    return ObjectiveCheck.of(new ObjectiveLimits(ms, 0), 100, estimator, 0.8, LoadSnapshot::of);
+  }
+
   @Test
   void noLimitsMeansNothingToCheck() {
-    assertThat(ObjectiveCheck.of(ObjectiveLimits.NONE, 100, estimator, 0.8)).isNull();
+    assertThat(ObjectiveCheck.of(ObjectiveLimits.NONE, 100, estimator, 0.8, LoadSnapshot::of)).isNull();
   }
 
   @Test
   void anEndpointQualifiesWithHeadroomLeft() {
     learn(700);
-    assertThat(ObjectiveCheck.of(new ObjectiveLimits(1_000, 0), 100, estimator, 0.8).meets(pod)).isTrue();
-    assertThat(ObjectiveCheck.of(new ObjectiveLimits(800, 0), 100, estimator, 0.8).meets(pod)).isFalse();
+    assertThat(ttftWithin(1_000).meets(pod)).isTrue();
+    assertThat(ttftWithin(800).meets(pod)).isFalse();
   }
 
   @Test
   void oneDecisionPredictsEachEndpointOnceAndTheNextDecisionAnew() {
     learn(100);
-    ObjectiveCheck decision = ObjectiveCheck.of(new ObjectiveLimits(500, 0), 100, estimator, 0.8);
+    ObjectiveCheck decision = ttftWithin(500);
     assertThat(decision.anyMeets(List.of(pod))).isTrue();
     learn(5_000); // the pod became slow after the first question
     assertThat(decision.meets(pod)).as("the same decision keeps its answer").isTrue();
-    assertThat(ObjectiveCheck.of(new ObjectiveLimits(500, 0), 100, estimator, 0.8).meets(pod)).isFalse();
+    assertThat(ttftWithin(500).meets(pod)).isFalse();
+  }
+
+  @Test
+  void eachEndpointIsJudgedByTheLoadThisRequestMeetsThere() {
+    // learnt: an adapter waiting for a batch slot adds 600 ms; a cached prompt skips 1k tokens of 0.3 ms prefill each
+    for (int i = 0; i < 300; i++) {
+      estimator.observe(pod.address(), new LoadSnapshot(0, 0, 0, 0, LoadSnapshot.IN_BATCH), 1_000, 400, 10);
+      estimator.observe(pod.address(), new LoadSnapshot(0, 0, 0, 0, LoadSnapshot.NO_SLOT), 1_000, 1_000, 10);
+      estimator.observe(pod.address(), new LoadSnapshot(0, 0, 0, 1, LoadSnapshot.IN_BATCH), 1_000, 100, 10);
+    }
+    ObjectiveLimits limits = new ObjectiveLimits(600, 0);
+    assertThat(ObjectiveCheck.of(limits, 1_000, estimator, 0.8,
+        e -> new LoadSnapshot(0, 0, 0, 0, LoadSnapshot.IN_BATCH)).meets(pod)).as("cold, adapter in batch").isTrue();
+    assertThat(ObjectiveCheck.of(limits, 1_000, estimator, 0.8,
+        e -> new LoadSnapshot(0, 0, 0, 0, LoadSnapshot.NO_SLOT)).meets(pod)).as("adapter waits for a slot").isFalse();
+    ObjectiveLimits tight = new ObjectiveLimits(200, 0);
+    assertThat(ObjectiveCheck.of(tight, 1_000, estimator, 0.8,
+        e -> new LoadSnapshot(0, 0, 0, 1, LoadSnapshot.IN_BATCH)).meets(pod)).as("prompt cached there").isTrue();
+    ObjectiveCheck cold = ObjectiveCheck.of(tight, 1_000, estimator, 0.8,
+        e -> new LoadSnapshot(0, 0, 0, 0, LoadSnapshot.IN_BATCH));
+    assertThat(cold.meets(pod)).as("the same prompt, not cached").isFalse();
+    assertThat(cold.renewed(limits).meets(pod)).as("renewed keeps the request's loads").isTrue();
+    assertThat(cold.renewed(ObjectiveLimits.NONE)).isNull();
   }
 
   @Test

@@ -5,7 +5,6 @@ import io.llmgw.extproc.flow.Ticket;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Step;
 import io.llmgw.picker.EndpointState;
-import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.ObjectiveCheck;
 import io.llmgw.picker.latency.ObjectiveLimits;
 import java.time.Clock;
@@ -22,14 +21,10 @@ public final class FlowControlAdmission implements AdmissionStep {
   public static final String TYPE = "flow-control";
 
   private final FlowControl flow;
-  private final LatencyEstimator estimator;
-  private final double headroom;
   private final Clock clock;
 
-  public FlowControlAdmission(FlowControl flow, LatencyEstimator estimator, double headroom, Clock clock) {
+  public FlowControlAdmission(FlowControl flow, Clock clock) {
     this.flow = flow;
-    this.estimator = estimator;
-    this.headroom = headroom;
     this.clock = clock;
   }
 
@@ -47,17 +42,16 @@ public final class FlowControlAdmission implements AdmissionStep {
     long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
     String flowId = ctx.hints().fairnessId() != null ? ctx.hints().fairnessId() : ctx.route().key().toString();
     Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), flowId, ctx.body().size(), deadline,
-        eligible(ctx));
+        eligible(ctx, ctx.objective()));
     return new Verdict.Queue(new Step.Wait(ticket.outcome().thenApply(refusal -> refusal
         .<Step.Resumption>map(Step.Resumption.Refuse::new).orElse(new Step.Resumption.Proceed(null))),
         ticket::cancel));
   }
 
   /** Whether the pool's state lets the request go now: what is left of its limits can be met somewhere. */
-  private Predicate<List<EndpointState>> eligible(RequestContext ctx) {
+  private static Predicate<List<EndpointState>> eligible(RequestContext ctx, ObjectiveCheck atAdmission) {
     return states -> {
-      ObjectiveCheck left = ObjectiveCheck.of(ctx.limits().after(ctx.waitedMillis()), ctx.promptTokens(), estimator,
-          headroom);
+      ObjectiveCheck left = atAdmission == null ? null : atAdmission.renewed(ctx.limits().after(ctx.waitedMillis()));
       return left == null || left.anyMeets(states);
     };
   }

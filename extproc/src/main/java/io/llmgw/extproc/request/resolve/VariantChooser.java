@@ -108,7 +108,7 @@ public final class VariantChooser implements TargetResolver {
     for (EndpointState s : states) {
       if (s.scrapeHealthy() && s.serves(v.name())) {
         resident = true;
-        double p = estimator.predict(s.address(), LoadSnapshot.of(s), promptTokens).ttftMs();
+        double p = estimator.predict(s.address(), LoadSnapshot.of(s, v.name(), 0), promptTokens).ttftMs();
         bestTtft = Math.min(bestTtft, Double.isNaN(p) ? 0 : p);
       }
     }
