@@ -28,6 +28,20 @@ class PrometheusTextParserTest {
   }
 
   @Test
+  void onlyExactlyTheWantedNamesAreRead() {
+    ParsedMetrics p = PrometheusTextParser.parse("""
+        vllm:num_requests_waitinG 100
+        vllm:num_requests_waiting_total 200
+        vllm:num_requests_waitin 300
+        xvllm:num_requests_waiting 400
+        vllm:num_requests_waiting 4
+        """, Engine.VLLM.metricNames());
+    assertThat(p.byName()).containsOnlyKeys("vllm:num_requests_waiting");
+    assertThat(p.sum("vllm:num_requests_waiting")).isEqualTo(4);
+    assertThat(p.skippedLines()).isZero();
+  }
+
+  @Test
   void garbageLinesAreSkippedAndCountedNeverFatal() {
     ParsedMetrics p = PrometheusTextParser.parse("""
         vllm:num_requests_waiting{model_name="m"} 4
