@@ -28,6 +28,7 @@ import io.llmgw.picker.Ticker;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LoadSnapshot;
 import io.llmgw.picker.latency.ObjectiveCheck;
+import io.llmgw.picker.latency.ObjectiveLimits;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -289,9 +290,10 @@ public final class Director {
     }
   }
 
+  /** Null without limits left; the prompt is hashed here only for a request that has some. */
   private ObjectiveCheck check(RequestContext ctx) {
-    return ObjectiveCheck.of(ctx.limits().after(ctx.waitedMillis()), ctx.promptTokens(), estimator, headroom,
-        loads(ctx));
+    ObjectiveLimits left = ctx.limits().after(ctx.waitedMillis());
+    return left.any() ? ObjectiveCheck.of(left, ctx.promptTokens(), estimator, headroom, loads(ctx)) : null;
   }
 
   /** Each endpoint's load as this request, for its current target, would meet it there. */
