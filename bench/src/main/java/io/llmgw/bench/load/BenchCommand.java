@@ -62,6 +62,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed for arrivals, prompts and the pods.")
   long seed;
 
+  @Option(names = "--warmup", defaultValue = "10", description = "Seconds of unmeasured load before the first run, "
+      + "on its own pods (default: ${DEFAULT-VALUE}). Without it the first run pays for compiling the gateway and "
+      + "the simulator and, near saturation, never catches up.")
+  double warmup;
+
 
   @Override
   public Integer call() throws Exception {
@@ -97,8 +102,15 @@ public final class BenchCommand implements Callable<Integer> {
     System.out.printf("llmgw bench: workload %s, %d pods (max-num-seqs %d, max-loras %d, max-cpu-loras %d), "
         + "%.0f s of Poisson arrivals per run, seed %d%n", w.name(), podCount, sim.maxNumSeqs(), sim.maxLoras(),
         sim.maxCpuLoras(), duration, seed);
+    if (warmup < 0 || duration <= 0) {
+      System.err.println("llmgw bench: --duration must be positive and --warmup not negative");
+      return 2;
+    }
     Path dir = Files.createTempDirectory("llmgw-bench");
     try {
+      if (warmup > 0) {
+        warmUp(sim, w, specs.getFirst(), rates.getFirst(), dir);
+      }
       for (double rate : rates) {
         Map<PolicySpec, Row> rows = new LinkedHashMap<>();
         for (PolicySpec policy : specs) {
@@ -123,12 +135,29 @@ public final class BenchCommand implements Callable<Integer> {
         .decode(decodeBaseMs, decodePerSeqMs).seed(seed).build();
   }
 
-  private Row runOne(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
+  /**
+   * The same code paths as the runs, compiled before any of them is measured: every run gets fresh pods and a fresh
+   * EPP, but they share this JVM. The arrivals use another seed, so no run sees these prompts again.
+   */
+  private void warmUp(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
+    try (Rig rig = startRig(sim, w, policy, dir)) {
+      System.out.printf("  warming up (%s at %.1f/s for %.0f s, not measured) ...", policy, rate, warmup);
+      System.out.flush();
+      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, warmup, ~seed, 4096, 120).run(n -> { });
+      System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
+    }
+  }
+
+  private Rig startRig(SimConfig sim, Workload w, PolicySpec policy, Path dir) throws Exception {
     SchedulingConfig scheduling = policy.config(); // before the pods start: a bad file leaves nothing running
     SimPods pods = SimPods.start(sim, podCount, firstIp, 8000);
     Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, w.models());
     EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts().withScheduling(scheduling);
-    try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
+    return Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0));
+  }
+
+  private Row runOne(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
+    try (Rig rig = startRig(sim, w, policy, dir)) {
       System.out.printf("  %-16s at %5.1f/s ...", policy, rate);
       System.out.flush();
       RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, duration, seed, 4096, 120)

@@ -37,6 +37,8 @@ class BenchCommandTest {
       assertThat(run("--policies", "file:" + garbage)).contains("cannot read the plugin configuration")
           .doesNotContain("at io.llmgw");
       assertThat(run("--policies", "file:" + garbage + ".missing")).contains("cannot read the plugin configuration");
+      assertThat(run("--warmup", "-1")).contains("--warmup not negative");
+      assertThat(run("--duration", "0")).contains("--duration must be positive");
     } finally {
       Files.deleteIfExists(garbage);
     }
