@@ -28,8 +28,8 @@ final class AsyncExchanges {
           .addHeaders(HeaderValue.newBuilder().setKey("content-type")
               .setRawValue(ByteString.copyFromUtf8("application/json"))))).build();
   private static final ProcessingRequest RESPONSE_BODY = ProcessingRequest.newBuilder().setResponseBody(
-      HttpBody.newBuilder().setBody(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":500,\"completion_tokens\":20}}"))
-          .setEndOfStream(true)).build();
+      HttpBody.newBuilder().setEndOfStream(true)
+          .setBody(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":500,\"completion_tokens\":20}}"))).build();
 
   private final ExternalProcessorGrpc.ExternalProcessorStub stub;
   private final List<ProcessingRequest> requestFrames;

@@ -2,8 +2,6 @@ package io.llmgw.picker;
 
 import io.llmgw.picker.pickers.Picker;
 import io.llmgw.picker.latency.LoadSnapshot;
-import io.llmgw.picker.scorers.LatencyScorer;
-import io.llmgw.picker.scorers.PrefixCacheScorer;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +27,6 @@ public final class SchedulingProfile {
   private final Step<Picker> picker;
   private final Ticker ticker;
   private final boolean timed;
-  private final PrefixHasher prefixHasher;
   private final PrefixView prefixView;
   private final SessionKey sessionKey;
 
@@ -41,23 +38,16 @@ public final class SchedulingProfile {
     this.picker = picker;
     this.ticker = ticker;
     this.timed = picker.timed() || filters.stream().anyMatch(Step::timed) || scorers.stream().anyMatch(Step::timed);
-    PrefixHasher hasher = null;
     PrefixView view = null;
     SessionKey session = null;
     for (Step<Scorer> s : scorers) {
-      if (s.plugin() instanceof PrefixCacheScorer p && hasher == null) {
-        hasher = p.hasher();
-        view = p;
-      }
-      if (s.plugin() instanceof LatencyScorer l && hasher == null) {
-        hasher = l.hasher();
-        view = l;
+      if (s.plugin() instanceof PrefixView v && view == null) {
+        view = v;
       }
       if (s.plugin() instanceof SessionAffinityScorer a && session == null) {
         session = a.key();
       }
     }
-    this.prefixHasher = hasher;
     this.prefixView = view;
     this.sessionKey = session;
   }
@@ -142,12 +132,9 @@ public final class SchedulingProfile {
     return kept == null ? candidates : kept;
   }
 
-  /**
-   * The hasher of the profile's prefix-cache (or latency) scorer; null when no scorer looks at the prompt (it is not
-   * hashed).
-   */
+  /** The hasher of the profile's first {@link PrefixView} scorer; null when no scorer looks at the prompt. */
   public PrefixHasher prefixHasher() {
-    return prefixHasher;
+    return prefixView == null ? null : prefixView.hasher();
   }
 
   /** Where requests name their session for the profile's session-affinity scorer; null without one (none is read). */

@@ -21,8 +21,8 @@ final class ReadAuthenticator extends Authenticator {
   public Result authenticate(HttpExchange ex) {
     String method = ex.getRequestMethod();
     boolean read = method.equals("GET") || method.equals("HEAD");
-    String path = ex.getRequestURI().getPath();
-    if (!read || AdminHandler.isStatusPage(path) || access.read(ex.getRequestHeaders().getFirst("Authorization")) == AdminAccess.Verdict.ALLOWED) {
+    if (!read || AdminHandler.isStatusPage(ex.getRequestURI().getPath())
+        || access.read(ex.getRequestHeaders().getFirst("Authorization")) == AdminAccess.Verdict.ALLOWED) {
       return new Success(new HttpPrincipal("admin", "llmgw"));
     }
     ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"llmgw\"");

@@ -21,6 +21,11 @@ public final class LatencyEstimator {
   private final Map<String, Double> outputs = new ConcurrentHashMap<>();
   private static final double OUTPUT_SMOOTHING = 0.05;
   private static final int MAX_MODELS = 10_000;
+  /**
+   * Longer responses than this are not learnt from: the count comes from the pod's {@code usage}, and one absurd claim
+   * would otherwise set a model's expected output (and every latency cost) for hundreds of responses.
+   */
+  public static final long MAX_OUTPUT_TOKENS = 1 << 20;
 
   public LatencyEstimator(LatencyModelSettings settings) {
     this.settings = settings;
@@ -49,9 +54,9 @@ public final class LatencyEstimator {
     return new LatencyPrediction(Double.isNaN(ttft) ? pooled.ttft(x) : ttft, Double.isNaN(tpot) ? pooled.tpot(x) : tpot);
   }
 
-  /** A response of {@code model} carried {@code tokens} output tokens. */
+  /** A response of {@code model} carried {@code tokens} output tokens; none, or too many, teach nothing. */
   public void observeOutput(String model, long tokens) {
-    if (tokens <= 0 || model == null) {
+    if (tokens <= 0 || tokens > MAX_OUTPUT_TOKENS || model == null) {
       return;
     }
     if (outputs.size() >= MAX_MODELS && !outputs.containsKey(model)) {

@@ -40,6 +40,7 @@ public final class LatencyScorer implements Scorer, PrefixView {
     this.prefix = new PrefixCacheScorer(hasher, lruCapacityPerServer);
   }
 
+  @Override
   public PrefixHasher hasher() {
     return prefix.hasher();
   }

@@ -32,6 +32,7 @@ public final class PrefixCacheScorer implements Scorer, PrefixView {
   }
 
   /** How the prompt is cut into blocks for this scorer. */
+  @Override
   public PrefixHasher hasher() {
     return hasher;
   }

@@ -76,6 +76,9 @@ class LatencyEstimatorTest {
       e.observeOutput("m", 300);
     }
     e.observeOutput("m", 0); // an empty response teaches nothing
+    e.observeOutput("m", -5);
+    e.observeOutput("m", Long.MAX_VALUE); // a pod's usage claiming absurd output is not believed
+    e.observeOutput("m", LatencyEstimator.MAX_OUTPUT_TOKENS + 1);
     assertEquals(300, e.expectedOutput("m", 0, 128), 1e-6);
     assertEquals(100, e.expectedOutput("m", 100, 128), 1e-9, "a limit is a cap");
     assertEquals(128, e.expectedOutput("other", 0, 128), 1e-9);
