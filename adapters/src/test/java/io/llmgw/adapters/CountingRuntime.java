@@ -5,12 +5,17 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** The real vLLM runtime, recording every call, and refusing to load on the pods a test names. */
+/**
+ * The real vLLM runtime, recording every call, refusing to load on the pods a test names, and holding loads behind a
+ * gate a test may close.
+ */
 final class CountingRuntime implements AdapterRuntime {
   final AdapterRuntime real;
   final List<String> loads = new CopyOnWriteArrayList<>();
   final List<String> unloads = new CopyOnWriteArrayList<>();
   volatile Set<String> brokenPods = Set.of();
+  /** Every load starts only once this completes (a test holds the first load while it queues others). */
+  volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
 
   CountingRuntime(AdapterRuntime real) {
     this.real = real;
@@ -22,7 +27,7 @@ final class CountingRuntime implements AdapterRuntime {
     if (brokenPods.contains(address)) {
       return CompletableFuture.failedFuture(new LoadFailure(adapter, address, "HTTP 500: GPU fell off the bus"));
     }
-    return real.load(address, adapter, source);
+    return gate.thenCompose(open -> real.load(address, adapter, source));
   }
 
   @Override

@@ -93,9 +93,12 @@ class LoadQueueTest extends SimPodsTestBase {
   void loadsWaitingForASlotGoRequestsFirstThenFillsWhateverTheirArrival() throws Exception {
     Adapters m = adapters(AdapterSettings.defaults().withLoadWaitTimeout(Duration.ofSeconds(10)).withLoadingPerPod(1));
     java.util.function.Supplier<List<EndpointState>> onePod = () -> endpoints().subList(0, 1);
+    CompletableFuture<Void> gate = new CompletableFuture<>();
+    runtime.gate = gate; // the first load holds the slot until both others have queued
     var first = m.loads().ensureLoaded("q-a", "hf://org/q-a", onePod);
     var fill = m.loads().fill("q-b", "hf://org/q-b", onePod);
     var request = m.loads().ensureLoaded("q-c", "hf://org/q-c", onePod);
+    gate.complete(null);
     CompletableFuture.allOf(first, fill, request).get(10, TimeUnit.SECONDS);
     assertThat(runtime.loads).as("one slot: the request overtakes the fill that queued before it")
         .containsExactly("q-a@" + IPS.get(0) + ":8000", "q-c@" + IPS.get(0) + ":8000", "q-b@" + IPS.get(0) + ":8000");

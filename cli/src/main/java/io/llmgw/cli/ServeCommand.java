@@ -13,6 +13,8 @@ import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.RequestSettings;
 import io.llmgw.extproc.config.PluginConfigFile;
 import io.llmgw.extproc.control.SourceSettings;
+import io.llmgw.extproc.plugins.DefaultPlugins;
+import io.llmgw.extproc.request.prepare.SessionIdProducer;
 import io.llmgw.picker.SessionKey;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
@@ -47,6 +49,11 @@ public final class ServeCommand implements Callable<Integer> {
         description = "Cluster mode: watch the namespace's objects through the Kubernetes API (in-cluster service "
             + "account, or the current kubeconfig context).")
     boolean kubernetes;
+
+    @Option(names = "--print-default-plugins",
+        description = "Print the default plugin configuration (every extension point's plugins, the seed policy; an "
+            + "EndpointPickerConfig for --plugins-config to start from) and exit.")
+    boolean printDefaultPlugins;
   }
 
   @Option(names = "--namespace", description = "Cluster mode: namespace to watch (default: the pod's own).")
@@ -249,6 +256,10 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (source.printDefaultPlugins) {
+      System.out.print(DefaultPlugins.text());
+      return 0;
+    }
     EppSettings settings;
     try {
       settings = settings();
@@ -308,9 +319,11 @@ public final class ServeCommand implements Callable<Integer> {
     if (weight == 0) {
       return base;
     }
-    return base.withScorer(PluginSpec.of(SessionAffinityScorer.TYPE, Map.of("sessionHeader",
-        sessionHeader.toLowerCase(java.util.Locale.ROOT), "useUserField", sessionFromUser)), weight,
+    SchedulingConfig withScorer = base.withScorer(PluginSpec.of(SessionAffinityScorer.TYPE), weight,
         " + --session-affinity " + weight);
+    return base.lists(SessionIdProducer.TYPE) ? withScorer : withScorer.withPlugin(PluginSpec.of(
+        SessionIdProducer.TYPE, Map.of("sessionHeader", sessionHeader.toLowerCase(java.util.Locale.ROOT),
+            "useUserField", sessionFromUser)));
   }
 
   /** The flags over the settings' defaults; the scheduling from --plugins-config, else from --policy. */

@@ -3,6 +3,7 @@ package io.llmgw.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.llmgw.extproc.request.prepare.SessionIdProducer;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
@@ -26,6 +27,10 @@ class ServeSessionAffinityTest {
     return c.plugins().stream().filter(p -> p.type().equals(SessionAffinityScorer.TYPE)).findFirst().orElse(null);
   }
 
+  static PluginSpec producer(SchedulingConfig c) {
+    return c.plugins().stream().filter(p -> p.type().equals(SessionIdProducer.TYPE)).findFirst().orElse(null);
+  }
+
   static double weightOf(SchedulingConfig c, PluginSpec p) {
     return c.profiles().getFirst().plugins().stream().filter(r -> r.pluginRef().equals(p.name())).findFirst()
         .orElseThrow().weight();
@@ -36,7 +41,7 @@ class ServeSessionAffinityTest {
     SchedulingConfig seed = scheduling("--config", "../examples/pool.yaml");
     assertThat(session(seed)).isNotNull();
     assertThat(weightOf(seed, session(seed))).isEqualTo(2.0);
-    assertThat(session(seed).parameters()).containsEntry("sessionHeader", "x-session-id")
+    assertThat(producer(seed).parameters()).containsEntry("sessionHeader", "x-session-id")
         .containsEntry("useUserField", false);
     assertThat(seed.source()).contains("--policy seed").contains("--session-affinity 2.0");
   }
@@ -50,7 +55,7 @@ class ServeSessionAffinityTest {
         "../examples/plugins-scorers.yaml", "--session-affinity", "3", "--session-header", "X-Chat-Id",
         "--session-from-user");
     assertThat(weightOf(asked, session(asked))).isEqualTo(3.0);
-    assertThat(session(asked).parameters()).containsEntry("sessionHeader", "x-chat-id")
+    assertThat(producer(asked).parameters()).containsEntry("sessionHeader", "x-chat-id")
         .containsEntry("useUserField", true);
   }
 

@@ -8,20 +8,10 @@ import io.llmgw.extproc.latency.LatencyTracker;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.FlowMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
+import io.llmgw.extproc.plugins.EppPlugins;
+import io.llmgw.extproc.plugins.LifecycleEnv;
 import io.llmgw.extproc.request.Director;
 import io.llmgw.extproc.request.Pipeline;
-import io.llmgw.extproc.request.admission.FlowControlAdmission;
-import io.llmgw.extproc.request.admission.ObjectiveShedding;
-import io.llmgw.extproc.request.admission.SaturationShedding;
-import io.llmgw.extproc.request.hooks.AdapterUsage;
-import io.llmgw.extproc.request.hooks.FlowSignal;
-import io.llmgw.extproc.request.hooks.InFlightLease;
-import io.llmgw.extproc.request.hooks.LatencyObservation;
-import io.llmgw.extproc.request.hooks.RequestMetrics;
-import io.llmgw.extproc.request.residency.JustInTimeLoader;
-import io.llmgw.extproc.request.resolve.RolloutRedirect;
-import io.llmgw.extproc.request.resolve.VariantChooser;
-import io.llmgw.extproc.request.resolve.WeightedTargets;
 import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.server.StreamDeps;
 import io.llmgw.extproc.server.StreamLimits;
@@ -32,12 +22,10 @@ import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.config.PluginEnv;
-import io.llmgw.picker.config.PluginRegistry;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.ScrapeListener;
 import io.llmgw.scraper.ScrapeStates;
 import java.time.Clock;
-import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -63,39 +51,27 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
    */
   public static Components wire(EppSettings s, Clock clock, Ticker ticker, ScheduledExecutorService scheduler,
       Executor flowDispatcher, ScrapeStates scrapes, EppMetrics metrics, AdapterRuntime runtime) {
-    // first, before anything starts a thread: a configuration that cannot be assembled stops start-up cleanly
+    // constructors start no thread: a configuration that cannot be assembled stops start-up cleanly
     PluginTimings timings = metrics.pluginTimings();
     LatencyTracker latency = new LatencyTracker(s.objectives().model(), s.objectives().attainmentWindow());
-    SchedulingProfile profile = PluginRegistry.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
-        ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator()),
-        LOG::warn);
     Adapters adapters = Adapters.create(runtime, s.adapters(), clock, metrics);
     Datastore datastore = new Datastore(scrapes, adapters.registry(), ticker, clock);
     SaturationDetector saturation = s.saturation().detector(clock);
     FlowControl flow = new FlowControl(s.flow(), saturation, datastore, clock, flowDispatcher, scheduler,
         new FlowMetrics(metrics.registry()));
+    Rollouts rollouts = new Rollouts(adapters, datastore, scheduler, s.rolloutDrainCheck());
+    Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
+        ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator()),
+        new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics),
+        LOG::warn);
+    SchedulingProfile profile = pipeline.profile();
     scrapes.addListener(new ScrapeListener() {
       @Override
       public void scraped(String address, int skippedLines) {
         flow.signal(); // fresh metrics: a waiting request may fit now
       }
     });
-    double headroom = s.objectives().model().headroom();
-    Rollouts rollouts = new Rollouts(adapters, datastore, scheduler, s.rolloutDrainCheck());
-    InFlightLease lease = new InFlightLease(datastore.inFlight());
-    Pipeline pipeline = new Pipeline(
-        List.of(new WeightedTargets(ThreadLocalRandom::current, s.requests().trustRewriteHeader()),
-            new VariantChooser(datastore, saturation, latency.estimator(), adapters.loads()),
-            new RolloutRedirect(rollouts)),
-        List.of(new SaturationShedding(), new ObjectiveShedding(),
-            new FlowControlAdmission(flow, clock)),
-        new JustInTimeLoader(adapters.loads(), datastore::states, s.adapters().loadWaitTimeout(), ticker,
-            metrics::cacheMissWaitSeconds),
-        profile,
-        List.of(lease, new AdapterUsage(adapters.usage())),
-        List.of(lease, new FlowSignal(flow), new LatencyObservation(latency), new RequestMetrics(metrics)));
-    Director director = new Director(pipeline, datastore, saturation, flow, latency.estimator(), headroom, ticker,
-        timings, metrics::decisionNanos);
+    Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos);
     GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker);
     metrics.watch(datastore, saturation, clock);
     metrics.watchAdapters(adapters, datastore);

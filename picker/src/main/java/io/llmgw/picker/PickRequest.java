@@ -1,54 +1,59 @@
 package io.llmgw.picker;
 
-import io.llmgw.picker.latency.ObjectiveCheck;
+import io.llmgw.picker.attributes.AttributeKey;
+import io.llmgw.picker.attributes.Attributes;
+import io.llmgw.picker.attributes.PromptBlocks;
+import io.llmgw.picker.attributes.RequestAttributes;
 import java.util.Set;
 
 /**
- * What the picker needs to know about one request.
+ * What the picker needs to know about one request: what the lifecycle's phases decided (the target, the priority,
+ * where the proxy allows it and where its adapter is resident) and the request's {@link Attributes}, which producers
+ * made before admission. A new per-request input is an attribute, never a new component here.
  *
  * @param model the concrete model or adapter the pod must serve (after target selection)
  * @param priority the request's priority; below zero is sheddable
- * @param prefixBlocks chained hashes of the prompt's leading blocks, for prefix-cache affinity (may be empty)
  * @param subset addresses the proxy allows (its subset hint), or null when it sent none
  * @param holders addresses holding the adapter the request needs, or null when any endpoint may serve it
- * @param objective the request's latency limits against each endpoint's predicted latency, or null without limits
- * @param session the session the request belongs to ({@link SessionKey}), or null
  * @param promptTokens the prompt's estimated length in tokens (0 when unknown)
- * @param maxOutputTokens the output the request allows ({@code max_tokens}), or 0 when it does not say
+ * @param attributes what producers made for the request (prompt blocks, session, latency check, …)
  */
-public record PickRequest(String model, int priority, long[] prefixBlocks, Set<String> subset, Set<String> holders,
-    ObjectiveCheck objective, String session, long promptTokens, int maxOutputTokens) {
-  public static final long[] NO_BLOCKS = new long[0];
-
+public record PickRequest(String model, int priority, Set<String> subset, Set<String> holders, long promptTokens,
+    Attributes attributes) {
   public static PickRequest of(String model) {
-    return new PickRequest(model, 0, NO_BLOCKS, null, null, null, null, 0, 0);
+    return new PickRequest(model, 0, null, null, 0, new Attributes());
+  }
+
+  /** The attribute, or null when no producer made it. */
+  public <T> T attribute(AttributeKey<T> key) {
+    return attributes.get(key);
+  }
+
+  /** The prompt's prefix blocks for the request's target; empty when nothing hashed the prompt. */
+  public long[] prefixBlocks() {
+    PromptBlocks b = attributes.get(RequestAttributes.PROMPT_BLOCKS);
+    return b == null ? PromptBlocks.NONE : b.of(model);
+  }
+
+  /** Sets an attribute, as a producer would (tests and benchmarks, which run no producers). */
+  public <T> PickRequest with(AttributeKey<T> key, T value) {
+    attributes.put(key, value);
+    return this;
   }
 
   public PickRequest withPrefixBlocks(long[] blocks) {
-    return new PickRequest(model, priority, blocks, subset, holders, objective, session, promptTokens, maxOutputTokens);
+    return with(RequestAttributes.PROMPT_BLOCKS, PromptBlocks.fixed(blocks));
+  }
+
+  public PickRequest withPromptTokens(long tokens) {
+    return new PickRequest(model, priority, subset, holders, tokens, attributes);
   }
 
   public PickRequest withSubset(Set<String> proxySubset) {
-    return new PickRequest(model, priority, prefixBlocks, proxySubset, holders, objective, session, promptTokens,
-        maxOutputTokens);
+    return new PickRequest(model, priority, proxySubset, holders, promptTokens, attributes);
   }
 
   public PickRequest withHolders(Set<String> adapterHolders) {
-    return new PickRequest(model, priority, prefixBlocks, subset, adapterHolders, objective, session, promptTokens,
-        maxOutputTokens);
-  }
-
-  public PickRequest withObjective(ObjectiveCheck check) {
-    return new PickRequest(model, priority, prefixBlocks, subset, holders, check, session, promptTokens,
-        maxOutputTokens);
-  }
-
-  public PickRequest withSession(String id) {
-    return new PickRequest(model, priority, prefixBlocks, subset, holders, objective, id, promptTokens,
-        maxOutputTokens);
-  }
-
-  public PickRequest withSize(long prompt, int maxOutput) {
-    return new PickRequest(model, priority, prefixBlocks, subset, holders, objective, session, prompt, maxOutput);
+    return new PickRequest(model, priority, subset, adapterHolders, promptTokens, attributes);
   }
 }

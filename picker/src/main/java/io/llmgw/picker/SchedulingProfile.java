@@ -2,7 +2,6 @@ package io.llmgw.picker;
 
 import io.llmgw.picker.pickers.Picker;
 import io.llmgw.picker.latency.LoadSnapshot;
-import io.llmgw.picker.scorers.SessionAffinityScorer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,7 +27,6 @@ public final class SchedulingProfile {
   private final Ticker ticker;
   private final boolean timed;
   private final PrefixView prefixView;
-  private final SessionKey sessionKey;
 
   public SchedulingProfile(String name, List<Step<Filter>> filters, List<Step<Scorer>> scorers, Step<Picker> picker,
       Ticker ticker) {
@@ -39,17 +37,12 @@ public final class SchedulingProfile {
     this.ticker = ticker;
     this.timed = picker.timed() || filters.stream().anyMatch(Step::timed) || scorers.stream().anyMatch(Step::timed);
     PrefixView view = null;
-    SessionKey session = null;
     for (Step<Scorer> s : scorers) {
       if (s.plugin() instanceof PrefixView v && view == null) {
         view = v;
       }
-      if (s.plugin() instanceof SessionAffinityScorer a && session == null) {
-        session = a.key();
-      }
     }
     this.prefixView = view;
-    this.sessionKey = session;
   }
 
   public PickOutcome schedule(PickRequest request, List<EndpointState> pool) {
@@ -137,9 +130,13 @@ public final class SchedulingProfile {
     return prefixView == null ? null : prefixView.hasher();
   }
 
-  /** Where requests name their session for the profile's session-affinity scorer; null without one (none is read). */
-  public SessionKey sessionKey() {
-    return sessionKey;
+  /** Every filter, scorer and picker, for the attributes they consume. */
+  public List<Plugin> allPlugins() {
+    List<Plugin> out = new ArrayList<>();
+    filters.forEach(f -> out.add(f.plugin()));
+    scorers.forEach(s -> out.add(s.plugin()));
+    out.add(picker.plugin());
+    return out;
   }
 
   /** Endpoints that left: scorers forget what they learned about them. */

@@ -35,7 +35,7 @@ public final class PluginConfigFile {
       "flowControl", "use the --flow-* flags",
       "dataLayer", "metrics are scraped as --scrape-interval says",
       "parser", "OpenAI bodies are always parsed",
-      "requestHandler", "the request lifecycle is fixed (docs/architecture.md)");
+      "requestHandler", "the lifecycle's plugins are listed under plugins (docs/architecture.md)");
 
   private PluginConfigFile() {}
 
@@ -51,6 +51,15 @@ public final class PluginConfigFile {
       throw new ConfigException(source, 0, "", "cannot be read: " + e.getMessage());
     }
     return parse(source, root, warn);
+  }
+
+  /** Reads a configuration from its text ({@code source} names it in messages). */
+  public static SchedulingConfig parse(String source, String yaml, Consumer<String> warn) throws ConfigException {
+    try {
+      return parse(source, YAML.readTree(yaml), warn);
+    } catch (JacksonException e) {
+      throw new ConfigException(source, 0, "", "not valid YAML: " + e.getOriginalMessage());
+    }
   }
 
   static SchedulingConfig parse(String source, JsonNode root, Consumer<String> warn) throws ConfigException {

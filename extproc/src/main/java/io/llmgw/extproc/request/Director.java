@@ -9,6 +9,7 @@ import io.llmgw.extproc.request.admission.AdmissionFacts;
 import io.llmgw.extproc.request.admission.AdmissionStep;
 import io.llmgw.extproc.request.hooks.PreRequestHook;
 import io.llmgw.extproc.request.hooks.ResponseHook;
+import io.llmgw.extproc.request.prepare.Producer;
 import io.llmgw.extproc.request.residency.Loader;
 import io.llmgw.extproc.request.resolve.TargetResolver;
 import io.llmgw.extproc.state.Datastore;
@@ -20,26 +21,20 @@ import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.Plugin;
 import io.llmgw.picker.PluginId;
 import io.llmgw.picker.PluginTimings;
-import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
-import io.llmgw.picker.SessionKey;
 import io.llmgw.picker.Ticker;
-import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LoadSnapshot;
-import io.llmgw.picker.latency.ObjectiveCheck;
-import io.llmgw.picker.latency.ObjectiveLimits;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
- * Drives one request through the lifecycle's phases, in order: resolve the target, admission, make the target
- * resident, schedule (filters, scorers, picker), before-request hooks. Each phase runs its extension point's plugins
+ * Drives one request through the lifecycle's phases, in order: resolve the target, prepare its attributes
+ * (producers), admission, make the target resident, schedule (filters, scorers, picker), before-request hooks. Each phase runs its extension point's plugins
  * (timed per plugin) and moves the request to the next state; a wait (flow control, an adapter load) hands the stream
  * a {@link Step.Wait}, and {@link #resume} goes on at the phase after it. Nothing is run twice.
  */
@@ -54,31 +49,26 @@ public final class Director {
   private final Datastore datastore;
   private final SaturationDetector saturation;
   private final FlowControl flow;
-  private final LatencyEstimator estimator;
-  private final double headroom;
   private final Ticker ticker;
   private final LongConsumer decisionNanos;
   private final List<Timed<TargetResolver>> resolvers;
+  private final List<Timed<Producer>> producers;
   private final List<Timed<AdmissionStep>> admission;
   private final Timed<Loader> loader;
   private final SchedulingProfile profile;
   private final List<Timed<PreRequestHook>> preRequest;
   private final List<Timed<ResponseHook>> response;
 
-  /**
-   * @param headroom the share of a latency limit a pod may be predicted to use and still qualify
-   * @param decisionNanos told how long each first decision took (from a complete body to the stream's first step)
-   */
+  /** @param decisionNanos told how long each first decision took (from a complete body to the stream's first step) */
   public Director(Pipeline pipeline, Datastore datastore, SaturationDetector saturation, FlowControl flow,
-      LatencyEstimator estimator, double headroom, Ticker ticker, PluginTimings timings, LongConsumer decisionNanos) {
+      Ticker ticker, PluginTimings timings, LongConsumer decisionNanos) {
     this.datastore = datastore;
     this.saturation = saturation;
     this.flow = flow;
-    this.estimator = estimator;
-    this.headroom = headroom;
     this.ticker = ticker;
     this.decisionNanos = decisionNanos;
     this.resolvers = timed("resolve", pipeline.resolvers(), timings);
+    this.producers = timed("prepare", pipeline.producers(), timings);
     this.admission = timed("admission", pipeline.admission(), timings);
     this.loader = timed("load", List.of(pipeline.loader()), timings).getFirst();
     this.profile = pipeline.profile();
@@ -98,6 +88,7 @@ public final class Director {
   public Map<String, List<PluginId>> plugins() {
     Map<String, List<PluginId>> out = new LinkedHashMap<>();
     out.put("resolve", ids(resolvers));
+    out.put("prepare", ids(producers));
     out.put("admission", ids(admission));
     out.put("load", ids(List.of(loader)));
     out.put("schedule", profile.plugins());
@@ -128,10 +119,10 @@ public final class Director {
   /** A wait ended: go on at the phase after it, or answer why the request cannot go on. */
   public Step resume(RequestContext ctx, Step.Resumption resumption) {
     ctx.waitingOn(null);
-    ctx.objective(null); // time passed: what is left of the limits is checked anew
     return switch (resumption) {
       case Step.Resumption.Refuse r -> new Step.Answer(r.reply());
       case Step.Resumption.Proceed p -> {
+        renewAfterWait(ctx); // time passed and the pods' load moved: e.g. what is left of the limits is checked anew
         if (ctx.state() == RequestState.LOADING) {
           ctx.holders(Set.of(p.loadedOn()));
           ctx.moveTo(RequestState.SCHEDULE);
@@ -147,6 +138,7 @@ public final class Director {
     while (true) {
       Step step = switch (ctx.state()) {
         case RESOLVE -> resolve(ctx);
+        case PREPARE -> prepare(ctx);
         case ADMIT -> admit(ctx);
         case LOAD -> load(ctx);
         case SCHEDULE -> schedule(ctx);
@@ -188,13 +180,33 @@ public final class Director {
       throw new IllegalStateException("no resolver chose a target for route " + view.key());
     }
     ctx.choice(choice);
+    ctx.moveTo(RequestState.PREPARE);
+    return null;
+  }
+
+  /** The producers make the request's attributes, each after those it reads from. */
+  private Step prepare(RequestContext ctx) {
+    for (Timed<Producer> p : producers) {
+      long t0 = p.timed() ? ticker.nanos() : 0;
+      p.plugin().produce(ctx);
+      observe(p, t0);
+    }
     ctx.moveTo(RequestState.ADMIT);
     return null;
   }
 
+  private void renewAfterWait(RequestContext ctx) {
+    for (Timed<Producer> p : producers) {
+      if (p.plugin().renewsAfterWait()) {
+        long t0 = p.timed() ? ticker.nanos() : 0;
+        p.plugin().produce(ctx);
+        observe(p, t0);
+      }
+    }
+  }
+
   private Step admit(RequestContext ctx) {
     List<EndpointState> states = datastore.states(ctx.choice().pools());
-    ctx.objective(check(ctx));
     AdmissionFacts facts = new AdmissionFacts(ctx, states, saturation, flow);
     for (Timed<AdmissionStep> a : admission) {
       long t0 = a.timed() ? ticker.nanos() : 0;
@@ -239,17 +251,8 @@ public final class Director {
   private Step schedule(RequestContext ctx) {
     Choice choice = ctx.choice();
     List<EndpointState> states = datastore.states(choice.pools());
-    if (ctx.objective() == null) {
-      ctx.objective(check(ctx));
-    }
-    long[] blocks = prefixBlocks(ctx);
-    // a limit already spent is no reason to wait (admission saw no objective), but still one to pick the fastest pod
-    ObjectiveCheck picking = ctx.objective() != null || !ctx.limits().any() ? ctx.objective()
-        : ObjectiveCheck.spent(ctx.limits(), ctx.promptTokens(), estimator, loads(ctx));
-    SessionKey sessionKey = profile.sessionKey();
-    String session = sessionKey == null ? null : sessionKey.of(ctx.headers(), ctx.found().user());
-    PickRequest request = new PickRequest(choice.target(), ctx.priority(), blocks, ctx.proxySubset(), ctx.holders(),
-        picking, session, ctx.promptTokens(), ctx.found().maxTokens());
+    PickRequest request = new PickRequest(choice.target(), ctx.priority(), ctx.proxySubset(), ctx.holders(),
+        ctx.promptTokens(), ctx.attributes());
     PickOutcome outcome = profile.schedule(request, states);
     if (outcome instanceof PickOutcome.NoEndpoint none) {
       return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
@@ -288,35 +291,6 @@ public final class Director {
       h.plugin().onDone(ctx, completion);
       observe(h, t0);
     }
-  }
-
-  /** Null without limits left; the prompt is hashed here only for a request that has some. */
-  private ObjectiveCheck check(RequestContext ctx) {
-    ObjectiveLimits left = ctx.limits().after(ctx.waitedMillis());
-    return left.any() ? ObjectiveCheck.of(left, ctx.promptTokens(), estimator, headroom, loads(ctx)) : null;
-  }
-
-  /** Each endpoint's load as this request, for its current target, would meet it there. */
-  private Function<EndpointState, LoadSnapshot> loads(RequestContext ctx) {
-    String target = ctx.choice().target();
-    long[] blocks = prefixBlocks(ctx);
-    return e -> profile.loadFor(target, blocks, e);
-  }
-
-  /** The prompt's prefix blocks for the current target, hashed once (admission and scheduling both read them). */
-  private long[] prefixBlocks(RequestContext ctx) {
-    PrefixHasher hasher = profile.prefixHasher();
-    if (hasher == null) {
-      return PickRequest.NO_BLOCKS;
-    }
-    String target = ctx.choice().target();
-    long[] blocks = ctx.prefixBlocks(target);
-    if (blocks == null) {
-      byte[] prompt = ctx.body().promptPrefix(ctx.found(), hasher.maxBytes());
-      blocks = hasher.blocks(target, prompt, prompt.length);
-      ctx.prefixBlocks(target, blocks);
-    }
-    return blocks;
   }
 
   private void observe(Timed<?> t, long t0) {

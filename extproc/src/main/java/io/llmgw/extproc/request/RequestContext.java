@@ -5,7 +5,7 @@ import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.RouteView;
 import io.llmgw.picker.Ticker;
-import io.llmgw.picker.latency.ObjectiveCheck;
+import io.llmgw.picker.attributes.Attributes;
 import io.llmgw.picker.latency.ObjectiveLimits;
 import java.util.Map;
 import java.util.Set;
@@ -29,9 +29,7 @@ public final class RequestContext {
   private Choice choice;
   private int priority;
   private ObjectiveLimits limits = ObjectiveLimits.NONE;
-  private ObjectiveCheck objective;
-  private String blocksTarget;
-  private long[] prefixBlocks;
+  private final Attributes attributes = new Attributes();
   private Set<String> holders;
   private Routed routed;
   private InFlightTracker.Lease lease;
@@ -138,23 +136,9 @@ public final class RequestContext {
     return limits;
   }
 
-  /** This decision pass's check of the limits left against each pod's predicted latency; null without limits. */
-  public ObjectiveCheck objective() {
-    return objective;
-  }
-
-  void objective(ObjectiveCheck check) {
-    this.objective = check;
-  }
-
-  /** The prompt's prefix blocks as hashed for {@code target}; null when not hashed for it yet. */
-  long[] prefixBlocks(String target) {
-    return target.equals(blocksTarget) ? prefixBlocks : null;
-  }
-
-  void prefixBlocks(String target, long[] blocks) {
-    this.blocksTarget = target;
-    this.prefixBlocks = blocks;
+  /** What the producers made for this request (prompt blocks, session, the objective check, …). */
+  public Attributes attributes() {
+    return attributes;
   }
 
   /** Milliseconds since the request arrived (time spent waiting counts against its objectives). */

@@ -9,8 +9,8 @@ import java.util.Set;
  * exchange is over (the response ended, or the proxy ended the stream).
  *
  * <pre>
- * RECEIVING → RESOLVE → ADMIT ─┬────────→ LOAD ─┬─────────→ SCHEDULE → ROUTED → RESPONDING → DONE
- *                              └→ QUEUED ─┘     └→ LOADING ─┘
+ * RECEIVING → RESOLVE → PREPARE → ADMIT ─┬────────→ LOAD ─┬─────────→ SCHEDULE → ROUTED → RESPONDING → DONE
+ *                                        └→ QUEUED ─┘     └→ LOADING ─┘
  * any state → ANSWERED (an immediate response) or DONE (the stream ended)
  * </pre>
  */
@@ -19,6 +19,8 @@ public enum RequestState {
   RECEIVING,
   /** Next: the route, the target or variant, a rollout's redirect. */
   RESOLVE,
+  /** Next: the producers make the request's attributes (prompt blocks, session, the objective check, …). */
+  PREPARE,
   /** Next: shedding, flow control, objective shedding. */
   ADMIT,
   /** Waiting in flow control for its pool to have room. */
@@ -63,7 +65,8 @@ public enum RequestState {
     }
     return switch (this) {
       case RECEIVING -> next == RESOLVE;
-      case RESOLVE -> next == ADMIT;
+      case RESOLVE -> next == PREPARE;
+      case PREPARE -> next == ADMIT;
       case ADMIT -> next == LOAD || next == QUEUED;
       case QUEUED -> next == LOAD;
       case LOAD -> next == SCHEDULE || next == LOADING;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.extproc.testing.TestGateway;
 import io.llmgw.picker.PluginId;
-import io.llmgw.picker.config.PluginRegistry;
+import io.llmgw.extproc.plugins.EppPlugins;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -16,8 +16,8 @@ class ArchitectureDocTest {
   @Test
   void everyPluginTypeIsDocumented() throws Exception {
     String doc = Files.readString(DOC);
-    for (String type : PluginRegistry.builtIn().types()) {
-      assertThat(doc).as("scheduling plugin " + type).contains("`" + type + "`");
+    for (String type : EppPlugins.builtIn().types()) {
+      assertThat(doc).as("plugin " + type).contains("`" + type + "`");
     }
     try (TestGateway g = new TestGateway(1, "")) {
       for (var point : g.director().plugins().entrySet()) {

@@ -49,6 +49,7 @@ public final class Contexts {
     var target = view.route().adapter().targets().isEmpty() ? null : view.route().adapter().targets().getFirst();
     ctx.choice(target == null ? Choice.of(model, null, view.pools())
         : Choice.of(target.name(), target.source(), view.pools()));
+    ctx.moveTo(RequestState.PREPARE);
     ctx.moveTo(RequestState.ADMIT);
     return ctx;
   }
@@ -60,8 +61,9 @@ public final class Contexts {
   /** The request's latency limits checked against the pods' predictions, as admission does. */
   public static void checkObjective(TestGateway g, RequestContext ctx) {
     String target = ctx.choice().target();
-    ctx.objective(io.llmgw.picker.latency.ObjectiveCheck.of(ctx.limits(), ctx.promptTokens(),
-        g.parts.latency().estimator(), 0.8, e -> io.llmgw.picker.latency.LoadSnapshot.of(e, target, 0)));
+    ctx.attributes().put(io.llmgw.picker.attributes.RequestAttributes.OBJECTIVE,
+        io.llmgw.picker.latency.ObjectiveCheck.of(ctx.limits(), ctx.promptTokens(), g.parts.latency().estimator(), 0.8,
+            e -> io.llmgw.picker.latency.LoadSnapshot.of(e, target, 0)));
   }
 
   /** Sets the request's choice, as a resolver's answer would. */

@@ -71,7 +71,7 @@ class DirectorTest {
     assertThat(g.datastore().inFlight().load(primary).forModel("chat-lora")).isEqualTo(1);
     assertThat(((Step.Forward) step).routed().body()).isEqualTo(ctx.body().bytes());
     for (String[] plugin : List.of(new String[] {"resolve", "weighted-targets"},
-        new String[] {"admission", "flow-control"}, new String[] {"load", "just-in-time-loader"},
+        new String[] {"prepare", "objective-check-producer"}, new String[] {"admission", "flow-control"}, new String[] {"load", "just-in-time-loader"},
         new String[] {"filter", "fresh-metrics-filter"}, new String[] {"scorer", "lora-packing-scorer"},
         new String[] {"picker", "max-score-picker"}, new String[] {"pre_request", "in-flight-lease"})) {
       assertThat(g.pluginCalls(plugin[0], plugin[1])).as(plugin[1]).isEqualTo(1);
@@ -106,6 +106,7 @@ class DirectorTest {
     assertThat(next).isInstanceOf(Step.Forward.class);
     assertThat(g.pluginCalls("resolve", "weighted-targets")).as("not resolved again").isEqualTo(1);
     assertThat(g.pluginCalls("admission", "flow-control")).as("not admitted again").isEqualTo(1);
+    assertThat(g.pluginCalls("prepare", "objective-check-producer")).as("renewed once after the wait").isEqualTo(2);
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.extproc.request.prepare.SessionIdProducer;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
@@ -32,7 +33,8 @@ class SessionAffinityIntegrationTest {
   @BeforeAll
   static void start() throws Exception {
     h = new EppHarness(4, 81, s -> s.withScheduling(PolicyShorthand.LEAST_REQUEST.config(1).withScorer(
-        PluginSpec.of(SessionAffinityScorer.TYPE, Map.of("useUserField", true)), 10, " +session")));
+        PluginSpec.of(SessionAffinityScorer.TYPE), 10, " +session").withPlugin(PluginSpec.of(SessionIdProducer.TYPE,
+            Map.of("useUserField", true)))));
   }
 
   @AfterAll

@@ -2,6 +2,7 @@ package io.llmgw.picker.config;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -24,6 +25,17 @@ public final class Parameters {
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("plugin " + plugin + ": unknown parameter" + (unknown.size() > 1 ? "s " : " ")
           + unknown + (names.length == 0 ? "; it takes none" : "; it takes " + new TreeSet<>(Set.of(names))));
+    }
+    return this;
+  }
+
+  /** Refuses parameters that now belong to another plugin type, naming it ({@code old name → new type}). */
+  public Parameters movedTo(Map<String, String> newHomes) {
+    for (Map.Entry<String, String> e : new TreeMap<>(newHomes).entrySet()) {
+      if (values.containsKey(e.getKey())) {
+        throw new IllegalArgumentException("plugin " + plugin + ": parameter " + e.getKey() + " is now a parameter of "
+            + "the " + e.getValue() + " plugin; list that plugin with it");
+      }
     }
     return this;
   }

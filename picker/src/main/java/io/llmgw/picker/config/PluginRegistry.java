@@ -6,7 +6,7 @@ import io.llmgw.picker.PluginId;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Scorer;
-import io.llmgw.picker.SessionKey;
+import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.filters.FreshMetricsFilter;
 import io.llmgw.picker.filters.LatencyObjectiveFilter;
 import io.llmgw.picker.filters.ResidencyFilter;
@@ -55,6 +55,9 @@ public final class PluginRegistry {
       return TYPE;
     }
   }
+
+  /** Where the session-affinity scorer's session comes from (it read the header itself before producers existed). */
+  private static final String SESSION_PRODUCER = RequestAttributes.SESSION_ID.defaultProducer();
 
   private static final List<String> REQUIRED_FILTERS = List.of(SubsetHintFilter.TYPE, ResidencyFilter.TYPE,
       LatencyObjectiveFilter.TYPE, FreshMetricsFilter.TYPE);
@@ -126,10 +129,9 @@ public final class PluginRegistry {
   }
 
   private static Plugin sessionAffinityScorer(Parameters p, PluginEnv env) {
-    p.allowOnly("sessionHeader", "useUserField", "maxSessions", "ttlSeconds", "maxQueue", "maxKvCacheUsage");
-    String header = p.text("sessionHeader", SessionKey.DEFAULT_HEADER, "[a-z0-9!#$%&'*+.^_`|~-]+",
-        "a header name: lower-case letters, digits and - (no spaces)");
-    return new SessionAffinityScorer(new SessionKey(header, p.bool("useUserField", false)),
+    p.movedTo(Map.of("sessionHeader", SESSION_PRODUCER, "useUserField", SESSION_PRODUCER));
+    p.allowOnly("maxSessions", "ttlSeconds", "maxQueue", "maxKvCacheUsage");
+    return new SessionAffinityScorer(
         p.integer("maxSessions", SessionAffinityScorer.DEFAULT_MAX_SESSIONS, 1, 10_000_000),
         p.integer("ttlSeconds", (int) SessionAffinityScorer.DEFAULT_TTL_SECONDS, 1, 86_400),
         p.integer("maxQueue", 5, 1, 1_000_000), p.number("maxKvCacheUsage", 0.8, 0.01, 1.0), env.ticker());

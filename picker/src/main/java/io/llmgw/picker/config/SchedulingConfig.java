@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scheduling part of an EPP's plugin configuration, in the reference EPP's shape ({@code EndpointPickerConfig}):
- * plugin instances by type with parameters, and scheduling profiles that reference them.
+ * An EPP's plugin configuration, in the reference EPP's shape ({@code EndpointPickerConfig}): plugin instances by type
+ * with parameters, of every extension point, and scheduling profiles that reference the filters, scorers and pickers.
  *
  * @param source where it came from, for messages ({@code --policy seed}, a file's path)
  */
@@ -13,6 +13,18 @@ public record SchedulingConfig(String source, List<PluginSpec> plugins, List<Pro
   public SchedulingConfig {
     plugins = List.copyOf(plugins);
     profiles = List.copyOf(profiles);
+  }
+
+  /** This configuration with one more plugin that no profile lists (a producer, a hook, …). */
+  public SchedulingConfig withPlugin(PluginSpec plugin) {
+    List<PluginSpec> morePlugins = new ArrayList<>(plugins);
+    morePlugins.add(plugin);
+    return new SchedulingConfig(source, morePlugins, profiles);
+  }
+
+  /** Whether a plugin of this type is listed. */
+  public boolean lists(String type) {
+    return plugins.stream().anyMatch(p -> p.type().equals(type));
   }
 
   /**

@@ -106,7 +106,7 @@ public final class ObjectiveCheck {
     return p;
   }
 
-  /** Whether any endpoint meets the limits now (admission's question; a spent limit is never asked: see Director). */
+  /** Whether any endpoint meets the limits now (admission's question; never asked of a {@linkplain #spent() spent} check). */
   public boolean anyMeets(List<EndpointState> states) {
     for (EndpointState e : states) {
       if (meets(e)) {
@@ -114,6 +114,11 @@ public final class ObjectiveCheck {
       }
     }
     return false;
+  }
+
+  /** Whether the limits were waited out: picking prefers the fastest, and admission holds nothing back for them. */
+  public boolean spent() {
+    return spent;
   }
 
   public ObjectiveLimits limits() {

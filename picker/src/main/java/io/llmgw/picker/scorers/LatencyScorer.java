@@ -5,6 +5,8 @@ import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.PrefixView;
 import io.llmgw.picker.Scorer;
+import io.llmgw.picker.attributes.AttributeKey;
+import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LatencyPrediction;
 import io.llmgw.picker.latency.LoadSnapshot;
@@ -51,9 +53,15 @@ public final class LatencyScorer implements Scorer, PrefixView {
   }
 
   @Override
+  public Set<AttributeKey<?>> consumes() {
+    return Set.of(RequestAttributes.PROMPT_BLOCKS, RequestAttributes.MAX_OUTPUT_TOKENS);
+  }
+
+  @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     int n = candidates.size();
-    double output = estimator.expectedOutput(request.model(), request.maxOutputTokens(), DEFAULT_OUTPUT_TOKENS);
+    double output = estimator.expectedOutput(request.model(),
+        request.attributes().getOrDefault(RequestAttributes.MAX_OUTPUT_TOKENS, 0), DEFAULT_OUTPUT_TOKENS);
     double best = Double.POSITIVE_INFINITY;
     for (int i = 0; i < n; i++) {
       out[i] = cost(request, candidates.get(i), output);

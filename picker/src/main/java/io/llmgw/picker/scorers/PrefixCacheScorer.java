@@ -5,6 +5,8 @@ import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.PrefixView;
 import io.llmgw.picker.Scorer;
+import io.llmgw.picker.attributes.AttributeKey;
+import io.llmgw.picker.attributes.RequestAttributes;
 import java.util.List;
 import java.util.Set;
 
@@ -43,6 +45,11 @@ public final class PrefixCacheScorer implements Scorer, PrefixView {
   }
 
   @Override
+  public Set<AttributeKey<?>> consumes() {
+    return Set.of(RequestAttributes.PROMPT_BLOCKS);
+  }
+
+  @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     long[] blocks = request.prefixBlocks();
     for (int i = 0; i < candidates.size(); i++) {
@@ -57,8 +64,9 @@ public final class PrefixCacheScorer implements Scorer, PrefixView {
 
   @Override
   public void onPicked(PickRequest request, EndpointState primary) {
-    if (request.prefixBlocks().length > 0) {
-      index.record(primary.address(), request.prefixBlocks());
+    long[] blocks = request.prefixBlocks();
+    if (blocks.length > 0) {
+      index.record(primary.address(), blocks);
     }
   }
 

@@ -3,7 +3,8 @@ package io.llmgw.picker.scorers;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.Scorer;
-import io.llmgw.picker.SessionKey;
+import io.llmgw.picker.attributes.AttributeKey;
+import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.Ticker;
 import java.util.List;
 import java.util.Set;
@@ -21,22 +22,15 @@ public final class SessionAffinityScorer implements Scorer {
   public static final int DEFAULT_MAX_SESSIONS = 100_000;
   public static final long DEFAULT_TTL_SECONDS = 600;
 
-  private final SessionKey key;
   private final SessionTable table;
   private final int maxQueue;
   private final double maxKvCacheUsage;
 
-  public SessionAffinityScorer(SessionKey key, int maxSessions, long ttlSeconds, int maxQueue, double maxKvCacheUsage,
+  public SessionAffinityScorer(int maxSessions, long ttlSeconds, int maxQueue, double maxKvCacheUsage,
       Ticker ticker) {
-    this.key = key;
     this.table = new SessionTable(maxSessions, ttlSeconds * 1_000_000_000L, ticker);
     this.maxQueue = maxQueue;
     this.maxKvCacheUsage = maxKvCacheUsage;
-  }
-
-  /** Where requests name their session. */
-  public SessionKey key() {
-    return key;
   }
 
   @Override
@@ -45,8 +39,14 @@ public final class SessionAffinityScorer implements Scorer {
   }
 
   @Override
+  public Set<AttributeKey<?>> consumes() {
+    return Set.of(RequestAttributes.SESSION_ID);
+  }
+
+  @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
-    String last = request.session() == null ? null : table.endpointOf(request.session());
+    String session = request.attribute(RequestAttributes.SESSION_ID);
+    String last = session == null ? null : table.endpointOf(session);
     for (int i = 0; i < candidates.size(); i++) {
       EndpointState e = candidates.get(i);
       out[i] = last != null && e.address().equals(last) ? room(e) : 0.0;
@@ -63,8 +63,9 @@ public final class SessionAffinityScorer implements Scorer {
 
   @Override
   public void onPicked(PickRequest request, EndpointState primary) {
-    if (request.session() != null) {
-      table.served(request.session(), primary.address());
+    String session = request.attribute(RequestAttributes.SESSION_ID);
+    if (session != null) {
+      table.served(session, primary.address());
     }
   }
 

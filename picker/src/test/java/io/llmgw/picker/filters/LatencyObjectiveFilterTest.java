@@ -1,5 +1,6 @@
 package io.llmgw.picker.filters;
 
+import io.llmgw.picker.attributes.RequestAttributes;
 import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +35,7 @@ class LatencyObjectiveFilterTest {
 
   private PickRequest withTtftLimit(double ms) {
     return PickRequest.of("m")
-        .withObjective(ObjectiveCheck.of(new ObjectiveLimits(ms, 0), 25, estimator, 0.8, LoadSnapshot::of));
+        .with(RequestAttributes.OBJECTIVE, ObjectiveCheck.of(new ObjectiveLimits(ms, 0), 25, estimator, 0.8, LoadSnapshot::of));
   }
 
   @Test
@@ -70,7 +71,7 @@ class LatencyObjectiveFilterTest {
   @Test
   void aSpentLimitMeetsNothingAndPrefersTheFastest() {
     PickRequest r = PickRequest.of("m")
-        .withObjective(ObjectiveCheck.spent(new ObjectiveLimits(250, 0), 25, estimator, LoadSnapshot::of));
+        .with(RequestAttributes.OBJECTIVE, ObjectiveCheck.spent(new ObjectiveLimits(250, 0), 25, estimator, LoadSnapshot::of));
     assertThat(filter.applies(r)).isTrue();
     assertThat(List.of(fast, slow)).noneMatch(e -> filter.keep(r, e));
     assertThat(filter.bestEffort(r, List.of(slow, fast))).containsExactly(fast);

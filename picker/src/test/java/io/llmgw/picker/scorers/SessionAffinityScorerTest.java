@@ -1,5 +1,6 @@
 package io.llmgw.picker.scorers;
 
+import io.llmgw.picker.attributes.RequestAttributes;
 import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,13 +35,13 @@ class SessionAffinityScorerTest {
   final EndpointState c = pod(3, metrics(0, 0.1, Set.of()), new Pods.Pending());
 
   SessionAffinityScorer scorer(int maxSessions) {
-    return new SessionAffinityScorer(new SessionKey(SessionKey.DEFAULT_HEADER, false), maxSessions, 60, 5, 0.8,
+    return new SessionAffinityScorer(maxSessions, 60, 5, 0.8,
         nanos::get);
   }
 
   static double[] score(SessionAffinityScorer s, String session, List<EndpointState> candidates) {
     double[] out = new double[candidates.size()];
-    s.score(PickRequest.of("m").withSession(session), candidates, out);
+    s.score(PickRequest.of("m").with(RequestAttributes.SESSION_ID, session), candidates, out);
     return out;
   }
 
@@ -48,12 +49,12 @@ class SessionAffinityScorerTest {
   void theSessionsLastPodScoresOneAndNoOtherDoes() {
     SessionAffinityScorer s = scorer(10);
     assertThat(score(s, "chat-1", List.of(a, b, c))).containsExactly(0, 0, 0);
-    s.onPicked(PickRequest.of("m").withSession("chat-1"), b);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "chat-1"), b);
     assertThat(score(s, "chat-1", List.of(a, b, c))).containsExactly(0, 1, 0);
     assertThat(score(s, "chat-2", List.of(a, b, c))).as("another session").containsExactly(0, 0, 0);
     assertThat(score(s, null, List.of(a, b, c))).as("no session").containsExactly(0, 0, 0);
     assertThat(score(s, "chat-1", List.of(a, c))).as("its pod filtered out").containsExactly(0, 0);
-    s.onPicked(PickRequest.of("m").withSession("chat-1"), c);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "chat-1"), c);
     assertThat(score(s, "chat-1", List.of(a, b, c))).as("it moved").containsExactly(0, 0, 1);
   }
 
@@ -63,9 +64,9 @@ class SessionAffinityScorerTest {
     EndpointState some = pod(1, metrics(2, 0.1, Set.of()), new Pods.Pending());
     EndpointState queued = pod(2, metrics(5, 0.1, Set.of()), new Pods.Pending());
     EndpointState fullCache = pod(3, metrics(0, 0.85, Set.of()), new Pods.Pending());
-    s.onPicked(PickRequest.of("m").withSession("some"), some);
-    s.onPicked(PickRequest.of("m").withSession("q"), queued);
-    s.onPicked(PickRequest.of("m").withSession("kv"), fullCache);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "some"), some);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "q"), queued);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "kv"), fullCache);
     assertThat(score(s, "some", List.of(some, queued, fullCache))).containsExactly(0.6, 0, 0);
     assertThat(score(s, "q", List.of(some, queued, fullCache))).containsExactly(0, 0, 0);
     assertThat(score(s, "kv", List.of(some, queued, fullCache))).containsExactly(0, 0, 0);
@@ -74,17 +75,17 @@ class SessionAffinityScorerTest {
   @Test
   void sessionsExpireAfterTheirTtlAndTheLeastRecentlyUsedGoFirst() {
     SessionAffinityScorer s = scorer(2);
-    s.onPicked(PickRequest.of("m").withSession("one"), a);
-    s.onPicked(PickRequest.of("m").withSession("two"), b);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "one"), a);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "two"), b);
     score(s, "one", List.of(a)); // "one" is now the more recently used
-    s.onPicked(PickRequest.of("m").withSession("three"), c);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "three"), c);
     assertThat(score(s, "one", List.of(a))).containsExactly(1);
     assertThat(score(s, "two", List.of(b))).as("evicted: least recently used").containsExactly(0);
     assertThat(s.sessions()).isEqualTo(2);
 
     nanos.addAndGet(Duration.ofSeconds(61).toNanos());
     assertThat(score(s, "one", List.of(a))).as("expired").containsExactly(0);
-    s.onPicked(PickRequest.of("m").withSession("four"), a);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "four"), a);
     assertThat(s.sessions()).as("the expired ones went with the next write").isEqualTo(1);
   }
 
@@ -92,7 +93,7 @@ class SessionAffinityScorerTest {
   void aFloodOfSessionIdsStaysWithinTheCap() {
     SessionAffinityScorer s = scorer(1_000);
     for (int i = 0; i < 200_000; i++) {
-      s.onPicked(PickRequest.of("m").withSession("flood-" + i), i % 2 == 0 ? a : b);
+      s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "flood-" + i), i % 2 == 0 ? a : b);
     }
     assertThat(s.sessions()).isEqualTo(1_000);
     assertThat(score(s, "flood-199999", List.of(a, b))).containsExactly(0, 1);
@@ -101,8 +102,8 @@ class SessionAffinityScorerTest {
   @Test
   void sessionsOfAPodThatLeftAreForgotten() {
     SessionAffinityScorer s = scorer(10);
-    s.onPicked(PickRequest.of("m").withSession("x"), a);
-    s.onPicked(PickRequest.of("m").withSession("y"), b);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "x"), a);
+    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "y"), b);
     s.retainOnly(Set.of(b.address()));
     assertThat(s.sessions()).isEqualTo(1);
     assertThat(score(s, "y", List.of(a, b))).containsExactly(0, 1);
@@ -122,14 +123,17 @@ class SessionAffinityScorerTest {
 
   @Test
   void theRegistryBuildsItFromParametersAndNamesWhatIsWrong() {
-    assertThat(profile(Map.of("sessionHeader", "x-chat-id", "useUserField", true, "maxSessions", 5)).sessionKey())
-        .isEqualTo(new SessionKey("x-chat-id", true));
-    assertThat(profile(Map.of()).sessionKey()).isEqualTo(new SessionKey("x-session-id", false));
-    assertThatThrownBy(() -> profile(Map.of("sessionHeader", "X Session"))).hasMessageContaining("sessionHeader")
-        .hasMessageContaining("lower-case letters");
-    assertThatThrownBy(() -> profile(Map.of("useUserField", "yes"))).hasMessageContaining("true or false");
+    assertThat(profile(Map.of("maxSessions", 5, "maxQueue", 2)).allPlugins())
+        .anyMatch(p -> p instanceof SessionAffinityScorer);
+    assertThatThrownBy(() -> profile(Map.of("sessionHeader", "x-chat-id"))).hasMessageContaining("sessionHeader")
+        .hasMessageContaining("now a parameter of the session-id-producer");
     assertThatThrownBy(() -> profile(Map.of("maxSessions", 0))).hasMessageContaining("between 1 and 10000000");
     assertThatThrownBy(() -> profile(Map.of("ttl", 5))).hasMessageContaining("unknown parameter");
+  }
+
+  @Test
+  void itConsumesTheSessionAttribute() {
+    assertThat(scorer(10).consumes()).containsExactly(RequestAttributes.SESSION_ID);
   }
 
   SchedulingProfile profile(Map<String, Object> parameters) {

@@ -5,6 +5,8 @@ import io.llmgw.extproc.flow.PoolSet;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.SaturationDetector;
+import io.llmgw.picker.attributes.RequestAttributes;
+import io.llmgw.picker.latency.ObjectiveCheck;
 import java.util.List;
 
 /**
@@ -67,12 +69,13 @@ public final class AdmissionFacts {
   }
 
   /**
-   * The request has latency limits and no endpoint is predicted to meet them now, while something of ours runs on
+   * The request has latency limits left ({@link RequestAttributes#OBJECTIVE}) and no endpoint is predicted to meet them now, while something of ours runs on
    * the pool (when nothing does, waiting cannot help and the model may be wrong: it is not held back).
    */
   public boolean objectiveUnmet() {
     if (objectiveUnmet == null) {
-      objectiveUnmet = ctx.objective() != null && !ctx.objective().anyMeets(states) && !FlowControl.idle(states);
+      ObjectiveCheck check = ctx.attributes().get(RequestAttributes.OBJECTIVE);
+      objectiveUnmet = check != null && !check.spent() && !check.anyMeets(states) && !FlowControl.idle(states);
     }
     return objectiveUnmet;
   }

@@ -10,6 +10,9 @@ import io.llmgw.picker.latency.ObjectiveLimits;
 import java.time.Clock;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.Set;
+import io.llmgw.picker.attributes.RequestAttributes;
+import io.llmgw.picker.attributes.AttributeKey;
 
 /**
  * Late binding: a request without room (its pool saturated, or others of its pool waiting), or whose objective no
@@ -34,6 +37,11 @@ public final class FlowControlAdmission implements AdmissionStep {
   }
 
   @Override
+  public Set<AttributeKey<?>> consumes() {
+    return Set.of(RequestAttributes.OBJECTIVE);
+  }
+
+  @Override
   public Verdict admit(RequestContext ctx, AdmissionFacts facts) {
     if (!facts.flowControlOn() || !facts.anyReachable() || !(facts.noRoom() || facts.objectiveUnmet())) {
       return Verdict.ADMIT;
@@ -42,7 +50,7 @@ public final class FlowControlAdmission implements AdmissionStep {
     long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
     String flowId = ctx.hints().fairnessId() != null ? ctx.hints().fairnessId() : ctx.route().key().toString();
     Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), flowId, ctx.body().size(), deadline,
-        eligible(ctx, ctx.objective()));
+        eligible(ctx, ctx.attributes().get(RequestAttributes.OBJECTIVE)));
     return new Verdict.Queue(new Step.Wait(ticket.outcome().thenApply(refusal -> refusal
         .<Step.Resumption>map(Step.Resumption.Refuse::new).orElse(new Step.Resumption.Proceed(null))),
         ticket::cancel));

@@ -3,6 +3,9 @@ package io.llmgw.extproc.request.admission;
 import io.llmgw.api.ObjectiveFallback;
 import io.llmgw.extproc.request.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
+import java.util.Set;
+import io.llmgw.picker.attributes.RequestAttributes;
+import io.llmgw.picker.attributes.AttributeKey;
 
 /**
  * A request whose latency objective no endpoint is predicted to meet now is refused 429 when its route says to shed
@@ -14,6 +17,11 @@ public final class ObjectiveShedding implements AdmissionStep {
   @Override
   public String type() {
     return TYPE;
+  }
+
+  @Override
+  public Set<AttributeKey<?>> consumes() {
+    return Set.of(RequestAttributes.OBJECTIVE);
   }
 
   @Override

@@ -1,0 +1,36 @@
+package io.llmgw.extproc.plugins;
+
+import io.llmgw.adapters.Adapters;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.latency.LatencyTracker;
+import io.llmgw.extproc.observe.EppMetrics;
+import io.llmgw.extproc.rollout.Rollouts;
+import io.llmgw.extproc.state.Datastore;
+import io.llmgw.picker.SaturationDetector;
+import io.llmgw.picker.SchedulingProfile;
+import io.llmgw.picker.Ticker;
+import java.time.Clock;
+
+/**
+ * What the lifecycle's plugins (producers, resolvers, admission steps, the loader, hooks) may be built with besides
+ * their parameters: the EPP's settings and the parts its composition root built before them, the scheduling profile
+ * included (producers hash prompts as its prefix scorer does and judge load as it does).
+ *
+ * @param profile the configuration's scheduling profile; {@link EppPlugins#build} builds it first and sets it here
+ */
+public record LifecycleEnv(EppSettings settings, Clock clock, Ticker ticker, Datastore datastore,
+    SaturationDetector saturation, FlowControl flow, LatencyTracker latency, Adapters adapters, Rollouts rollouts,
+    EppMetrics metrics, SchedulingProfile profile) {
+  /** Before the profile is built. */
+  public LifecycleEnv(EppSettings settings, Clock clock, Ticker ticker, Datastore datastore,
+      SaturationDetector saturation, FlowControl flow, LatencyTracker latency, Adapters adapters, Rollouts rollouts,
+      EppMetrics metrics) {
+    this(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, null);
+  }
+
+  LifecycleEnv withProfile(SchedulingProfile built) {
+    return new LifecycleEnv(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics,
+        built);
+  }
+}
