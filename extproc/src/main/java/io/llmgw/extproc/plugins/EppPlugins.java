@@ -12,6 +12,7 @@ import io.llmgw.extproc.request.hooks.LatencyObservation;
 import io.llmgw.extproc.request.hooks.PreRequestHook;
 import io.llmgw.extproc.request.hooks.RequestMetrics;
 import io.llmgw.extproc.request.hooks.ResponseHook;
+import io.llmgw.extproc.request.prepare.FairnessIdProducer;
 import io.llmgw.extproc.request.prepare.MaxTokensProducer;
 import io.llmgw.extproc.request.prepare.ObjectiveCheckProducer;
 import io.llmgw.extproc.request.prepare.Producer;
@@ -79,6 +80,7 @@ public final class EppPlugins {
     r.register(RolloutRedirect.TYPE, true, (p, env) -> none(p, new RolloutRedirect(env.rollouts())));
     r.register(PromptBlocksProducer.TYPE, false, EppPlugins::promptBlocks);
     r.register(SessionIdProducer.TYPE, false, EppPlugins::sessionId);
+    r.register(FairnessIdProducer.TYPE, false, (p, env) -> none(p, new FairnessIdProducer()));
     r.register(MaxTokensProducer.TYPE, false, (p, env) -> none(p, new MaxTokensProducer()));
     r.register(ObjectiveCheckProducer.TYPE, false, (p, env) -> none(p, new ObjectiveCheckProducer(env.latency().estimator(),
         env.settings().objectives().model().headroom(), env.profile())));

@@ -38,8 +38,8 @@ class EppPluginsTest {
     assertThat(byDefault.get("pre_request")).containsExactly("in-flight-lease", "adapter-usage");
     assertThat(byDefault.get("response"))
         .containsExactly("in-flight-lease", "flow-signal", "latency-observation", "request-metrics");
-    assertThat(byDefault.get("prepare")).as("the seed policy's filters and admission read only the objective check")
-        .containsExactly("objective-check-producer");
+    assertThat(byDefault.get("prepare")).as("the seed policy's filters and admission read the objective check, flow "
+        + "control the fairness id").containsExactly("objective-check-producer", "fairness-id-producer");
     assertThat(lifecycle(DefaultPlugins.config())).as("the file spells the same out, the seed profile included")
         .isEqualTo(byDefault);
     assertThat(DefaultPlugins.text()).contains("kind: EndpointPickerConfig").contains("required");
@@ -49,7 +49,8 @@ class EppPluginsTest {
   void producersAreThoseWhatTheProfileConsumesNeedsInDependencyOrder() {
     Map<String, List<String>> latency = lifecycle(PolicyShorthand.LATENCY.config(50));
     assertThat(latency.get("prepare")).as("blocks before the objective check that judges cached shares")
-        .containsExactly("prompt-blocks-producer", "objective-check-producer", "max-tokens-producer");
+        .containsExactly("prompt-blocks-producer", "objective-check-producer", "max-tokens-producer",
+            "fairness-id-producer");
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.llmgw.extproc.flow.FlowControl;
 import io.llmgw.extproc.flow.Ticket;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Step;
+import io.llmgw.extproc.request.prepare.FairnessIdProducer;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.latency.ObjectiveCheck;
 import io.llmgw.picker.latency.ObjectiveLimits;
@@ -38,7 +39,7 @@ public final class FlowControlAdmission implements AdmissionStep {
 
   @Override
   public Set<AttributeKey<?>> consumes() {
-    return Set.of(RequestAttributes.OBJECTIVE);
+    return Set.of(RequestAttributes.OBJECTIVE, FairnessIdProducer.FAIRNESS_ID);
   }
 
   @Override
@@ -48,7 +49,7 @@ public final class FlowControlAdmission implements AdmissionStep {
     }
     ObjectiveLimits limits = ctx.limits();
     long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
-    String flowId = ctx.hints().fairnessId() != null ? ctx.hints().fairnessId() : ctx.route().key().toString();
+    String flowId = ctx.attributes().get(FairnessIdProducer.FAIRNESS_ID);
     Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), flowId, ctx.body().size(), deadline,
         eligible(ctx, ctx.attributes().get(RequestAttributes.OBJECTIVE)));
     return new Verdict.Queue(new Step.Wait(ticket.outcome().thenApply(refusal -> refusal
