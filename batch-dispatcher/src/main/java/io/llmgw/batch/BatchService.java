@@ -1,6 +1,6 @@
 package io.llmgw.batch;
 
-import io.llmgw.batch.api.BatchApi;
+import io.llmgw.batch.openai.BatchApi;
 import io.llmgw.batch.dispatch.Dispatcher;
 import io.llmgw.batch.dispatch.Forwarder;
 import io.llmgw.batch.dispatch.LoadReader;

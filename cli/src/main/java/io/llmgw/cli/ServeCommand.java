@@ -11,7 +11,7 @@ import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.RequestSettings;
-import io.llmgw.extproc.config.PluginConfigFile;
+import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.plugins.DefaultPlugins;
 import io.llmgw.extproc.request.prepare.SessionIdProducer;

@@ -2,7 +2,7 @@ package io.llmgw.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.llmgw.extproc.config.PluginConfigFile;
+import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.plugins.DefaultPlugins;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

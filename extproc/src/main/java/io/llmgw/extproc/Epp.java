@@ -132,52 +132,20 @@ public final class Epp implements AutoCloseable {
     }
   }
 
-  /** Requests routed longer ago than the longest a request may take stop counting against their pods. */
-  private void expireInFlight() {
-    Duration max = settings.requests().maxRequestDuration();
-    int expired = parts.datastore().inFlight().expireOlderThan(max);
-    if (expired > 0) {
-      LOG.warn("{} routed request(s) still open after {} s stopped counting in flight (--max-request-duration)",
-          expired, max.toSeconds());
-      parts.metrics().inFlightExpired(expired);
-      parts.flow().signal();
-    }
-  }
-
-  /** Requests that went silent while arriving give back their stream slot and buffered bytes. */
-  private void expireIdleStreams() {
-    int expired = parts.streams().limits().expireIdle();
-    if (expired > 0) {
-      LOG.warn("{} request stream(s) sent nothing for {} ms while their request arrived; answered 408 or ended "
-          + "(--request-idle-timeout)", expired, settings.requests().idleTimeout().toMillis());
-      parts.metrics().idleStreamsExpired(expired);
-    }
-  }
-
   private void startServing() throws IOException {
     ListenSettings l = settings.listen();
     scraper.start();
-    long reap = settings.adapters().reaperPeriod().toMillis();
-    scheduler.scheduleWithFixedDelay(() -> parts.adapters().reaper().reap(parts.datastore().allStates()), reap, reap,
-        TimeUnit.MILLISECONDS);
-    long sweep = Math.min(1_000, settings.requests().maxRequestDuration().toMillis() / 10);
-    scheduler.scheduleWithFixedDelay(this::expireInFlight, sweep, sweep, TimeUnit.MILLISECONDS);
-    long idleSweep = Math.min(1_000, settings.requests().idleTimeout().toMillis() / 4);
-    scheduler.scheduleWithFixedDelay(this::expireIdleStreams, idleSweep, idleSweep, TimeUnit.MILLISECONDS);
-    if (settings.adapters().copyScaling()) {
-      long tick = settings.copies().tick().toMillis();
-      scheduler.scheduleWithFixedDelay(parts.copyScaler()::tick, tick, tick, TimeUnit.MILLISECONDS);
-    }
+    new Housekeeping(settings, parts).schedule(scheduler);
     Duration scraperSilence = Duration.ofMillis(Math.max(5_000, 20 * settings.scrape().interval().toMillis()));
     healthWatch = new HealthWatch(parts.streams().vitals().watch("the metrics scraper", scraper::lastTickMillis,
         scraperSilence), health).start(1_000);
     health.start(new InetSocketAddress(l.bindHost(), l.healthPort()));
-    identity = l.tls() == null ? null : ReloadingIdentity.start(l.tls(), certificateNames(l), scheduler);
+    identity = l.tls() == null ? null : ReloadingIdentity.start(l.tls(), EppTls.certificateNames(l), scheduler);
     InetSocketAddress grpcAddress = new InetSocketAddress(l.bindHost(), l.grpcPort());
     // The health service on the ext_proc port too: a proxy health-checks over the same (TLS) connection it sends
     // streams on, while the kubelet, which cannot speak TLS to a gRPC probe, uses the plaintext health port.
     grpc = (identity == null ? NettyServerBuilder.forAddress(grpcAddress)
-        : NettyServerBuilder.forAddress(grpcAddress, credentials(identity)))
+        : NettyServerBuilder.forAddress(grpcAddress, EppTls.credentials(identity)))
         .addService(new ExtProcService(parts.streams()))
         .addService(health.service())
         .permitKeepAliveTime(l.keepAlivePermit().toMillis(), TimeUnit.MILLISECONDS)
@@ -193,53 +161,15 @@ public final class Epp implements AutoCloseable {
             new PoolLoadReport(parts.datastore(), parts.flow()), new PodsReport(parts.datastore(), parts.adapters(),
             clock), l.admin()));
     if (l.metricsTls()) {
-      metricsBuilder.httpsConfigurator(new HttpsConfigurator(sslContext(identity)));
+      metricsBuilder.httpsConfigurator(new HttpsConfigurator(EppTls.sslContext(identity)));
     }
     metricsServer = metricsBuilder.buildAndStart();
     serving = true;
     health.setReady(parts.datastore().loaded());
     LOG.info("EPP {}: ext_proc on {}:{} ({}), health on {}, metrics on {} ({}{}); scheduling {} ({})",
         parts.datastore().loaded() ? "ready" : "listening (ready once the cluster's objects are listed)",
-        l.bindHost(), grpc.getPort(), describe(l.tls()), health.port(), metricsServer.getPort(),
+        l.bindHost(), grpc.getPort(), EppTls.describe(l.tls()), health.port(), metricsServer.getPort(),
         l.metricsTls() ? "TLS, " : "", l.admin(), parts.profile().describe(), settings.scheduling().source());
-  }
-
-  private static String describe(ServerTls tls) {
-    if (tls == null) {
-      return "plaintext";
-    }
-    return (tls.mutual() ? "mutual TLS" : "TLS") + (tls.isSelfSigned() ? ", self-signed" : "");
-  }
-
-  /** Names a self-signed certificate is made for: loopback, the bind address, the pod's name. No lookups. */
-  private static List<String> certificateNames(ListenSettings l) {
-    List<String> names = new ArrayList<>(List.of("localhost", "127.0.0.1"));
-    if (!l.bindHost().equals("0.0.0.0") && !names.contains(l.bindHost())) {
-      names.add(l.bindHost());
-    }
-    String pod = System.getenv("HOSTNAME");
-    if (pod != null && pod.matches("[A-Za-z0-9.-]{1,253}")) {
-      names.add(pod);
-    }
-    return names;
-  }
-
-  private static ServerCredentials credentials(ReloadingIdentity id) {
-    TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(id.keyManager());
-    if (id.trustManager() != null) {
-      b.trustManager(id.trustManager()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
-    }
-    return b.build();
-  }
-
-  private static SSLContext sslContext(ReloadingIdentity id) throws IOException {
-    try {
-      SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(new KeyManager[] {id.keyManager()}, null, null);
-      return ctx;
-    } catch (GeneralSecurityException e) {
-      throw new IOException("cannot serve the metrics port over TLS: " + e.getMessage(), e);
-    }
   }
 
   public int grpcPort() {

@@ -3,7 +3,7 @@ package io.llmgw.extproc;
 import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.adapters.CopySettings;
 import io.llmgw.extproc.control.SourceSettings;
-import io.llmgw.extproc.latency.ObjectiveSettings;
+import io.llmgw.extproc.objectives.ObjectiveSettings;
 import io.llmgw.picker.SaturationSettings;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.config.SchedulingConfig;

@@ -45,8 +45,15 @@ public final class SqliteStore implements BatchStore {
   private final FileChannel lockChannel;
   private final FileLock lock;
 
+  private final SqliteFiles files;
+  private final SqliteBatches batches;
+  private final SqliteQueue queue;
+
   private SqliteStore(Connection db, FileChannel lockChannel, FileLock lock) {
     this.db = db;
+    this.files = new SqliteFiles(db);
+    this.batches = new SqliteBatches(db);
+    this.queue = new SqliteQueue(db, batches);
     this.lockChannel = lockChannel;
     this.lock = lock;
   }
@@ -96,79 +103,33 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized boolean putFile(StoredFile f, byte[] content) {
-    return tx(() -> {
-      try (PreparedStatement p = db.prepareStatement("INSERT OR IGNORE INTO files VALUES (?,?,?,?,?,?)")) {
-        p.setString(1, f.id());
-        p.setString(2, f.purpose());
-        p.setString(3, f.filename());
-        p.setLong(4, f.bytes());
-        p.setLong(5, f.createdAt());
-        p.setBytes(6, content);
-        return p.executeUpdate() == 1;
-      }
-    });
+    return tx(() -> files.putFile(f, content));
   }
 
   @Override
   public synchronized Optional<StoredFile> file(String id) {
-    return tx(() -> {
-      try (PreparedStatement p = db.prepareStatement(
-          "SELECT id, purpose, filename, bytes, created_at FROM files WHERE id = ?")) {
-        p.setString(1, id);
-        try (ResultSet r = p.executeQuery()) {
-          return r.next() ? Optional.of(new StoredFile(r.getString(1), r.getString(2), r.getString(3), r.getLong(4),
-              r.getLong(5))) : Optional.<StoredFile>empty();
-        }
-      }
-    });
+    return tx(() -> files.file(id));
   }
 
   @Override
   public synchronized Optional<byte[]> content(String id) {
-    return tx(() -> {
-      try (PreparedStatement p = db.prepareStatement("SELECT content FROM files WHERE id = ?")) {
-        p.setString(1, id);
-        try (ResultSet r = p.executeQuery()) {
-          return r.next() ? Optional.of(r.getBytes(1)) : Optional.<byte[]>empty();
-        }
-      }
-    });
+    return tx(() -> files.content(id));
   }
 
   @Override
   public synchronized List<StoredFile> files() {
-    return tx(() -> {
-      List<StoredFile> out = new ArrayList<>();
-      try (Statement st = db.createStatement(); ResultSet r = st.executeQuery(
-          "SELECT id, purpose, filename, bytes, created_at FROM files ORDER BY created_at")) {
-        while (r.next()) {
-          out.add(new StoredFile(r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getLong(5)));
-        }
-      }
-      return out;
-    });
+    return tx(() -> files.files());
   }
 
   @Override
   public synchronized boolean deleteFile(String id) {
-    return tx(() -> {
-      try (PreparedStatement p = db.prepareStatement("DELETE FROM files WHERE id = ?")) {
-        p.setString(1, id);
-        return p.executeUpdate() == 1;
-      }
-    });
+    return tx(() -> files.deleteFile(id));
   }
 
   @Override
   public synchronized void deleteBatch(String id) {
     tx(() -> {
-      for (String table : List.of("batches", "queue", "results", "counts")) {
-        try (PreparedStatement p = db.prepareStatement("DELETE FROM " + table + " WHERE "
-            + (table.equals("batches") ? "id" : "batch_id") + " = ?")) {
-          p.setString(1, id);
-          p.executeUpdate();
-        }
-      }
+      batches.deleteBatch(id);
       return null;
     });
   }
@@ -176,116 +137,34 @@ public final class SqliteStore implements BatchStore {
   @Override
   public synchronized void createBatch(Batch b) {
     tx(() -> {
-      try (PreparedStatement p = db.prepareStatement("INSERT INTO batches(id, status, doc) VALUES (?,?,?)")) {
-        p.setString(1, b.id());
-        p.setString(2, b.status().name());
-        p.setString(3, BatchJsonCodec.write(b));
-        p.executeUpdate();
-      }
-      try (PreparedStatement p = db.prepareStatement("INSERT OR IGNORE INTO counts(batch_id) VALUES (?)")) {
-        p.setString(1, b.id());
-        p.executeUpdate();
-      }
+      batches.createBatch(b);
       return null;
     });
   }
 
   @Override
   public synchronized Optional<Batch> batch(String id) {
-    return tx(() -> {
-      try (PreparedStatement p = db.prepareStatement("SELECT doc FROM batches WHERE id = ?")) {
-        p.setString(1, id);
-        try (ResultSet r = p.executeQuery()) {
-          return r.next() ? Optional.of(BatchJsonCodec.read(r.getString(1), Batch.class)) : Optional.<Batch>empty();
-        }
-      }
-    });
+    return tx(() -> batches.batch(id));
   }
 
   @Override
   public synchronized List<Batch> batches(String after, int limit) {
-    return tx(() -> {
-      String sql = after == null ? "SELECT doc FROM batches ORDER BY seq DESC LIMIT ?"
-          : "SELECT doc FROM batches WHERE seq < (SELECT seq FROM batches WHERE id = ?) ORDER BY seq DESC LIMIT ?";
-      try (PreparedStatement p = db.prepareStatement(sql)) {
-        int i = 1;
-        if (after != null) {
-          p.setString(i++, after);
-        }
-        p.setInt(i, limit);
-        List<Batch> out = new ArrayList<>();
-        try (ResultSet r = p.executeQuery()) {
-          while (r.next()) {
-            out.add(BatchJsonCodec.read(r.getString(1), Batch.class));
-          }
-        }
-        return out;
-      }
-    });
+    return tx(() -> batches.batches(after, limit));
   }
 
   @Override
   public synchronized List<String> batchIds(List<BatchStatus> statuses) {
-    return tx(() -> {
-      List<String> out = new ArrayList<>();
-      try (PreparedStatement p = db.prepareStatement("SELECT id FROM batches WHERE status = ? ORDER BY seq")) {
-        for (BatchStatus s : statuses) {
-          p.setString(1, s.name());
-          try (ResultSet r = p.executeQuery()) {
-            while (r.next()) {
-              out.add(r.getString(1));
-            }
-          }
-        }
-      }
-      return out;
-    });
+    return tx(() -> batches.batchIds(statuses));
   }
 
   @Override
   public synchronized boolean transition(String id, BatchStatus from, Batch next) {
-    return tx(() -> replace(id, from, next));
-  }
-
-  private boolean replace(String id, BatchStatus from, Batch next) throws SQLException {
-    try (PreparedStatement p = db.prepareStatement("UPDATE batches SET status = ?, doc = ? WHERE id = ? AND status = ?")) {
-      p.setString(1, next.status().name());
-      p.setString(2, BatchJsonCodec.write(next));
-      p.setString(3, id);
-      p.setString(4, from.name());
-      return p.executeUpdate() == 1;
-    }
+    return tx(() -> batches.transition(id, from, next));
   }
 
   @Override
   public synchronized boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now) {
-    return tx(() -> {
-      if (!replace(next.id(), BatchStatus.VALIDATING, next)) {
-        return false;
-      }
-      for (LineResult r : known) {
-        writeResult(r);
-      }
-      try (PreparedStatement p = db.prepareStatement("INSERT OR IGNORE INTO queue(batch_id, custom_id, line, pool, "
-          + "deadline, url, body, enqueued_at) SELECT ?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM results "
-          + "WHERE batch_id = ? AND custom_id = ?)")) {
-        for (QueuedLine l : lines) {
-          p.setString(1, l.batchId());
-          p.setString(2, l.customId());
-          p.setInt(3, l.line());
-          p.setString(4, l.pool());
-          p.setLong(5, l.deadline());
-          p.setString(6, l.url());
-          p.setString(7, l.body());
-          p.setLong(8, now);
-          p.setString(9, l.batchId());
-          p.setString(10, l.customId());
-          p.addBatch();
-        }
-        p.executeBatch();
-      }
-      return true;
-    });
+    return tx(() -> queue.accept(next, lines, known, now));
   }
 
   @Override
@@ -293,52 +172,13 @@ public final class SqliteStore implements BatchStore {
     if (max <= 0) {
       return List.of();
     }
-    return tx(() -> {
-      List<Claim> out = new ArrayList<>();
-      try (PreparedStatement p = db.prepareStatement("SELECT batch_id, custom_id, line, pool, deadline, url, body, "
-          + "attempts FROM queue WHERE pool = ? AND deadline > ? AND not_before <= ? AND (owner IS NULL OR "
-          + "claim_until <= ?) ORDER BY deadline, line LIMIT ?")) {
-        p.setString(1, pool);
-        p.setLong(2, now);
-        p.setLong(3, now);
-        p.setLong(4, now);
-        p.setInt(5, max);
-        try (ResultSet r = p.executeQuery()) {
-          while (r.next()) {
-            out.add(new Claim(new QueuedLine(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getLong(5),
-                r.getString(6), r.getString(7)), r.getInt(8)));
-          }
-        }
-      }
-      try (PreparedStatement p = db.prepareStatement("UPDATE queue SET owner = ?, claim_until = ?, "
-          + "attempts = attempts + 1 WHERE batch_id = ? AND custom_id = ?")) {
-        for (Claim c : out) {
-          p.setString(1, owner);
-          p.setLong(2, now + visibilityMillis);
-          p.setString(3, c.item().batchId());
-          p.setString(4, c.item().customId());
-          p.addBatch();
-        }
-        p.executeBatch();
-      }
-      return out;
-    });
+    return tx(() -> queue.claim(pool, max, owner, now, visibilityMillis));
   }
 
   @Override
   public synchronized void extend(List<QueuedLine> lines, String owner, long now, long visibilityMillis) {
     tx(() -> {
-      try (PreparedStatement p = db.prepareStatement(
-          "UPDATE queue SET claim_until = ? WHERE batch_id = ? AND custom_id = ? AND owner = ?")) {
-        for (QueuedLine l : lines) {
-          p.setLong(1, now + visibilityMillis);
-          p.setString(2, l.batchId());
-          p.setString(3, l.customId());
-          p.setString(4, owner);
-          p.addBatch();
-        }
-        p.executeBatch();
-      }
+      queue.extend(lines, owner, now, visibilityMillis);
       return null;
     });
   }
@@ -346,135 +186,44 @@ public final class SqliteStore implements BatchStore {
   @Override
   public synchronized void release(QueuedLine l, long notBefore) {
     tx(() -> {
-      try (PreparedStatement p = db.prepareStatement("UPDATE queue SET owner = NULL, claim_until = 0, not_before = ? "
-          + "WHERE batch_id = ? AND custom_id = ?")) {
-        p.setLong(1, notBefore);
-        p.setString(2, l.batchId());
-        p.setString(3, l.customId());
-        p.executeUpdate();
-      }
+      queue.release(l, notBefore);
       return null;
     });
   }
 
   @Override
   public synchronized boolean finish(LineResult result) {
-    return tx(() -> writeResult(result));
-  }
-
-  private boolean writeResult(LineResult r) throws SQLException {
-    boolean written;
-    try (PreparedStatement p = db.prepareStatement("INSERT OR IGNORE INTO results VALUES (?,?,?,?,?)")) {
-      p.setString(1, r.batchId());
-      p.setString(2, r.customId());
-      p.setInt(3, r.line());
-      p.setInt(4, r.ok() ? 1 : 0);
-      p.setString(5, r.json());
-      written = p.executeUpdate() == 1;
-    }
-    if (written) {
-      try (PreparedStatement p = db.prepareStatement(r.ok()
-          ? "UPDATE counts SET completed = completed + 1 WHERE batch_id = ?"
-          : "UPDATE counts SET failed = failed + 1 WHERE batch_id = ?")) {
-        p.setString(1, r.batchId());
-        p.executeUpdate();
-      }
-    }
-    try (PreparedStatement p = db.prepareStatement("DELETE FROM queue WHERE batch_id = ? AND custom_id = ?")) {
-      p.setString(1, r.batchId());
-      p.setString(2, r.customId());
-      p.executeUpdate();
-    }
-    return written;
+    return tx(() -> queue.finish(result));
   }
 
   @Override
   public synchronized int drop(String batchId, Function<QueuedLine, LineResult> make) {
-    return tx(() -> {
-      List<QueuedLine> unclaimed = new ArrayList<>();
-      try (PreparedStatement p = db.prepareStatement("SELECT batch_id, custom_id, line, pool, deadline, url, body "
-          + "FROM queue WHERE batch_id = ? AND owner IS NULL")) {
-        p.setString(1, batchId);
-        try (ResultSet r = p.executeQuery()) {
-          while (r.next()) {
-            unclaimed.add(new QueuedLine(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getLong(5),
-                r.getString(6), r.getString(7)));
-          }
-        }
-      }
-      for (QueuedLine l : unclaimed) {
-        writeResult(make.apply(l));
-      }
-      return unclaimed.size();
-    });
+    return tx(() -> queue.drop(batchId, make));
   }
 
   @Override
   public synchronized long remaining(String batchId) {
-    return tx(() -> {
-      try (PreparedStatement p = db.prepareStatement("SELECT count(*) FROM queue WHERE batch_id = ?")) {
-        p.setString(1, batchId);
-        try (ResultSet r = p.executeQuery()) {
-          return r.next() ? r.getLong(1) : 0L;
-        }
-      }
-    });
+    return tx(() -> queue.remaining(batchId));
   }
 
   @Override
   public synchronized RequestCounts counts(String batchId, int total) {
-    return tx(() -> {
-      try (PreparedStatement p = db.prepareStatement("SELECT completed, failed FROM counts WHERE batch_id = ?")) {
-        p.setString(1, batchId);
-        try (ResultSet r = p.executeQuery()) {
-          return r.next() ? new RequestCounts(total, r.getInt(1), r.getInt(2)) : new RequestCounts(total, 0, 0);
-        }
-      }
-    });
+    return tx(() -> queue.counts(batchId, total));
   }
 
   @Override
   public synchronized List<LineResult> results(String batchId) {
-    return tx(() -> {
-      List<LineResult> out = new ArrayList<>();
-      try (PreparedStatement p = db.prepareStatement(
-          "SELECT custom_id, line, ok, json FROM results WHERE batch_id = ? ORDER BY line")) {
-        p.setString(1, batchId);
-        try (ResultSet r = p.executeQuery()) {
-          while (r.next()) {
-            out.add(new LineResult(batchId, r.getString(1), r.getInt(2), r.getInt(3) == 1, r.getString(4)));
-          }
-        }
-      }
-      return out;
-    });
+    return tx(() -> queue.results(batchId));
   }
 
   @Override
   public synchronized QueueStats stats(String pool) {
-    return tx(() -> {
-      try (PreparedStatement p = db.prepareStatement(
-          "SELECT count(*), coalesce(min(enqueued_at), 0) FROM queue WHERE pool = ?")) {
-        p.setString(1, pool);
-        try (ResultSet r = p.executeQuery()) {
-          r.next();
-          return new QueueStats(r.getLong(1), r.getLong(2));
-        }
-      }
-    });
+    return tx(() -> queue.stats(pool));
   }
 
   @Override
   public synchronized List<String> pools() {
-    return tx(() -> {
-      List<String> out = new ArrayList<>();
-      try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("SELECT DISTINCT pool FROM queue")) {
-        while (r.next()) {
-          out.add(r.getString(1));
-        }
-      }
-      return out;
-    });
+    return tx(() -> queue.pools());
   }
 
   @Override

@@ -3,7 +3,7 @@ package io.llmgw.bench.load;
 import io.llmgw.api.ConfigException;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.config.PluginConfigFile;
+import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.config.SchedulingConfig;

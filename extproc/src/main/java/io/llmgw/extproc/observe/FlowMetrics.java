@@ -1,9 +1,9 @@
 package io.llmgw.extproc.observe;
 
-import io.llmgw.extproc.flow.FlowControl;
-import io.llmgw.extproc.flow.FlowEvents;
-import io.llmgw.extproc.flow.PoolScaling;
-import io.llmgw.extproc.latency.ObjectiveStatus;
+import io.llmgw.extproc.flowcontrol.FlowControl;
+import io.llmgw.extproc.flowcontrol.FlowEvents;
+import io.llmgw.extproc.flowcontrol.PoolScaling;
+import io.llmgw.extproc.objectives.ObjectiveStatus;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;

@@ -1,6 +1,6 @@
 package io.llmgw.extproc.observe;
 
-import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.flowcontrol.FlowControl;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.extproc.state.RouteView;

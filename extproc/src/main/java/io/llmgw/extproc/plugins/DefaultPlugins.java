@@ -1,7 +1,7 @@
 package io.llmgw.extproc.plugins;
 
 import io.llmgw.api.ConfigException;
-import io.llmgw.extproc.config.PluginConfigFile;
+import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.picker.config.SchedulingConfig;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,8 +2,8 @@ package io.llmgw.extproc.plugins;
 
 import io.llmgw.adapters.Adapters;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.flow.FlowControl;
-import io.llmgw.extproc.latency.LatencyTracker;
+import io.llmgw.extproc.flowcontrol.FlowControl;
+import io.llmgw.extproc.objectives.LatencyTracker;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.state.Datastore;

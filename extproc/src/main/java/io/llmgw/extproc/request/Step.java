@@ -1,5 +1,6 @@
 package io.llmgw.extproc.request;
 
+import io.llmgw.extproc.reply.ErrorReply;
 import java.util.concurrent.CompletableFuture;
 
 /** What the lifecycle asks of the stream after running its phases. */

@@ -16,7 +16,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
 import io.envoyproxy.envoy.type.v3.HttpStatus;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.request.ErrorReply;
+import io.llmgw.extproc.reply.ErrorReply;
 import java.nio.charset.StandardCharsets;
 
 /** Builders for the ext_proc messages the EPP sends. Header values go in {@code raw_value} only (envoy#31555). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.FileModeYaml;
+import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.testing.TestGateway;
 import java.util.List;
 import java.util.Map;

@@ -11,7 +11,7 @@ import static org.awaitility.Awaitility.await;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.RequestSettings;
-import io.llmgw.extproc.config.PluginConfigFile;
+import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.picker.config.PolicyShorthand;
 import java.nio.file.Path;
 import java.time.Duration;

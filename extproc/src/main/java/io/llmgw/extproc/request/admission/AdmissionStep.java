@@ -1,6 +1,6 @@
 package io.llmgw.extproc.request.admission;
 
-import io.llmgw.extproc.request.ErrorReply;
+import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Step;
 import io.llmgw.picker.Plugin;

@@ -1,7 +1,7 @@
 package io.llmgw.extproc.request.admission;
 
-import io.llmgw.extproc.flow.FlowControl;
-import io.llmgw.extproc.flow.Ticket;
+import io.llmgw.extproc.flowcontrol.FlowControl;
+import io.llmgw.extproc.flowcontrol.Ticket;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Step;
 import io.llmgw.extproc.request.prepare.FairnessIdProducer;

@@ -1,7 +1,7 @@
 package io.llmgw.extproc.request.admission;
 
 import io.llmgw.api.ObjectiveFallback;
-import io.llmgw.extproc.request.ErrorReply;
+import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
 import java.util.Set;
 import io.llmgw.picker.attributes.RequestAttributes;

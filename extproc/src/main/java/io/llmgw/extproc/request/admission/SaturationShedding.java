@@ -1,6 +1,6 @@
 package io.llmgw.extproc.request.admission;
 
-import io.llmgw.extproc.request.ErrorReply;
+import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
 
 /** A sheddable request (priority below zero) is refused 429 while its pool has no room. */

@@ -1,6 +1,6 @@
 package io.llmgw.extproc.request.hooks;
 
-import io.llmgw.extproc.flow.FlowControl;
+import io.llmgw.extproc.flowcontrol.FlowControl;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.RequestContext;
 

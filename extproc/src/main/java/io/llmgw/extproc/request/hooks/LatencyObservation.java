@@ -1,6 +1,6 @@
 package io.llmgw.extproc.request.hooks;
 
-import io.llmgw.extproc.latency.LatencyTracker;
+import io.llmgw.extproc.objectives.LatencyTracker;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.RequestContext;
 

@@ -3,7 +3,7 @@ package io.llmgw.extproc.request.residency;
 import io.llmgw.adapters.LoadFailure;
 import io.llmgw.adapters.LoadQueue;
 import io.llmgw.extproc.request.Choice;
-import io.llmgw.extproc.request.ErrorReply;
+import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Step;
 import io.llmgw.picker.EndpointState;

@@ -5,7 +5,7 @@ import io.llmgw.api.Requirements;
 import io.llmgw.api.RouteAdapter;
 import io.llmgw.api.Variant;
 import io.llmgw.extproc.request.Choice;
-import io.llmgw.extproc.request.ErrorReply;
+import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.RequestHints;
 import io.llmgw.extproc.state.Datastore;

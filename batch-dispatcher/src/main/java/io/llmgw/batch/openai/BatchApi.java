@@ -1,0 +1,310 @@
+package io.llmgw.batch.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmgw.batch.BatchSettings;
+import io.llmgw.api.ClientText;
+import io.llmgw.batch.store.Batch;
+import io.llmgw.batch.store.BatchStatus;
+import io.llmgw.batch.store.BatchStore;
+import io.llmgw.batch.store.StoredFile;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.FileUpload;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * OpenAI's Files and Batches API, enough of it that an OpenAI client's {@code files} and {@code batches} calls work
+ * unchanged; plus {@code /metrics} and {@code /admin/batch/status}. Every refusal has OpenAI's error shape.
+ */
+public final class BatchApi {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchApi.class);
+  private static final Set<String> ENDPOINTS = Set.of("/v1/chat/completions", "/v1/completions", "/v1/embeddings");
+  private static final String WINDOW = "24h";
+  private static final long WINDOW_SECONDS = 24 * 3600;
+  private static final int MAX_METADATA = 16;
+  private static final int MAX_JSON_BODY = 64 << 10;
+  private static final PrometheusTextFormatWriter TEXT_FORMAT = PrometheusTextFormatWriter.create();
+
+  private final BatchStore store;
+  private final BatchSettings settings;
+  private final Clock clock;
+  private final Runnable wake;
+  private final Supplier<Object> status;
+  private final PrometheusRegistry registry;
+
+  public BatchApi(BatchStore store, BatchSettings settings, Clock clock, Runnable wake, Supplier<Object> status,
+      PrometheusRegistry registry) {
+    this.store = store;
+    this.settings = settings;
+    this.clock = clock;
+    this.wake = wake;
+    this.status = status;
+    this.registry = registry;
+  }
+
+  public Router router(io.vertx.core.Vertx vertx, Path uploads) {
+    Router r = Router.router(vertx);
+    r.post("/v1/files").handler(BodyHandler.create(uploads.toString()).setBodyLimit(settings.maxFileBytes())
+        .setDeleteUploadedFilesOnEnd(true)).blockingHandler(this::createFile, false);
+    r.get("/v1/files/:id/content").blockingHandler(this::fileContent, false);
+    r.get("/v1/files/:id").blockingHandler(this::getFile, false);
+    r.delete("/v1/files/:id").blockingHandler(this::deleteFile, false);
+    BodyHandler json = BodyHandler.create(false).setBodyLimit(MAX_JSON_BODY);
+    r.post("/v1/batches").handler(json).blockingHandler(this::createBatch, false);
+    r.post("/v1/batches/:id/cancel").blockingHandler(this::cancel, false);
+    r.get("/v1/batches/:id").blockingHandler(this::getBatch, false);
+    r.get("/v1/batches").blockingHandler(this::listBatches, false);
+    r.get("/metrics").blockingHandler(this::metrics, false);
+    r.get("/admin/batch/status").blockingHandler(ctx -> send(ctx, 200, OpenAiShapes.JSON.valueToTree(status.get())),
+        false);
+    r.route().handler(ctx -> send(ctx, 404, OpenAiShapes.error("no such resource: " + ctx.request().method() + " "
+        + ctx.request().path(), "invalid_request_error", null, "not_found")));
+    r.route().failureHandler(this::failure);
+    return r;
+  }
+
+  private void failure(RoutingContext ctx) {
+    int code = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+    String message = switch (code) {
+      case 413 -> "the upload exceeds the limit of " + settings.maxFileBytes() + " bytes (--max-file-bytes)";
+      case 400 -> "the request could not be read: "
+          + (ctx.failure() == null ? "bad request" : ClientText.clean(ctx.failure().getMessage()));
+      default -> "the batch service failed: "
+          + (ctx.failure() == null ? "status " + code : ClientText.clean(ctx.failure().toString()));
+    };
+    if (code >= 500) {
+      LOG.warn("{} {}: {}", ctx.request().method(), ctx.request().path(), message);
+    }
+    send(ctx, code, OpenAiShapes.error(message, code >= 500 ? "server_error" : "invalid_request_error", null, null));
+  }
+
+  private void createFile(RoutingContext ctx) {
+    String purpose = ctx.request().getFormAttribute("purpose");
+    List<FileUpload> uploads = ctx.fileUploads();
+    if (!"batch".equals(purpose)) {
+      invalid(ctx, "purpose must be 'batch' (the only purpose this service stores)", "purpose");
+      return;
+    }
+    byte[] content;
+    String filename;
+    String asField = ctx.request().getFormAttribute("file");
+    if (uploads.size() == 1 && asField == null) {
+      FileUpload upload = uploads.getFirst();
+      filename = upload.fileName();
+      try {
+        content = Files.readAllBytes(Path.of(upload.uploadedFileName()));
+      } catch (IOException e) {
+        ctx.fail(500, e);
+        return;
+      }
+      try {
+        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content));
+      } catch (CharacterCodingException e) {
+        invalid(ctx, "the file is not UTF-8 text (a batch file is JSON Lines)", "file");
+        return;
+      }
+    } else if (uploads.isEmpty() && asField != null) {
+      // a part without a filename (an SDK sending bytes) arrives as a form field, already decoded as UTF-8
+      filename = null;
+      content = asField.getBytes(StandardCharsets.UTF_8);
+    } else {
+      invalid(ctx, "send exactly one file, in the multipart field 'file'", "file");
+      return;
+    }
+    StoredFile f = new StoredFile("file-" + UUID.randomUUID().toString().replace("-", ""), purpose,
+        safeName(filename), content.length, clock.millis() / 1000);
+    store.putFile(f, content);
+    send(ctx, 200, OpenAiShapes.file(f));
+  }
+
+  private void getFile(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    store.file(id).ifPresentOrElse(f -> send(ctx, 200, OpenAiShapes.file(f)), () -> notFound(ctx, "file", id));
+  }
+
+  private void deleteFile(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    if (!store.deleteFile(id)) {
+      notFound(ctx, "file", id);
+      return;
+    }
+    send(ctx, 200, OpenAiShapes.JSON.createObjectNode().put("id", id).put("object", "file").put("deleted", true));
+  }
+
+  private void fileContent(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    store.content(id).ifPresentOrElse(c -> ctx.response().putHeader("content-type", "application/jsonl")
+        .end(Buffer.buffer(c)), () -> notFound(ctx, "file", id));
+  }
+
+  private void createBatch(RoutingContext ctx) {
+    JsonNode body;
+    try {
+      body = OpenAiShapes.JSON.readTree(ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes());
+    } catch (IOException e) {
+      invalid(ctx, "the body is not JSON", null);
+      return;
+    }
+    if (body == null || !body.isObject()) {
+      invalid(ctx, "the body must be a JSON object", null);
+      return;
+    }
+    String fileId = body.path("input_file_id").asText("");
+    String endpoint = body.path("endpoint").asText("");
+    String window = body.path("completion_window").asText("");
+    if (!ENDPOINTS.contains(endpoint)) {
+      invalid(ctx, "endpoint must be one of " + ENDPOINTS, "endpoint");
+      return;
+    }
+    if (!WINDOW.equals(window)) {
+      invalid(ctx, "completion_window must be '24h'", "completion_window");
+      return;
+    }
+    StoredFile input = store.file(fileId).orElse(null);
+    if (input == null) {
+      notFound(ctx, "file", fileId);
+      return;
+    }
+    if (!"batch".equals(input.purpose())) {
+      invalid(ctx, "the input file must have purpose 'batch'", "input_file_id");
+      return;
+    }
+    Map<String, String> metadata = new LinkedHashMap<>();
+    JsonNode meta = body.get("metadata");
+    if (meta != null && !meta.isNull()) {
+      if (!meta.isObject() || meta.size() > MAX_METADATA) {
+        invalid(ctx, "metadata must be an object of at most " + MAX_METADATA + " string values", "metadata");
+        return;
+      }
+      for (var it = meta.fields(); it.hasNext(); ) {
+        var e = it.next();
+        if (!e.getValue().isTextual() || e.getKey().length() > 64 || e.getValue().asText().length() > 512) {
+          invalid(ctx, "metadata values must be strings (keys up to 64, values up to 512 characters)", "metadata");
+          return;
+        }
+        metadata.put(e.getKey(), e.getValue().asText());
+      }
+    }
+    long now = clock.millis() / 1000;
+    Batch b = Batch.created("batch_" + UUID.randomUUID().toString().replace("-", ""), endpoint, fileId, window,
+        metadata, now, now + WINDOW_SECONDS);
+    store.createBatch(b);
+    wake.run();
+    send(ctx, 200, OpenAiShapes.batch(b, store.counts(b.id(), 0)));
+  }
+
+  private void getBatch(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    store.batch(id).ifPresentOrElse(b -> send(ctx, 200, OpenAiShapes.batch(b, store.counts(id, b.total()))),
+        () -> notFound(ctx, "batch", id));
+  }
+
+  private void listBatches(RoutingContext ctx) {
+    int limit = 20;
+    String l = ctx.request().getParam("limit");
+    if (l != null) {
+      try {
+        limit = Integer.parseInt(l);
+      } catch (NumberFormatException e) {
+        limit = -1;
+      }
+      if (limit < 1 || limit > 100) {
+        invalid(ctx, "limit must be an integer from 1 to 100", "limit");
+        return;
+      }
+    }
+    String after = ctx.request().getParam("after");
+    List<Batch> page = store.batches(after, limit + 1);
+    List<ObjectNode> items = new ArrayList<>();
+    for (Batch b : page.subList(0, Math.min(limit, page.size()))) {
+      items.add(OpenAiShapes.batch(b, store.counts(b.id(), b.total())));
+    }
+    send(ctx, 200, OpenAiShapes.list(items, page.size() > limit));
+  }
+
+  private void cancel(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    Batch b = store.batch(id).orElse(null);
+    if (b == null) {
+      notFound(ctx, "batch", id);
+      return;
+    }
+    long now = clock.millis() / 1000;
+    while (b.status() == BatchStatus.VALIDATING || b.status() == BatchStatus.IN_PROGRESS) {
+      if (store.transition(id, b.status(), b.moved(BatchStatus.CANCELLING, now))) {
+        wake.run();
+        break;
+      }
+      b = store.batch(id).orElseThrow(); // its status moved meanwhile: look again
+    }
+    b = store.batch(id).orElseThrow();
+    if (b.status() != BatchStatus.CANCELLING && b.status() != BatchStatus.CANCELLED) {
+      send(ctx, 409, OpenAiShapes.error("a batch that is " + b.status().wire() + " cannot be cancelled",
+          "invalid_request_error", null, "batch_not_cancellable"));
+      return;
+    }
+    send(ctx, 200, OpenAiShapes.batch(b, store.counts(id, b.total())));
+  }
+
+  private void metrics(RoutingContext ctx) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+    try {
+      TEXT_FORMAT.write(out, registry.scrape());
+    } catch (IOException e) {
+      ctx.fail(500, e);
+      return;
+    }
+    ctx.response().putHeader("content-type", PrometheusTextFormatWriter.CONTENT_TYPE).end(Buffer.buffer(out.toByteArray()));
+  }
+
+  private static String safeName(String name) {
+    if (name == null || name.isBlank()) {
+      return "upload.jsonl";
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < name.length() && i < 128; i++) {
+      char c = name.charAt(i);
+      out.append(c < 0x20 || c == 0x7f || c == '/' || c == '\\' ? '_' : c);
+    }
+    return out.toString();
+  }
+
+  private static void invalid(RoutingContext ctx, String message, String param) {
+    send(ctx, 400, OpenAiShapes.error(message, "invalid_request_error", param, null));
+  }
+
+  private static void notFound(RoutingContext ctx, String kind, String id) {
+    send(ctx, 404, OpenAiShapes.error("no " + kind + " with id '" + ClientText.clean(id) + "'", "invalid_request_error",
+        null, "not_found"));
+  }
+
+  private static void send(RoutingContext ctx, int status, JsonNode body) {
+    if (ctx.response().ended()) {
+      return;
+    }
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.toString());
+  }
+}

@@ -1,0 +1,152 @@
+package io.llmgw.cli.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules docs/architecture.md states, checked over every module's main classes: modules depend only on the modules
+ * below them in its table, {@code picker} does no I/O and starts no threads, and inside {@code extproc} a package
+ * imports only the layers below its own. A rule broken here is either a bug or a change the document must state first.
+ */
+class ArchitectureRulesTest {
+  /** Each module's root package and the modules it may use (docs/architecture.md, "What runs where"). */
+  static final Map<String, Set<String>> MODULES = new LinkedHashMap<>();
+
+  static {
+    MODULES.put("api", Set.of());
+    MODULES.put("picker", Set.of());
+    MODULES.put("scraper", Set.of("picker"));
+    MODULES.put("spi", Set.of());
+    MODULES.put("adapters", Set.of("picker", "spi"));
+    MODULES.put("extproc", Set.of("api", "picker", "scraper", "spi", "adapters"));
+    MODULES.put("envoy", Set.of("api"));
+    MODULES.put("sim", Set.of("spi"));
+    MODULES.put("batch", Set.of("api"));
+  }
+
+  static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("io.llmgw");
+  }
+
+  static String root(String module) {
+    return "io.llmgw." + module + "..";
+  }
+
+  /** Modules point down the table: each uses only the modules it lists. */
+  static List<ArchRule> moduleRules() {
+    return MODULES.keySet().stream().map(ArchitectureRulesTest::moduleRule).toList();
+  }
+
+  static ArchRule moduleRule(String module) {
+    Set<String> allowed = MODULES.get(module);
+    String[] others = MODULES.keySet().stream().filter(m -> !m.equals(module) && !allowed.contains(m))
+        .map(ArchitectureRulesTest::root).toArray(String[]::new);
+    return noClasses().that().resideInAPackage(root(module)).should().dependOnClassesThat().resideInAnyPackage(others)
+        .because("docs/architecture.md: " + module + " depends only on " + allowed);
+  }
+
+  @Test
+  void modulesDependOnlyOnTheModulesBelowThem() {
+    moduleRules().forEach(r -> r.check(classes));
+  }
+
+  static final ArchRule PICKER_IS_PURE = noClasses().that().resideInAPackage("io.llmgw.picker..").should()
+      .dependOnClassesThat().resideInAnyPackage("java.io..", "java.net..", "java.nio.file..", "java.nio.channels..",
+          "io.grpc..", "io.netty..", "io.vertx..", "io.fabric8..", "io.prometheus..", "org.slf4j..",
+          "com.fasterxml.jackson..", "com.google.protobuf..")
+      .orShould().dependOnClassesThat().haveFullyQualifiedName(Thread.class.getName())
+      .orShould().dependOnClassesThat().haveFullyQualifiedName(java.util.concurrent.Executor.class.getName())
+      .orShould().dependOnClassesThat().haveFullyQualifiedName(java.util.concurrent.ExecutorService.class.getName())
+      .orShould().dependOnClassesThat()
+      .haveFullyQualifiedName(java.util.concurrent.ScheduledExecutorService.class.getName())
+      .orShould().dependOnClassesThat().haveFullyQualifiedName(java.util.concurrent.Executors.class.getName())
+      .because("docs/architecture.md: picker is pure domain, no I/O, no threads");
+
+  static final ArchRule PICKER_TIME_IS_INJECTED = noClasses().that().resideInAPackage("io.llmgw.picker..")
+      .and().doNotHaveFullyQualifiedName("io.llmgw.picker.Ticker").should()
+      .callMethod(System.class, "nanoTime").orShould().callMethod(System.class, "currentTimeMillis")
+      .orShould().callMethod(java.time.Instant.class, "now").orShould().callMethod(java.time.Clock.class,
+          "systemUTC")
+      .because("docs/architecture.md: time comes from an injected Clock and Ticker");
+
+  @Test
+  void pickerDoesNoIoStartsNoThreadAndReadsTimeOnlyFromWhatItIsGiven() {
+    PICKER_IS_PURE.check(classes);
+    PICKER_TIME_IS_INJECTED.check(classes);
+  }
+
+  /** Inside extproc, from the composition root down to leaves that import nothing of the EPP. */
+  static final ArchRule EXTPROC_LAYERS = layeredArchitecture().consideringOnlyDependenciesInAnyPackage(
+      "io.llmgw.extproc..")
+      .layer("composition").definedBy("io.llmgw.extproc", "io.llmgw.extproc.plugins")
+      .layer("server").definedBy("io.llmgw.extproc.server..")
+      .layer("lifecycle").definedBy("io.llmgw.extproc.request..")
+      .layer("observe").definedBy("io.llmgw.extproc.observe..")
+      .layer("control").definedBy("io.llmgw.extproc.control..")
+      .layer("services").definedBy("io.llmgw.extproc.flowcontrol..", "io.llmgw.extproc.rollout..",
+          "io.llmgw.extproc.objectives..")
+      .layer("state").definedBy("io.llmgw.extproc.state..")
+      .layer("leaves").definedBy("io.llmgw.extproc.body..", "io.llmgw.extproc.pluginfile..",
+          "io.llmgw.extproc.reply..")
+      .whereLayer("composition").mayNotBeAccessedByAnyLayer()
+      .whereLayer("server").mayOnlyBeAccessedByLayers("composition")
+      .whereLayer("lifecycle").mayOnlyBeAccessedByLayers("composition", "server")
+      .whereLayer("observe").mayOnlyBeAccessedByLayers("composition", "server", "lifecycle")
+      .whereLayer("control").mayOnlyBeAccessedByLayers("composition", "server", "lifecycle", "observe")
+      .whereLayer("services").mayOnlyBeAccessedByLayers("composition", "server", "lifecycle", "observe", "control")
+      .whereLayer("state").mayOnlyBeAccessedByLayers("composition", "server", "lifecycle", "observe", "control",
+          "services")
+      .because("docs/architecture.md: no upward imports inside extproc");
+
+  @Test
+  void extprocPackagesImportOnlyTheLayersBelowThem() {
+    EXTPROC_LAYERS.check(classes);
+  }
+
+  /** A package's name says which room it is: no two modules have a package of the same name. */
+  @Test
+  void packageNamesAreUniqueAcrossModules() {
+    Map<String, Set<String>> modulesByName = new java.util.TreeMap<>();
+    for (var c : classes) {
+      String pkg = c.getPackageName();
+      String[] parts = pkg.split("\\.");
+      if (parts.length > 3) { // io.llmgw.<module>.<name>...
+        modulesByName.computeIfAbsent(parts[parts.length - 1], k -> new java.util.TreeSet<>()).add(parts[2]);
+      }
+    }
+    modulesByName.entrySet().removeIf(e -> e.getValue().size() < 2);
+    assertThat(modulesByName).as("package names used in more than one module").isEmpty();
+  }
+
+  /** The rules are not vacuous: classes that break them on purpose (test sources, never used) are caught. */
+  @Test
+  void deliberateViolationsAreCaught() {
+    // the EPP's classes with them, so that every layer has its classes (test sources included: the fixtures are there)
+    JavaClasses fixtures = new ClassFileImporter().importPackages("io.llmgw.picker.archfixture",
+        "io.llmgw.scraper.archfixture", "io.llmgw.extproc");
+    assertThat(PICKER_IS_PURE.evaluate(fixtures).getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("java.net.InetAddress")).anyMatch(d -> d.contains("java.lang.Thread"));
+    assertThat(PICKER_TIME_IS_INJECTED.evaluate(fixtures).getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("System.currentTimeMillis()"));
+    assertThat(EXTPROC_LAYERS.evaluate(fixtures).getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("UpwardImport") && d.contains("RequestContext"));
+    assertThat(moduleRule("scraper").evaluate(fixtures).getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("ModuleUpward") && d.contains("Datastore"));
+  }
+}

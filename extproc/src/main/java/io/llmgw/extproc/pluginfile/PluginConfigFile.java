@@ -1,0 +1,178 @@
+package io.llmgw.extproc.pluginfile;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.llmgw.api.ConfigException;
+import io.llmgw.picker.config.PluginSpec;
+import io.llmgw.picker.config.ProfileSpec;
+import io.llmgw.picker.config.SchedulingConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * Reads the reference EPP's plugin configuration ({@code kind: EndpointPickerConfig}: {@code plugins} by type with
+ * parameters, {@code schedulingProfiles} referencing them with weights), so an operator's file carries over. Every
+ * field it does not know is an error naming the field; the reference EPP's other sections (feature gates, its own
+ * saturation detector, flow control, data layer, parser) are not read here and are named in a warning, with the flags
+ * that set the same things.
+ */
+public final class PluginConfigFile {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final Set<String> TOP = Set.of("apiVersion", "kind", "plugins", "schedulingProfiles");
+  private static final Map<String, String> NOT_READ = Map.of(
+      "featureGates", "flow control is on by default (--flow-control)",
+      "saturationDetector", "use --saturation-queue-limit, --saturation-kv-limit and --saturation-stale-after",
+      "flowControl", "use the --flow-* flags",
+      "dataLayer", "metrics are scraped as --scrape-interval says",
+      "parser", "OpenAI bodies are always parsed",
+      "requestHandler", "the lifecycle's plugins are listed under plugins (docs/architecture.md)");
+
+  private PluginConfigFile() {}
+
+  /** @param warn told of sections this EPP does not read */
+  public static SchedulingConfig load(Path file, Consumer<String> warn) throws ConfigException {
+    String source = file.toString();
+    JsonNode root;
+    try {
+      root = YAML.readTree(Files.readString(file));
+    } catch (JacksonException e) {
+      throw new ConfigException(source, 0, "", "not valid YAML: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new ConfigException(source, 0, "", "cannot be read: " + e.getMessage());
+    }
+    return parse(source, root, warn);
+  }
+
+  /** Reads a configuration from its text ({@code source} names it in messages). */
+  public static SchedulingConfig parse(String source, String yaml, Consumer<String> warn) throws ConfigException {
+    try {
+      return parse(source, YAML.readTree(yaml), warn);
+    } catch (JacksonException e) {
+      throw new ConfigException(source, 0, "", "not valid YAML: " + e.getOriginalMessage());
+    }
+  }
+
+  static SchedulingConfig parse(String source, JsonNode root, Consumer<String> warn) throws ConfigException {
+    if (root == null || !root.isObject()) {
+      throw error(source, "", "must be a mapping with kind: EndpointPickerConfig");
+    }
+    if (!"EndpointPickerConfig".equals(root.path("kind").asText(null))) {
+      throw error(source, "kind", "must be EndpointPickerConfig, not " + root.path("kind"));
+    }
+    for (var it = root.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (NOT_READ.containsKey(f)) {
+        warn.accept(source + ": section " + f + " is not read by this EPP; " + NOT_READ.get(f));
+      } else if (!TOP.contains(f)) {
+        throw error(source, f, "unknown field (expected one of " + new TreeSet<>(TOP) + " or "
+            + new TreeSet<>(NOT_READ.keySet()) + ")");
+      }
+    }
+    List<PluginSpec> plugins = new ArrayList<>();
+    JsonNode list = list(source, root, "plugins");
+    for (int i = 0; i < list.size(); i++) {
+      plugins.add(plugin(source, list.get(i), "plugins[" + i + "]"));
+    }
+    List<ProfileSpec> profiles = new ArrayList<>();
+    JsonNode profileList = list(source, root, "schedulingProfiles");
+    for (int i = 0; i < profileList.size(); i++) {
+      profiles.add(profile(source, profileList.get(i), "schedulingProfiles[" + i + "]"));
+    }
+    return new SchedulingConfig(source, plugins, profiles);
+  }
+
+  private static PluginSpec plugin(String source, JsonNode n, String path) throws ConfigException {
+    only(source, n, path, Set.of("name", "type", "parameters"));
+    String type = text(source, n, "type", path, true);
+    JsonNode params = n.get("parameters");
+    Map<String, Object> parameters = new LinkedHashMap<>();
+    if (params != null && !params.isNull()) {
+      if (!params.isObject()) {
+        throw error(source, path + ".parameters", "must be a mapping");
+      }
+      params.fields().forEachRemaining(e -> parameters.put(e.getKey(), value(e.getValue())));
+    }
+    return new PluginSpec(text(source, n, "name", path, false), type, parameters);
+  }
+
+  private static ProfileSpec profile(String source, JsonNode n, String path) throws ConfigException {
+    only(source, n, path, Set.of("name", "plugins"));
+    String name = text(source, n, "name", path, true);
+    JsonNode refs = list(source, n, "plugins", path + ".plugins");
+    List<ProfileSpec.Ref> out = new ArrayList<>();
+    for (int i = 0; i < refs.size(); i++) {
+      String at = path + ".plugins[" + i + "]";
+      JsonNode r = refs.get(i);
+      only(source, r, at, Set.of("pluginRef", "weight"));
+      JsonNode w = r.get("weight");
+      if (w != null && !w.isNumber()) {
+        throw error(source, at + ".weight", "must be a number, not " + w);
+      }
+      out.add(new ProfileSpec.Ref(text(source, r, "pluginRef", at, true), w == null ? null : w.asDouble()));
+    }
+    return new ProfileSpec(name, out);
+  }
+
+  private static Object value(JsonNode v) {
+    if (v.isNumber()) {
+      return v.numberValue();
+    }
+    if (v.isBoolean()) {
+      return v.booleanValue();
+    }
+    return v.isValueNode() ? v.asText() : v.toString();
+  }
+
+  private static JsonNode list(String source, JsonNode parent, String field) throws ConfigException {
+    return list(source, parent, field, field);
+  }
+
+  private static JsonNode list(String source, JsonNode parent, String field, String path) throws ConfigException {
+    JsonNode n = parent.get(field);
+    if (n == null || !n.isArray()) {
+      throw error(source, path, n == null ? "is required" : "must be a list");
+    }
+    return n;
+  }
+
+  private static String text(String source, JsonNode n, String field, String path, boolean required)
+      throws ConfigException {
+    JsonNode v = n.get(field);
+    if (v == null || v.isNull()) {
+      if (required) {
+        throw error(source, path + "." + field, "is required");
+      }
+      return null;
+    }
+    if (!v.isTextual() || v.asText().isBlank()) {
+      throw error(source, path + "." + field, "must be a non-empty string");
+    }
+    return v.asText().trim();
+  }
+
+  private static void only(String source, JsonNode n, String path, Set<String> known) throws ConfigException {
+    if (!n.isObject()) {
+      throw error(source, path, "must be a mapping");
+    }
+    for (var it = n.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!known.contains(f)) {
+        throw error(source, path + "." + f, "unknown field (expected one of " + new TreeSet<>(known) + ")");
+      }
+    }
+  }
+
+  private static ConfigException error(String source, String field, String problem) {
+    return new ConfigException(source, 0, field, problem);
+  }
+}

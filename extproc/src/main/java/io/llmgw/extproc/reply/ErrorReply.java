@@ -1,0 +1,92 @@
+package io.llmgw.extproc.reply;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.llmgw.api.ClientText;
+
+/** A request the EPP answers itself, with an OpenAI-style JSON error body (the status table in docs/architecture.md). */
+public record ErrorReply(int status, String type, String code, String message) {
+  public static ErrorReply badRequest(String code, String message) {
+    return new ErrorReply(400, "invalid_request_error", code, message);
+  }
+
+  public static ErrorReply modelNotFound(String model) {
+    return new ErrorReply(404, "invalid_request_error", "model_not_found",
+        "The model " + ClientText.quote(model) + " does not exist or is not served by this gateway");
+  }
+
+  public static ErrorReply tooLarge(int limit) {
+    return new ErrorReply(413, "invalid_request_error", "request_too_large",
+        "request body is larger than the gateway's limit of " + limit + " bytes");
+  }
+
+  public static ErrorReply saturated(String model) {
+    return new ErrorReply(429, "rate_limit_error", "pool_saturated",
+        "the pool serving " + ClientText.quote(model) + " is saturated and this use case is sheddable; retry later");
+  }
+
+  public static ErrorReply objectiveUnattainable(String model) {
+    return new ErrorReply(429, "rate_limit_error", "objective_unattainable",
+        "no endpoint serving " + ClientText.quote(model) + " is predicted to meet its latency objective and this use case is "
+            + "sheddable; retry later");
+  }
+
+  public static ErrorReply queueFull(String reason) {
+    return new ErrorReply(429, "rate_limit_error", "queue_full", reason + "; retry later");
+  }
+
+  public static ErrorReply evicted(int evictedPriority, int byPriority) {
+    return new ErrorReply(429, "rate_limit_error", "evicted",
+        "this request (priority " + evictedPriority + ") was waiting for capacity and gave its place in the full queue "
+            + "to a request of priority " + byPriority + "; retry later");
+  }
+
+  public static ErrorReply expired(java.time.Duration ttl) {
+    return new ErrorReply(503, "server_error", "queue_timeout",
+        "no capacity became free for this request within " + ttl.toSeconds() + " s");
+  }
+
+  /** A bug or an unexpected failure in the gateway itself: the client learns only that. */
+  public static ErrorReply internal() {
+    return new ErrorReply(500, "server_error", "internal_error", "the gateway failed to process the request");
+  }
+
+  public static ErrorReply tooManyStreams(int limit) {
+    return unavailable("too_many_streams", "the gateway has its limit of " + limit + " requests open; retry later");
+  }
+
+  public static ErrorReply bodyBudgetExhausted(long limit) {
+    return unavailable("body_budget_exhausted", "the gateway holds its limit of " + limit
+        + " bytes of unfinished request bodies; retry later");
+  }
+
+  public static ErrorReply requestTimeout(java.time.Duration idle) {
+    return new ErrorReply(408, "invalid_request_error", "request_timeout",
+        "the request stopped arriving: nothing came for " + idle.toMillis() + " ms before its body was complete");
+  }
+
+  public static ErrorReply unavailable(String code, String message) {
+    return new ErrorReply(503, "server_error", code, message);
+  }
+
+  /** A path the gateway does not serve (a request without a body that is neither a model list nor inference). */
+  public static ErrorReply noSuchEndpoint(String method, String path) {
+    return new ErrorReply(404, "invalid_request_error", "not_found", "the gateway serves no " + ClientText.clean(method)
+        + " " + ClientText.quote(path) + "; it routes POST /v1/chat/completions, /v1/completions, /v1/embeddings and "
+        + "/v1/responses by their body's model, and answers GET /v1/models and /v1/models/{model}");
+  }
+
+  /**
+   * Seconds a client should wait before trying again ({@code Retry-After}), for answers that say "retry later": every
+   * 429, and the 503s of a gateway at one of its limits; 0 for the others.
+   */
+  public int retryAfterSeconds() {
+    return status == 429 || code.equals("too_many_streams") || code.equals("body_budget_exhausted")
+        || code.equals("queue_timeout") ? 1 : 0;
+  }
+
+  public String json() {
+    JsonStringEncoder enc = JsonStringEncoder.getInstance();
+    return "{\"error\":{\"message\":\"" + new String(enc.quoteAsString(message)) + "\",\"type\":\"" + type
+        + "\",\"param\":null,\"code\":\"" + code + "\"}}";
+  }
+}

@@ -1,0 +1,46 @@
+package io.llmgw.extproc.server;
+
+import com.google.protobuf.ByteString;
+import io.llmgw.extproc.body.BodyProblem;
+import io.llmgw.extproc.body.ModelExtractor;
+import io.llmgw.extproc.body.RequestBody;
+import io.llmgw.extproc.reply.ErrorReply;
+
+/**
+ * A request body as it arrives: within the body limit and the streams' shared buffer budget, scanned for its model as
+ * it comes, and kept for re-emission.
+ */
+final class BodyIntake {
+  private final ModelExtractor extractor = new ModelExtractor();
+  private final RequestBody body = new RequestBody();
+
+  RequestBody body() {
+    return body;
+  }
+
+  /** Takes the next chunk; null when taken, else the answer that refuses the request. */
+  ErrorReply take(ByteString bytes, StreamDeps deps, StreamLimits.Slot slot) {
+    if ((long) body.size() + bytes.size() > deps.maxBodyBytes()) {
+      return ErrorReply.tooLarge(deps.maxBodyBytes());
+    }
+    if (!slot.reserve(bytes.size())) {
+      return ErrorReply.bodyBudgetExhausted(deps.limits().maxBufferedBytes());
+    }
+    body.append(bytes);
+    extractor.feed(bytes.asReadOnlyByteBuffer());
+    return null;
+  }
+
+  /** BUFFERED_PARTIAL sent what fit in the proxy's buffer and expects an answer now: the rest never reaches us. */
+  ErrorReply cutByProxy() {
+    return new ErrorReply(413, "invalid_request_error", "request_too_large",
+        "request body is larger than the proxy's buffer (" + body.size() + " bytes arrived)");
+  }
+
+  /** The body ended: what the scan found ({@code ExtractedBody}), or the 400 that refuses it. */
+  Object scanned() {
+    Object scanned = extractor.finish();
+    return scanned instanceof BodyProblem p
+        ? ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? "missing_model" : "invalid_body", p.message()) : scanned;
+  }
+}

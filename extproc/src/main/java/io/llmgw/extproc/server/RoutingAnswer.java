@@ -1,0 +1,74 @@
+package io.llmgw.extproc.server;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Struct;
+import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.llmgw.api.EppProtocol;
+import io.llmgw.extproc.body.RequestBody;
+import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.request.Routed;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The request side's answers: the header mutations every answer carries (client-supplied routing headers removed, a
+ * generated request id added), and the routing answer: the destination as header and {@code envoy.lb} metadata, then,
+ * in FULL_DUPLEX_STREAMED mode, the body in chunks (in BUFFERED mode the answer travels in the body response).
+ *
+ * @param spoofed routing headers the client sent, which the answer removes
+ * @param generatedRequestId the request id the EPP made for a request that came without one, or null
+ */
+record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
+  static final RoutingAnswer NONE = new RoutingAnswer(List.of(), null);
+
+  /** Header mutations for any answer to the request's headers or body. */
+  CommonResponse.Builder baseMutations() {
+    CommonResponse.Builder common = CommonResponse.newBuilder();
+    HeaderMutation.Builder m = common.getHeaderMutationBuilder();
+    for (String name : spoofed) {
+      if (!name.equals(EppProtocol.DESTINATION) && !name.equals(EppProtocol.ROUTE)) {
+        m.addRemoveHeaders(name);
+      }
+    }
+    if (generatedRequestId != null) {
+      m.addSetHeaders(Frames.setHeader(EppProtocol.REQUEST_ID, generatedRequestId));
+    }
+    return common;
+  }
+
+  /**
+   * The frames that route the request where {@code r} says.
+   *
+   * @param withFallbacks the destination lists the fallbacks after the primary
+   * @param bodyEnded the body ended on a body frame (not at trailers): its last re-emitted chunk ends the stream
+   */
+  List<ProcessingResponse> frames(RequestContext ctx, Routed r, boolean withFallbacks, boolean fullDuplex,
+      boolean bodyEnded) {
+    // the protocol forbids different values in the header and the metadata: proxies may read either
+    String destination = withFallbacks ? r.decision().destinationValue() : r.decision().primary().address();
+    CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
+    HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
+    mutation.addSetHeaders(Frames.setHeader(EppProtocol.DESTINATION, destination));
+    mutation.addSetHeaders(Frames.setHeader(EppProtocol.ROUTE, ctx.route().key().toString()));
+    boolean rewritten = !ctx.choice().target().equals(ctx.requestedModel());
+    if (rewritten) {
+      mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
+    }
+    Struct metadata = Frames.destinationMetadata(destination);
+    if (!fullDuplex) {
+      if (rewritten) {
+        common.setBodyMutation(Frames.replaceBody(r.body()));
+      }
+      return List.of(Frames.requestBody(common.build(), metadata));
+    }
+    List<ByteString> chunks = RequestBody.chunks(r.body(), RequestBody.MAX_CHUNK_BYTES);
+    List<ProcessingResponse> out = new ArrayList<>(chunks.size() + 1);
+    out.add(Frames.requestHeaders(common.build(), metadata));
+    for (int i = 0; i < chunks.size(); i++) {
+      out.add(Frames.streamedRequestBody(chunks.get(i), bodyEnded && i == chunks.size() - 1));
+    }
+    return out;
+  }
+}
