@@ -76,7 +76,8 @@ public final class LoadQueue {
    * the pod it is loaded on from {@code source}, for a waiting request. It ensures a copy; it never adds one. Callers
    * may time their copy out; the shared load goes on for the others.
    */
-  public CompletableFuture<String> ensureLoaded(String adapter, String source, Supplier<List<EndpointState>> endpoints) {
+  public CompletableFuture<String> ensureLoaded(String adapter, String source,
+      Supplier<List<EndpointState>> endpoints) {
     Set<String> holders = Residency.holders(adapter, endpoints.get());
     if (!holders.isEmpty()) {
       return CompletableFuture.completedFuture(holders.iterator().next());

@@ -77,7 +77,7 @@ public final class ResidencyRegistry implements AdapterChanges {
   int reap(Set<String> live) {
     int dropped = 0;
     long horizon = clock.millis() - ttlMillis;
-    for (var it = byPod.entrySet().iterator(); it.hasNext(); ) {
+    for (var it = byPod.entrySet().iterator(); it.hasNext();) {
       var e = it.next();
       int before = e.getValue().size();
       if (live.contains(e.getKey())) {

@@ -62,7 +62,8 @@ class LoadQueueTest extends SimPodsTestBase {
     assertThat(address).isEqualTo(IPS.get(2) + ":8000");
     assertThat(runtime.loads).as("each pod tried at most once").doesNotHaveDuplicates().last()
         .isEqualTo("flaky@" + address);
-    assertThat(m.report().status(List.of("flaky"), endpoints()).getFirst().state()).isEqualTo(AdapterStatus.State.LOADED);
+    assertThat(m.report().status(List.of("flaky"), endpoints()).getFirst().state())
+        .isEqualTo(AdapterStatus.State.LOADED);
   }
 
   @Test

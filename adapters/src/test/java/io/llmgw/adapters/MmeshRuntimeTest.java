@@ -56,7 +56,8 @@ class MmeshRuntimeTest {
       var endpoints = pods.pods().stream().map(p -> new io.llmgw.picker.EndpointState(
           new io.llmgw.picker.Endpoint("pool", p.address(), p.address().split(":")[0], 8000),
           io.llmgw.picker.PodMetrics.unknown(), true, io.llmgw.picker.InFlight.NONE)).toList();
-      String where = m.loads().ensureLoaded("spi-lora", "s3://models/spi-lora", () -> endpoints).get(5, TimeUnit.SECONDS);
+      String where = m.loads().ensureLoaded("spi-lora", "s3://models/spi-lora", () -> endpoints).get(5,
+          TimeUnit.SECONDS);
       assertThat(models(where)).contains("\"spi-lora\"");
     }
   }

@@ -1,6 +1,5 @@
 package io.llmgw.adapters;
 
-
 import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.InFlight;
@@ -70,7 +69,8 @@ abstract class SimPodsTestBase {
     for (String ip : IPS) {
       PodMetrics reported;
       try {
-        reported = new PodMetrics(0, 0, 0, 4, Set.of(), Set.of(), Set.copyOf(models(ip)), Set.of("base"), Instant.EPOCH);
+        reported = new PodMetrics(0, 0, 0, 4, Set.of(), Set.of(), Set.copyOf(models(ip)), Set.of("base"),
+            Instant.EPOCH);
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }

@@ -23,6 +23,7 @@ public final class ClusterObjects {
 
   private static NodeReader reader(String kind, JsonNode object) {
     JsonNode meta = object.path("metadata");
-    return new NodeReader(kind + " " + meta.path("namespace").asText("default") + "/" + meta.path("name").asText("?"), 0);
+    return new NodeReader(kind + " " + meta.path("namespace").asText("default") + "/" + meta.path("name").asText("?"),
+        0);
   }
 }

@@ -28,7 +28,7 @@ final class NodeReader {
 
   /** A misspelt optional field would otherwise be ignored silently; name it instead. */
   void onlyFields(JsonNode node, String path, Set<String> known) throws ConfigException {
-    for (var it = node.fieldNames(); it.hasNext(); ) {
+    for (var it = node.fieldNames(); it.hasNext();) {
       String f = it.next();
       if (!known.contains(f)) {
         String where = path.isEmpty() ? f : path + "." + f;
@@ -150,7 +150,7 @@ final class NodeReader {
     if (n == null) {
       return out;
     }
-    for (var it = n.properties().iterator(); it.hasNext(); ) {
+    for (var it = n.properties().iterator(); it.hasNext();) {
       var e = it.next();
       if (!e.getValue().isValueNode() || e.getValue().isNull()) {
         throw error(path + "." + e.getKey(), "must be a plain value");

@@ -3,7 +3,8 @@ package io.llmgw.api;
 import java.util.Map;
 
 /** The part of a {@code v1 Pod} the gateway reads; in file mode it is declared, in a cluster it is watched. */
-public record PodInfo(String namespace, String name, Map<String, String> labels, String podIP, String phase, boolean ready) {
+public record PodInfo(String namespace, String name, Map<String, String> labels, String podIP, String phase,
+    boolean ready) {
   public static final String ENGINE_TYPE_LABEL = "inference.networking.k8s.io/engine-type";
 
   public PodInfo {

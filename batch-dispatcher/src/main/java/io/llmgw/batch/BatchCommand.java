@@ -9,16 +9,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** {@code llmgw batch}: the OpenAI Batch API and the dispatcher that feeds batches into the pools' spare capacity. */
 @Command(name = "batch", mixinStandardHelpOptions = true,
     description = "Serve OpenAI's Files and Batches API and send queued batch requests through the gateway, only "
         + "as fast as the pools' spare capacity allows (budget D = 1 - (F_sys + F_epp + B)).")
 public final class BatchCommand implements Callable<Integer> {
-  @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--bind", defaultValue = "127.0.0.1",
+      description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String bind;
 
   @Option(names = "--port", defaultValue = "8090", description = "API and /metrics port (default: ${DEFAULT-VALUE}).")

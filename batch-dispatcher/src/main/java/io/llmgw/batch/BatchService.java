@@ -1,11 +1,11 @@
 package io.llmgw.batch;
 
-import io.llmgw.batch.openai.BatchApi;
 import io.llmgw.batch.dispatch.Dispatcher;
 import io.llmgw.batch.dispatch.Forwarder;
 import io.llmgw.batch.dispatch.LoadReader;
 import io.llmgw.batch.lifecycle.InputValidator;
 import io.llmgw.batch.lifecycle.Lifecycle;
+import io.llmgw.batch.openai.BatchApi;
 import io.llmgw.batch.store.BatchStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -73,7 +73,7 @@ public final class BatchService implements AutoCloseable {
           s.metrics.registry());
       // a file part sent without a filename is a form field: as large as an upload may be (BodyHandler bounds both)
       s.server = s.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host()).setPort(settings.port())
-              .setIdleTimeout(300).setMaxFormAttributeSize((int) Math.min(Integer.MAX_VALUE, settings.maxFileBytes())))
+          .setIdleTimeout(300).setMaxFormAttributeSize((int) Math.min(Integer.MAX_VALUE, settings.maxFileBytes())))
           .requestHandler(api.router(s.vertx, s.uploads))
           .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {

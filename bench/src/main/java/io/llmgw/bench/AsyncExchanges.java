@@ -26,10 +26,12 @@ final class AsyncExchanges {
       HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
           .addHeaders(HeaderValue.newBuilder().setKey(":status").setRawValue(ByteString.copyFromUtf8("200")))
           .addHeaders(HeaderValue.newBuilder().setKey("content-type")
-              .setRawValue(ByteString.copyFromUtf8("application/json"))))).build();
+              .setRawValue(ByteString.copyFromUtf8("application/json")))))
+      .build();
   private static final ProcessingRequest RESPONSE_BODY = ProcessingRequest.newBuilder().setResponseBody(
       HttpBody.newBuilder().setEndOfStream(true)
-          .setBody(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":500,\"completion_tokens\":20}}"))).build();
+          .setBody(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":500,\"completion_tokens\":20}}")))
+      .build();
 
   private final ExternalProcessorGrpc.ExternalProcessorStub stub;
   private final List<ProcessingRequest> requestFrames;

@@ -61,8 +61,9 @@ public final class ClusterScaleRun {
         double rebuildMs = rebuildMillis(epp.datastore().topology());
         Histogram podGone = podDeletionLatency(client, epp, Math.min(50, expected));
         System.out.println();
-        System.out.println("| pools | pods | routes | first complete view | EPP heap for it | one rebuild | pod deleted → out of"
-            + " picking p50 / p99 / max |");
+        System.out.println(
+            "| pools | pods | routes | first complete view | EPP heap for it | one rebuild | pod deleted → out of"
+                + " picking p50 / p99 / max |");
         System.out.println("|---|---|---|---|---|---|---|");
         System.out.printf(Locale.ROOT, "| %d | %d | %d | %.2f s | %.1f MiB | %.2f ms | %.1f / %.1f / %.1f ms |%n",
             pools, expected, routes, startSeconds, held / 1048576.0, rebuildMs,

@@ -100,7 +100,7 @@ public class DecisionBenchmark {
     PluginTimings sinks = timings.equals("prometheus") ? new EppMetrics().pluginTimings() : PluginTimings.NONE;
     profile = PluginRegistry.builtIn().build(PolicyShorthand.parse(policy).config(50), new PluginEnv(
         Clock.fixed(now, ZoneOffset.UTC), Ticker.system(), ThreadLocalRandom::current, Duration.ofSeconds(2), 3,
-        sinks), w -> { });
+        sinks), w -> {});
     PrefixHasher hasher = new PrefixHasher();
     requests = new PickRequest[64];
     for (int i = 0; i < requests.length; i++) {

@@ -66,11 +66,13 @@ public final class ExtProcLoadRun {
         Row row = measure(epp.grpcPort(), clients, requests, body, async);
         long leftInFlight = epp.datastore().inFlight().all().values().stream().mapToLong(l -> l.total()).sum();
         int size = body.stream().mapToInt(ByteString::size).sum();
-        System.out.printf("%n| policy | body | clients | requests | req/s | null EPP req/s | EPP / null | routing answer "
-            + "p50 / p99 / max (µs) | null EPP p50 / p99 (µs) | errors | in flight after |%n");
+        System.out
+            .printf("%n| policy | body | clients | requests | req/s | null EPP req/s | EPP / null | routing answer "
+                + "p50 / p99 / max (µs) | null EPP p50 / p99 (µs) | errors | in flight after |%n");
         System.out.printf("|---|---|---|---|---|---|---|---|---|---|---|%n");
         System.out.printf("| %s | %,d B in %d | %d | %d | %.0f | %.0f | %.2f | %d / %d / %d | %d / %d | %d | %d |%n",
-            policy.cliName() + (async ? " (async)" : ""), size, body.size(), clients, row.done, row.rate(), baseline.rate(),
+            policy.cliName() + (async ? " (async)" : ""), size, body.size(), clients, row.done, row.rate(),
+            baseline.rate(),
             row.rate() / baseline.rate(), row.answer.getValueAtPercentile(50), row.answer.getValueAtPercentile(99),
             row.answer.getMaxValue(), baseline.answer.getValueAtPercentile(50),
             baseline.answer.getValueAtPercentile(99), row.errors + baseline.errors, leftInFlight);
@@ -140,7 +142,8 @@ public final class ExtProcLoadRun {
   }
 
   /** One full exchange; returns microseconds from the last request-body frame to the routing answer. */
-  private static long exchange(ExternalProcessorGrpc.ExternalProcessorStub stub, List<ByteString> body) throws Exception {
+  private static long exchange(ExternalProcessorGrpc.ExternalProcessorStub stub, List<ByteString> body)
+      throws Exception {
     BlockingQueue<ProcessingResponse> answers = new LinkedBlockingQueue<>();
     StreamObserver<ProcessingRequest> out = stub.process(new StreamObserver<>() {
       @Override
@@ -174,8 +177,9 @@ public final class ExtProcLoadRun {
     do {
       echoed = take(answers);
     } while (!echoed.getRequestBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream());
-    out.onNext(ProcessingRequest.newBuilder().setResponseHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
-        .addHeaders(header(":status", "200")).addHeaders(header("content-type", "application/json")))).build());
+    out.onNext(
+        ProcessingRequest.newBuilder().setResponseHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
+            .addHeaders(header(":status", "200")).addHeaders(header("content-type", "application/json")))).build());
     take(answers);
     out.onNext(ProcessingRequest.newBuilder().setResponseBody(HttpBody.newBuilder()
         .setBody(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":500,\"completion_tokens\":20}}"))
@@ -199,7 +203,8 @@ public final class ExtProcLoadRun {
         .setRequestHeaders(HttpHeaders.newBuilder().setHeaders(HeaderMap.newBuilder()
             .addHeaders(header(":method", "POST")).addHeaders(header(":path", "/v1/chat/completions"))))
         .setProtocolConfig(ProtocolConfiguration.newBuilder()
-            .setRequestBodyMode(BodySendMode.FULL_DUPLEX_STREAMED).setResponseBodyMode(BodySendMode.FULL_DUPLEX_STREAMED))
+            .setRequestBodyMode(BodySendMode.FULL_DUPLEX_STREAMED)
+            .setResponseBodyMode(BodySendMode.FULL_DUPLEX_STREAMED))
         .build();
   }
 
@@ -235,18 +240,20 @@ public final class ExtProcLoadRun {
 
   static byte[] chatBody() {
     return ("{\"model\":\"adapter-1\",\"messages\":[{\"role\":\"system\",\"content\":\""
-        + "You are a helpful assistant. ".repeat(60) + "\"},{\"role\":\"user\",\"content\":\"Hello\"}],\"max_tokens\":64}")
+        + "You are a helpful assistant. ".repeat(60)
+        + "\"},{\"role\":\"user\",\"content\":\"Hello\"}],\"max_tokens\":64}")
         .getBytes(StandardCharsets.UTF_8);
   }
 
   static String yaml(StaticPods pods) {
-    StringBuilder sb = new StringBuilder(FileModeYaml.pool("pool", "sim", Integer.parseInt(pods.address(0).split(":")[1])))
+    StringBuilder sb = new StringBuilder(
+        FileModeYaml.pool("pool", "sim", Integer.parseInt(pods.address(0).split(":")[1])))
         .append(FileModeYaml.SEPARATOR).append("""
-        apiVersion: inference.x-k8s.io/v1alpha1
-        kind: LLMRoute
-        metadata: {name: a1}
-        spec: {backendRefs: [{name: pool}], adapter: {name: adapter-1}}
-        """);
+            apiVersion: inference.x-k8s.io/v1alpha1
+            kind: LLMRoute
+            metadata: {name: a1}
+            spec: {backendRefs: [{name: pool}], adapter: {name: adapter-1}}
+            """);
     for (int i = 0; i < pods.size(); i++) {
       sb.append(FileModeYaml.SEPARATOR).append(FileModeYaml.pod("pod-" + i, "sim", StaticPods.ip(i)));
     }

@@ -78,7 +78,8 @@ public final class MemoryAttackRun {
         for (int i = 0; i < bodies; i++) {
           var call = open(stub, large);
           call.onNext(ExtProcLoadRun.postHeaders());
-          call.onNext(ExtProcLoadRun.requestBody(ByteString.copyFromUtf8("{\"model\":\"adapter-1\",\"prompt\":\""), false));
+          call.onNext(
+              ExtProcLoadRun.requestBody(ByteString.copyFromUtf8("{\"model\":\"adapter-1\",\"prompt\":\""), false));
           for (int sent = 0; sent < bodyMiB << 20 && !large.answered(call); sent += CHUNK) {
             awaitReady(call);
             call.onNext(ExtProcLoadRun.requestBody(chunk, false));
@@ -238,7 +239,8 @@ public final class MemoryAttackRun {
         }
         result[0] = r.hasImmediateResponse() ? "answered " + r.getImmediateResponse().getStatus().getCodeValue()
             : r.hasRequestHeaders() && r.getRequestHeaders().getResponse().getHeaderMutation().getSetHeadersCount() > 0
-                ? "routed" : "other " + r.getResponseCase();
+                ? "routed"
+            : "other " + r.getResponseCase();
         first.countDown();
       }
 

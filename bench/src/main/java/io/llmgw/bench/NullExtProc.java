@@ -52,8 +52,9 @@ final class NullExtProc implements AutoCloseable {
           .putFields("x-gateway-destination-endpoint", Value.newBuilder().setStringValue(destination).build())).build())
           .build();
       routed = ProcessingResponse.newBuilder().setRequestHeaders(HeadersResponse.newBuilder().setResponse(
-              CommonResponse.newBuilder().setClearRouteCache(true).setHeaderMutation(HeaderMutation.newBuilder()
-                  .addSetHeaders(header)))).setDynamicMetadata(metadata).build();
+          CommonResponse.newBuilder().setClearRouteCache(true).setHeaderMutation(HeaderMutation.newBuilder()
+              .addSetHeaders(header))))
+          .setDynamicMetadata(metadata).build();
     }
 
     @Override
@@ -71,7 +72,7 @@ final class NullExtProc implements AutoCloseable {
             case RESPONSE_HEADERS -> out.onNext(ProcessingResponse.newBuilder()
                 .setResponseHeaders(HeadersResponse.getDefaultInstance()).build());
             case RESPONSE_BODY -> out.onNext(ProcessingResponse.newBuilder().setResponseBody(echo(req)).build());
-            default -> { }
+            default -> {}
           }
         }
 
@@ -89,7 +90,8 @@ final class NullExtProc implements AutoCloseable {
       var body = req.hasRequestBody() ? req.getRequestBody() : req.getResponseBody();
       return BodyResponse.newBuilder().setResponse(CommonResponse.newBuilder().setBodyMutation(BodyMutation
           .newBuilder().setStreamedResponse(StreamedBodyResponse.newBuilder().setBody(body.getBody())
-              .setEndOfStream(body.getEndOfStream())))).build();
+              .setEndOfStream(body.getEndOfStream()))))
+          .build();
     }
   }
 }

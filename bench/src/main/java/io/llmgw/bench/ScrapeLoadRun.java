@@ -71,7 +71,8 @@ public final class ScrapeLoadRun {
     scheduler.shutdownNow();
     pods.close();
 
-    System.out.printf("%n| pods | interval | page | scrapes/s (all) | scrapes/s per pod | scraper CPU (cores) | metrics age p50 / p99 / max (ms) | failures |%n");
+    System.out.printf(
+        "%n| pods | interval | page | scrapes/s (all) | scrapes/s per pod | scraper CPU (cores) | metrics age p50 / p99 / max (ms) | failures |%n");
     System.out.printf("|---|---|---|---|---|---|---|---|%n");
     System.out.printf("| %d | %d ms | %.0f KiB | %.0f | %.1f | %.2f | %d / %d / %d | %d |%n", podCount,
         settings.interval().toMillis(), metricsPage().length() / 1024.0, rate, rate / podCount, cores,
@@ -95,7 +96,8 @@ public final class ScrapeLoadRun {
     sb.append("vllm:num_requests_waiting{model_name=\"base\"} 3.0\n");
     sb.append("vllm:num_requests_running{model_name=\"base\"} 12.0\n");
     sb.append("vllm:kv_cache_usage_perc{model_name=\"base\"} 0.42\n");
-    sb.append("vllm:lora_requests_info{max_lora=\"4\",running_lora_adapters=\"a,b\",waiting_lora_adapters=\"\"} 1.7e9\n");
+    sb.append(
+        "vllm:lora_requests_info{max_lora=\"4\",running_lora_adapters=\"a,b\",waiting_lora_adapters=\"\"} 1.7e9\n");
     String[] hists = {"vllm:time_to_first_token_seconds", "vllm:time_per_output_token_seconds",
         "vllm:e2e_request_latency_seconds", "vllm:request_queue_time_seconds", "vllm:request_prompt_tokens",
         "vllm:request_generation_tokens", "vllm:request_inference_time_seconds", "vllm:request_prefill_time_seconds"};

@@ -47,8 +47,8 @@ final class EnvoyProcess implements AutoCloseable {
       }
     }
     p.destroyForcibly();
-    throw new IllegalStateException("envoy did not open 127.0.0.1:8080 within 20 s (exit " + (p.isAlive() ? "-" :
-        p.exitValue()) + "); rerun with --no-envoy to use the dev proxy");
+    throw new IllegalStateException("envoy did not open 127.0.0.1:8080 within 20 s (exit "
+        + (p.isAlive() ? "-" : p.exitValue()) + "); rerun with --no-envoy to use the dev proxy");
   }
 
   @Override

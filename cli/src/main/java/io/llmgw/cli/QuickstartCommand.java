@@ -37,10 +37,12 @@ final class QuickstartCommand implements Callable<Integer> {
       description = "Where the proxy listens (default: ${DEFAULT-VALUE}; port 0 picks a free one).")
   String listen;
 
-  @Option(names = "--requests", defaultValue = "200", description = "Demonstration requests (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--requests", defaultValue = "200",
+      description = "Demonstration requests (default: ${DEFAULT-VALUE}).")
   int requests;
 
-  @Option(names = "--rate", defaultValue = "20", description = "Demonstration requests per second (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--rate", defaultValue = "20",
+      description = "Demonstration requests per second (default: ${DEFAULT-VALUE}).")
   double rate;
 
   @Option(names = "--duration", converter = ServeDurations.class,
@@ -207,7 +209,6 @@ final class QuickstartCommand implements Callable<Integer> {
       deleteTree(batchDir);
     }
   }
-
 
   private static void deleteTree(Path dir) {
     try (var paths = Files.walk(dir)) {

@@ -3,16 +3,16 @@ package io.llmgw.cli;
 import io.llmgw.adapters.CopySettings;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.Durations;
+import io.llmgw.api.TokenFile;
+import io.llmgw.api.tls.ServerTls;
 import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.envoy.xds.XdsSettings;
 import io.llmgw.extproc.Epp;
-import io.llmgw.api.TokenFile;
-import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.RequestSettings;
-import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.control.SourceSettings;
+import io.llmgw.extproc.observe.AdminAccess;
+import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.plugins.DefaultPlugins;
 import io.llmgw.extproc.request.prepare.SessionIdProducer;
 import io.llmgw.picker.SessionKey;
@@ -75,8 +75,9 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--no-leader-election", description = "Cluster mode: a single replica writes status without a Lease.")
   boolean noLeaderElection;
 
-  @Option(names = "--bind", description = "Address to listen on (default: 127.0.0.1 with --config, where the proxy runs "
-      + "beside the EPP; 0.0.0.0 with --kubernetes, where the gateway's pods connect from elsewhere).")
+  @Option(names = "--bind",
+      description = "Address to listen on (default: 127.0.0.1 with --config, where the proxy runs "
+          + "beside the EPP; 0.0.0.0 with --kubernetes, where the gateway's pods connect from elsewhere).")
   String bind;
 
   @Option(names = "--admin-token-file", description = "File holding the token that admin writes (POST /admin/...) "
@@ -170,7 +171,8 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Pods whose metrics are older are not picked (default: ${DEFAULT-VALUE}).")
   Duration staleAfter;
 
-  @Option(names = "--max-body-bytes", description = "Larger request bodies are answered 413 (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--max-body-bytes",
+      description = "Larger request bodies are answered 413 (default: ${DEFAULT-VALUE}).")
   int maxBodyBytes;
 
   @Option(names = {"--destination-fallbacks", "--header-fallbacks"},
@@ -342,7 +344,7 @@ public final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
     }
     return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access)
-            .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace))
+        .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace))
         .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout))
@@ -360,7 +362,8 @@ public final class ServeCommand implements Callable<Integer> {
     boolean on = tls != null ? tls : files || source.kubernetes;
     if (!on) {
       if (files || metricsTls) {
-        throw new IllegalArgumentException("--no-tls contradicts --tls-cert-file, --tls-client-ca-file and --metrics-tls");
+        throw new IllegalArgumentException(
+            "--no-tls contradicts --tls-cert-file, --tls-client-ca-file and --metrics-tls");
       }
       return null;
     }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.llmgw.api.LoopbackPorts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import picocli.CommandLine;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /** Issue 16, item 6: errors a person meets first are one clear line. */
 class CliErrorsTest {
@@ -41,7 +41,8 @@ class CliErrorsTest {
     java.util.Map<String, String> props = new java.util.HashMap<>();
     System.getProperties().forEach((k, v) -> props.put(k.toString(), v.toString()));
     org.junit.jupiter.api.Assumptions.assumeTrue(KubeAccess.problem(System.getenv(), props,
-        java.nio.file.Path.of(System.getProperty("user.home"))) != null, "this machine has a Kubernetes API configured");
+        java.nio.file.Path.of(System.getProperty("user.home"))) != null,
+        "this machine has a Kubernetes API configured");
     java.io.PrintStream before = System.err;
     java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
     System.setErr(new java.io.PrintStream(captured, true));

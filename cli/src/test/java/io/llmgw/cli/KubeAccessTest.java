@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 16, item 5: cluster mode with no Kubernetes API configured says so at once, with no name lookup. */
 class KubeAccessTest {
-  @TempDir Path home;
+  @TempDir
+  Path home;
 
   @Test
   void outsideAPodWithoutAKubeconfigItSaysWhatIsMissing() {

@@ -46,7 +46,8 @@ class LauncherIT {
     int xds = LoopbackPorts.free();
     try (SimPods pods = SimPods.start(SimConfig.builder().adapters(List.of("sql-lora-v1", "sql-lora-v2")).build(),
         List.of("127.0.0.61", "127.0.0.62"), 8000)) {
-      Process epp = launch(false, "serve", "--config", config.toString(), "--bind", "127.0.0.1", "--grpc-port", "" + grpc,
+      Process epp = launch(false, "serve", "--config", config.toString(), "--bind", "127.0.0.1", "--grpc-port",
+          "" + grpc,
           "--health-port", "" + LoopbackPorts.free(), "--metrics-port", "" + LoopbackPorts.free(),
           "--xds-port", "" + xds).process();
       try (DevProxy proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)

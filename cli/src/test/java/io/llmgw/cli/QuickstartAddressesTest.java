@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** --first-ip and --pod-port: garbage refused by name; the moved file is the same configuration at new addresses. */
 class QuickstartAddressesTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void aFirstIpOffLoopbackOrWithoutRoomIsRefusedByName() {

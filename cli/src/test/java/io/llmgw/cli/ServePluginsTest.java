@@ -30,6 +30,6 @@ class ServePluginsTest {
     String text = printed.toString(StandardCharsets.UTF_8);
     assertThat(text).isEqualTo(DefaultPlugins.text()).contains("type: flow-control").contains("type: request-metrics");
     Path file = Files.writeString(dir.resolve("plugins.yaml"), text);
-    assertThat(PluginConfigFile.load(file, w -> { }).plugins()).isEqualTo(DefaultPlugins.config().plugins());
+    assertThat(PluginConfigFile.load(file, w -> {}).plugins()).isEqualTo(DefaultPlugins.config().plugins());
   }
 }

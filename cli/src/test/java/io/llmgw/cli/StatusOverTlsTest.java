@@ -21,7 +21,8 @@ import picocli.CommandLine;
 
 /** {@code llmgw status} reads an EPP whose metrics port serves TLS, and refuses one it cannot verify. */
 class StatusOverTlsTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void statusReadsAnHttpsMetricsPortWithTheCaAndRefusesWithoutIt() throws Exception {

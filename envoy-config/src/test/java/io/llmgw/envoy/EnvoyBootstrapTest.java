@@ -3,6 +3,7 @@ package io.llmgw.envoy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.DynamicMessage;
 import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
@@ -11,7 +12,6 @@ import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
-import com.google.protobuf.DynamicMessage;
 import io.envoyproxy.envoy.type.metadata.v3.MetadataKey;
 import io.llmgw.api.EppProtocol;
 import java.io.IOException;
@@ -30,7 +30,8 @@ class EnvoyBootstrapTest {
 
     var listener = b.getStaticResources().getListeners(0);
     assertThat(listener.getAddress().getSocketAddress().getPortValue()).isEqualTo(8080);
-    HttpConnectionManager hcm = listener.getFilterChains(0).getFilters(0).getTypedConfig().unpack(HttpConnectionManager.class);
+    HttpConnectionManager hcm = listener.getFilterChains(0).getFilters(0).getTypedConfig()
+        .unpack(HttpConnectionManager.class);
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName)
         .containsExactly("envoy.filters.http.ext_proc", "envoy.filters.http.router");
     ExternalProcessor ext = hcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class);
@@ -53,7 +54,8 @@ class EnvoyBootstrapTest {
         .filter(c -> c.getName().equals("epp")).findFirst().orElseThrow();
     assertThat(epp.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress()
         .getSocketAddress().getPortValue()).isEqualTo(9002);
-    assertThat(epp.getTypedExtensionProtocolOptionsMap()).containsKey("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
+    assertThat(epp.getTypedExtensionProtocolOptionsMap())
+        .containsKey("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
   }
 
   /**
@@ -73,7 +75,8 @@ class EnvoyBootstrapTest {
     assertThat(policy.getName()).isEqualTo("envoy.load_balancing_policies.override_host");
     var descriptor = EnvoyBootstrap.TYPES.find(OverrideHostType.FULL_NAME);
     DynamicMessage config = DynamicMessage.parseFrom(descriptor, policy.getTypedConfig().getValue());
-    DynamicMessage source = (DynamicMessage) config.getRepeatedField(descriptor.findFieldByName("override_host_sources"), 0);
+    DynamicMessage source = (DynamicMessage) config
+        .getRepeatedField(descriptor.findFieldByName("override_host_sources"), 0);
     MetadataKey key = MetadataKey.parseFrom(((DynamicMessage) source.getField(
         source.getDescriptorForType().findFieldByName("metadata"))).toByteString());
     assertThat(key.getKey()).isEqualTo(EppProtocol.LB_NAMESPACE);
@@ -164,7 +167,8 @@ class EnvoyBootstrapTest {
         .hasMessageContaining("use_http_headr");
     assertThatThrownBy(() -> EnvoyBootstrap.parse(yaml.replace("request_body_mode: FULL_DUPLEX_STREAMED",
         "request_body_mode: FULL_DUPLEX"))).isInstanceOf(IOException.class);
-    assertThatThrownBy(() -> EnvoyBootstrap.parse(yaml.replace("ext_proc.v3.ExternalProcessor", "ext_proc.v3.ExternalProcesor")))
+    assertThatThrownBy(
+        () -> EnvoyBootstrap.parse(yaml.replace("ext_proc.v3.ExternalProcessor", "ext_proc.v3.ExternalProcesor")))
         .isInstanceOf(IOException.class);
   }
 }

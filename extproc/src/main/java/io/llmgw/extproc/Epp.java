@@ -1,14 +1,12 @@
 package io.llmgw.extproc;
 
+import com.sun.net.httpserver.HttpsConfigurator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.grpc.Server;
-import io.grpc.ServerCredentials;
-import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.tls.ReloadingIdentity;
-import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.control.ConfigSource;
 import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.control.SourceSettings;
@@ -23,16 +21,10 @@ import io.llmgw.extproc.observe.PoolLoadReport;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
-import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.scraper.MetricsScraper;
-import com.sun.net.httpserver.HttpsConfigurator;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
-import java.security.GeneralSecurityException;
-import java.util.ArrayList;
-import java.util.List;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -159,7 +151,8 @@ public final class Epp implements AutoCloseable {
         .authenticator(AdminHandler.authenticator(l.admin()))
         .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status(),
             new PoolLoadReport(parts.datastore(), parts.flow()), new PodsReport(parts.datastore(), parts.adapters(),
-            clock), l.admin()));
+                clock),
+            l.admin()));
     if (l.metricsTls()) {
       metricsBuilder.httpsConfigurator(new HttpsConfigurator(EppTls.sslContext(identity)));
     }

@@ -21,7 +21,8 @@ import java.time.Duration;
  *     ended, when not even its headers came): it holds a stream slot and perhaps buffered bytes
  */
 public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean destinationFallbacks,
-    boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes, Duration idleTimeout) {
+    boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes,
+    Duration idleTimeout) {
   public RequestSettings {
     if (maxBodyBytes < 1024) {
       throw new IllegalArgumentException("--max-body-bytes must be at least 1024");

@@ -50,7 +50,8 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   private volatile ScheduledFuture<?> ticker;
   private volatile boolean closed;
 
-  public MetricsScraper(ScrapeSettings settings, ScheduledExecutorService scheduler, Clock clock, ScrapeListener listener) {
+  public MetricsScraper(ScrapeSettings settings, ScheduledExecutorService scheduler, Clock clock,
+      ScrapeListener listener) {
     this.settings = settings;
     this.scheduler = scheduler;
     this.clock = clock;
@@ -186,7 +187,8 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
     ParsedMetrics parsed = PrometheusTextParser.parse(resp.body(), slot.target.engine().metricNames());
     if (parsed.skippedLines() > 0 && slot.lastSkipped == 0) {
-      LOG.warn("endpoint {}: skipped {} unparseable line(s) of its /metrics", slot.target.address(), parsed.skippedLines());
+      LOG.warn("endpoint {}: skipped {} unparseable line(s) of its /metrics", slot.target.address(),
+          parsed.skippedLines());
     }
     slot.lastSkipped = parsed.skippedLines();
     if (!slot.target.engine().reportsLoad(parsed)) {
@@ -248,7 +250,8 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
     ScrapeState old = slot.state;
     if (old.consecutiveFailures() == 0) {
-      LOG.warn("endpoint {}: scrape of /metrics failed ({}); not picked until it answers", slot.target.address(), error);
+      LOG.warn("endpoint {}: scrape of /metrics failed ({}); not picked until it answers", slot.target.address(),
+          error);
     }
     slot.state = new ScrapeState(old.metrics(), old.models(), false, old.consecutiveFailures() + 1, error);
     failed(slot, "/metrics", error);

@@ -8,6 +8,6 @@ import io.llmgw.picker.PodMetrics;
  */
 public record ScrapeState(PodMetrics metrics, ServedModels models, boolean healthy, int consecutiveFailures,
     String lastError) {
-  public static final ScrapeState INITIAL =
-      new ScrapeState(PodMetrics.unknown(), ServedModels.UNKNOWN, false, 0, "not scraped yet");
+  public static final ScrapeState INITIAL = new ScrapeState(PodMetrics.unknown(), ServedModels.UNKNOWN, false, 0,
+      "not scraped yet");
 }

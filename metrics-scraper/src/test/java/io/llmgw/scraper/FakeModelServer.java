@@ -66,11 +66,13 @@ public final class FakeModelServer implements AutoCloseable {
         vllm:num_requests_running{model_name="base-model"} %d.0
         vllm:kv_cache_usage_perc{model_name="base-model"} %s
         vllm:lora_requests_info{max_lora="%d",running_lora_adapters="%s",waiting_lora_adapters="%s"} 1.7e9
-        """.formatted(waiting, running, kv, maxLora, String.join(",", runningAdapters), String.join(",", waitingAdapters));
+        """.formatted(waiting, running, kv, maxLora, String.join(",", runningAdapters),
+        String.join(",", waitingAdapters));
   }
 
   public void setModels(String base, List<String> adapters) {
-    StringBuilder sb = new StringBuilder("{\"object\":\"list\",\"data\":[{\"id\":\"" + base + "\",\"object\":\"model\"}");
+    StringBuilder sb = new StringBuilder(
+        "{\"object\":\"list\",\"data\":[{\"id\":\"" + base + "\",\"object\":\"model\"}");
     for (String a : adapters) {
       sb.append(",{\"id\":\"").append(a).append("\",\"object\":\"model\",\"parent\":\"").append(base).append("\"}");
     }

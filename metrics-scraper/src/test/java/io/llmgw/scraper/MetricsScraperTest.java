@@ -114,8 +114,8 @@ class MetricsScraperTest {
       pod.setMetricsText("# padding\n".repeat(MetricsScraper.MAX_BODY_BYTES / 10 + 10));
       scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
       scraper.start();
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-          assertThat(scraper.state(pod.address()).lastError()).contains("exceeds"));
+      await().atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(scraper.state(pod.address()).lastError()).contains("exceeds"));
       assertThat(scraper.state(pod.address()).healthy()).isFalse();
     }
   }
@@ -124,7 +124,8 @@ class MetricsScraperTest {
   void withMorePodsThanPermitsEveryPodStillGetsItsTurn() throws Exception {
     var oneAtATime = new MetricsScraper(new ScrapeSettings(Duration.ofMillis(50), Duration.ofSeconds(1),
         Duration.ofSeconds(1), 1), scheduler, Clock.systemUTC(), listener);
-    try (var a = new FakeModelServer("127.0.0.26", 0); var b = new FakeModelServer("127.0.0.27", 0);
+    try (var a = new FakeModelServer("127.0.0.26", 0);
+        var b = new FakeModelServer("127.0.0.27", 0);
         var c = new FakeModelServer("127.0.0.28", 0)) {
       List<FakeModelServer> pods = List.of(a, b, c);
       oneAtATime.setTargets(pods.stream().map(p -> new ScrapeTarget(p.address(), Engine.VLLM)).toList());

@@ -87,7 +87,8 @@ public record PodMetrics(
   }
 
   public PodMetrics withModels(Set<String> loaded, Set<String> bases) {
-    return new PodMetrics(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, loaded, bases,
+    return new PodMetrics(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, loaded,
+        bases,
         updatedAt);
   }
 }

@@ -1,7 +1,7 @@
 package io.llmgw.picker;
 
-import java.time.Clock;
 import io.llmgw.picker.latency.LoadSnapshot;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -14,7 +14,8 @@ import java.util.List;
 public record SaturationDetector(Clock clock, int queueLimit, double kvLimit, Duration staleAfter) {
   public SaturationDetector {
     if (queueLimit < 1 || !(kvLimit > 0 && kvLimit <= 1) || staleAfter.isNegative() || staleAfter.isZero()) {
-      throw new IllegalArgumentException("saturation needs a queue limit ≥ 1, a KV limit in (0, 1] and a positive staleness");
+      throw new IllegalArgumentException(
+          "saturation needs a queue limit ≥ 1, a KV limit in (0, 1] and a positive staleness");
     }
   }
 

@@ -1,7 +1,7 @@
 package io.llmgw.picker;
 
-import io.llmgw.picker.pickers.Picker;
 import io.llmgw.picker.latency.LoadSnapshot;
+import io.llmgw.picker.pickers.Picker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

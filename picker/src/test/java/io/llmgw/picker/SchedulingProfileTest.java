@@ -79,7 +79,7 @@ class SchedulingProfileTest {
     Ticker ticker = () -> now[0] += 1_000; // every read is 1 µs after the previous one
     var env = new PluginEnv(Clock.fixed(NOW, ZoneOffset.UTC), ticker, () -> new Random(1),
         Duration.ofSeconds(2), 3, (point, id) -> nanos -> observed.add(point + " " + id.type() + " " + nanos));
-    SchedulingProfile timed = PluginRegistry.builtIn().build(PolicyShorthand.SCORERS.config(50), env, w -> { });
+    SchedulingProfile timed = PluginRegistry.builtIn().build(PolicyShorthand.SCORERS.config(50), env, w -> {});
 
     Profiles.picked(timed, PickRequest.of("a").withSubset(Set.of(p1.address(), p2.address())), List.of(p1, p2));
 

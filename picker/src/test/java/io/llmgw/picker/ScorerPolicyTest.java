@@ -40,7 +40,8 @@ class ScorerPolicyTest {
   @Test
   void loraAffinityBreaksOtherwiseEqualLoad() {
     var resident = pod(1, metrics(0, 0.2, Set.of("a")), InFlight.NONE);
-    var saturatedSlots = pod(2, new PodMetrics(0, 0, 0.2, 1, Set.of("z"), Set.of(), Set.of(), Set.of(), NOW), InFlight.NONE);
+    var saturatedSlots = pod(2, new PodMetrics(0, 0, 0.2, 1, Set.of("z"), Set.of(), Set.of(), Set.of(), NOW),
+        InFlight.NONE);
     assertThat(primary(PickRequest.of("a"), List.of(saturatedSlots, resident))).isSameAs(resident);
   }
 

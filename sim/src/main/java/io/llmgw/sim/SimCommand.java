@@ -12,14 +12,16 @@ import picocli.CommandLine.Option;
 @Command(name = "sim", mixinStandardHelpOptions = true,
     description = "Run simulated vLLM servers (OpenAI API, SSE, vLLM metrics, runtime LoRA loading) on loopback.")
 public final class SimCommand implements Callable<Integer> {
-  @Option(names = "--pods", defaultValue = "1", description = "Number of simulated servers (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--pods", defaultValue = "1",
+      description = "Number of simulated servers (default: ${DEFAULT-VALUE}).")
   int pods;
 
   @Option(names = "--first-ip", defaultValue = "127.0.0.11",
       description = "Address of the first server; the next ones count up (default: ${DEFAULT-VALUE}).")
   String firstIp;
 
-  @Option(names = "--port", defaultValue = "8000", description = "Port every server listens on (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--port", defaultValue = "8000",
+      description = "Port every server listens on (default: ${DEFAULT-VALUE}).")
   int port;
 
   @Option(names = "--model", defaultValue = SimConfig.DEFAULT_MODEL, description = "Base model name.")
@@ -48,9 +50,11 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--max-model-len", defaultValue = "8192", description = "Prompt + output limit in tokens.")
   int maxModelLen;
 
-  @Option(names = "--prefill-overhead-ms", defaultValue = "10") double prefillOverheadMs;
+  @Option(names = "--prefill-overhead-ms", defaultValue = "10")
+  double prefillOverheadMs;
 
-  @Option(names = "--prefill-per-token-ms", defaultValue = "0.1") double prefillPerTokenMs;
+  @Option(names = "--prefill-per-token-ms", defaultValue = "0.1")
+  double prefillPerTokenMs;
 
   @Option(names = "--decode-base-ms", defaultValue = "10", description = "Step time of a batch of one.")
   double decodeBaseMs;

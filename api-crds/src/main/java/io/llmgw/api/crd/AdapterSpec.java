@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import java.util.List;
 
+// @formatter:off (Eclipse puts a record component's annotations on one line, past 120 columns)
 /** {@code spec.adapter} of an LLMRoute. */
 public record AdapterSpec(
     @Required @Size(min = 1, max = 253)
@@ -30,3 +31,4 @@ public record AdapterSpec(
 
   public enum ObjectiveFallbackType { Queue, Shed }
 }
+// @formatter:on

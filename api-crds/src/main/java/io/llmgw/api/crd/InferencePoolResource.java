@@ -15,4 +15,5 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(CrdNames.POOL_VERSION)
 @Kind("InferencePool")
 @Plural("inferencepools")
-public class InferencePoolResource extends CustomResource<InferencePoolSpec, InferencePoolStatus> implements Namespaced {}
+public class InferencePoolResource extends CustomResource<InferencePoolSpec, InferencePoolStatus>
+    implements Namespaced {}

@@ -10,6 +10,7 @@ import io.fabric8.generator.annotation.Size;
 import java.util.List;
 import java.util.Map;
 
+// @formatter:off (Eclipse puts a record component's annotations on one line, past 120 columns)
 /** {@code spec} of an InferencePool, as upstream v1 defines it. */
 public record InferencePoolSpec(
     @Required @JsonPropertyDescription("Pods of the pool; only matchLabels, as upstream.")
@@ -40,3 +41,4 @@ public record InferencePoolSpec(
 
   public enum FailureMode { FailOpen, FailClose }
 }
+// @formatter:on

@@ -16,7 +16,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("llmroutes")
 @ShortNames("llmr")
 @AdditionalPrinterColumn(name = "Model", jsonPath = ".spec.adapter.name")
-@AdditionalPrinterColumn(name = "Priority", jsonPath = ".spec.adapter.priority", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "Priority", jsonPath = ".spec.adapter.priority",
+    type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
 public class LLMRouteResource extends CustomResource<LLMRouteSpec, RouteStatus> implements Namespaced {
   @Override

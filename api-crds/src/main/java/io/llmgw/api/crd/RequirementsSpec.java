@@ -5,6 +5,7 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 
+// @formatter:off (Eclipse puts a record component's annotations on one line, past 120 columns)
 /** The default requirements of a model-less route; requests override them with x-llmgw-* headers. */
 public record RequirementsSpec(
     @Pattern(CrdNames.DURATION_PATTERN)
@@ -16,3 +17,4 @@ public record RequirementsSpec(
     @Min(0)
     @JsonPropertyDescription("Highest acceptable price per 1,000 tokens.")
     Double maxCostPer1kTokens) {}
+// @formatter:on

@@ -6,6 +6,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
+// @formatter:off (Eclipse puts a record component's annotations on one line, past 120 columns)
 /** One variant of a model-less route. */
 public record VariantSpec(
     @Required @Size(min = 1, max = 253)
@@ -22,3 +23,4 @@ public record VariantSpec(
     Double costPer1kTokens,
     @JsonPropertyDescription("Where the adapter's weights live when it may be loaded on demand.")
     String source) {}
+// @formatter:on

@@ -4,7 +4,6 @@ import io.grpc.util.AdvancedTlsX509KeyManager;
 import io.grpc.util.AdvancedTlsX509TrustManager;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
@@ -56,8 +55,10 @@ public final class ReloadingIdentity implements AutoCloseable {
       Pki.Issued self = Pki.selfSigned("llmgw-epp", names, java.time.Duration.ofDays(365));
       id.keyManager.updateIdentityCredentials(self.chain(), self.keys().getPrivate());
       id.serving = self.certificate();
-      LOG.warn("TLS: no certificate given (--tls-cert-file, --tls-key-file); serving a self-signed one for {}, valid one "
-          + "year. Clients must skip verification or trust it; give a certificate for anything but a trial", names);
+      LOG.warn(
+          "TLS: no certificate given (--tls-cert-file, --tls-key-file); serving a self-signed one for {}, valid one "
+              + "year. Clients must skip verification or trust it; give a certificate for anything but a trial",
+          names);
     } else {
       id.reloadIdentity();
     }

@@ -101,7 +101,8 @@ class DeployManifestsTest {
     for (Path file : yamlFiles(DEPLOY)) {
       for (JsonNode doc : documents(file)) {
         String where = ROOT.relativize(file) + " " + doc.path("kind").asText();
-        if (doc.path("kind").asText().equals("Kustomization") || doc.path("kind").asText().equals("CustomResourceDefinition")) {
+        if (doc.path("kind").asText().equals("Kustomization")
+            || doc.path("kind").asText().equals("CustomResourceDefinition")) {
           continue;
         }
         HasMetadata object = K8S.unmarshal(doc.toString(), HasMetadata.class);
@@ -125,7 +126,8 @@ class DeployManifestsTest {
         if (!schemas.knows(doc)) {
           continue;
         }
-        String where = ROOT.relativize(file) + " " + doc.path("kind").asText() + " " + doc.at("/metadata/name").asText();
+        String where = ROOT.relativize(file) + " " + doc.path("kind").asText() + " "
+            + doc.at("/metadata/name").asText();
         assertThat(schemas.validate(doc)).as(where).isEmpty();
         parseAsTheEppDoes(doc);
         checked++;
@@ -290,7 +292,8 @@ class DeployManifestsTest {
     String[] dirs = pair.split(":");
     JsonNode route = documents(DEPLOY.resolve("gateway/httproute.yaml")).getFirst().deepCopy();
     if (!dirs[0].equals("gateway")) {
-      for (JsonNode patch : documents(DEPLOY.resolve(dirs[0]).resolve("kustomization.yaml")).getFirst().path("patches")) {
+      for (JsonNode patch : documents(DEPLOY.resolve(dirs[0]).resolve("kustomization.yaml")).getFirst()
+          .path("patches")) {
         assertThat(patch.at("/target/kind").asText()).isEqualTo("HTTPRoute");
         for (JsonNode op : CrdSchemas.YAML.readTree(patch.path("patch").asText())) {
           assertThat(op.path("op").asText()).isEqualTo("replace");
@@ -318,7 +321,8 @@ class DeployManifestsTest {
   @Test
   void theGatewayPathKeepsTlsOnAndEnvoyGatewayAcceptsInferencePoolBackends() throws IOException {
     for (String dir : List.of("epp", "options/single-epp", "options/flow-control")) {
-      assertThat(Files.readString(DEPLOY.resolve(dir).resolve(dir.equals("epp") ? "deployment.yaml" : "kustomization.yaml")))
+      assertThat(
+          Files.readString(DEPLOY.resolve(dir).resolve(dir.equals("epp") ? "deployment.yaml" : "kustomization.yaml")))
           .as(dir).doesNotContain("--no-tls");
     }
     JsonNode values = documents(DEPLOY.resolve("gateway/install/envoy-gateway-values.yaml")).getFirst();

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Keys in the encodings Secrets hold: cert-manager writes PKCS#1 RSA by default, openssl SEC 1 for EC. */
 class PemFilesTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   /** PKCS#1 for RSA; for EC, SEC 1 with its curve named, as openssl writes it. */
   private Path legacyPem(KeyPair keys) throws IOException {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The files a Secret mount holds, read again on demand: whole changes are taken, broken ones are not. */
 class ReloadingIdentityTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
   // a period no test waits for: every reload here is asked for with reloadNow()
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final Pki.Issued ca = Pki.authority("test-ca");
@@ -98,7 +99,8 @@ class ReloadingIdentityTest {
       Pki.Issued next = Pki.authority("next-ca");
       PemFiles.writeCertificates(dir.resolve("ca.crt"), ca.certificate(), next.certificate());
       assertThat(id.reloadNow()).isTrue();
-      assertThat(id.trustManager().getAcceptedIssuers()).containsExactlyInAnyOrder(ca.certificate(), next.certificate());
+      assertThat(id.trustManager().getAcceptedIssuers()).containsExactlyInAnyOrder(ca.certificate(),
+          next.certificate());
     }
   }
 
@@ -109,7 +111,8 @@ class ReloadingIdentityTest {
       var cert = id.certificate();
       assertThat(cert.getIssuerX500Principal()).isEqualTo(cert.getSubjectX500Principal());
       cert.verify(cert.getPublicKey());
-      assertThat(cert.getSubjectAlternativeNames()).extracting(n -> (Object) n.get(1)).contains("localhost", "127.0.0.1");
+      assertThat(cert.getSubjectAlternativeNames()).extracting(n -> (Object) n.get(1)).contains("localhost",
+          "127.0.0.1");
       assertThat(id.reloadNow()).isFalse();
     }
   }

@@ -98,7 +98,7 @@ public final class LoadReader implements AutoCloseable {
       pools.add(new PoolLoad(name, pods, running, waiting, sent, flow));
     }
     Map<String, String> models = new HashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = root.get("models").fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.get("models").fields(); it.hasNext();) {
       Map.Entry<String, JsonNode> e = it.next();
       if (!e.getValue().isTextual()) {
         throw new Unreadable("the EPP's load maps model '" + ClientText.clean(e.getKey())

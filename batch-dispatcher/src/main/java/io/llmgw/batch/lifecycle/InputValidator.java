@@ -1,11 +1,11 @@
 package io.llmgw.batch.lifecycle;
 
+import static io.llmgw.api.ClientText.clean;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import static io.llmgw.api.ClientText.clean;
-
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.ResultLines;
 import io.llmgw.batch.store.Batch;

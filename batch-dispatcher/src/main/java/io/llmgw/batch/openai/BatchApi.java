@@ -2,8 +2,8 @@ package io.llmgw.batch.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.llmgw.batch.BatchSettings;
 import io.llmgw.api.ClientText;
+import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
@@ -199,7 +199,7 @@ public final class BatchApi {
         invalid(ctx, "metadata must be an object of at most " + MAX_METADATA + " string values", "metadata");
         return;
       }
-      for (var it = meta.fields(); it.hasNext(); ) {
+      for (var it = meta.fields(); it.hasNext();) {
         var e = it.next();
         if (!e.getValue().isTextual() || e.getKey().length() > 64 || e.getValue().asText().length() > 512) {
           invalid(ctx, "metadata values must be strings (keys up to 64, values up to 512 characters)", "metadata");
@@ -277,7 +277,8 @@ public final class BatchApi {
       ctx.fail(500, e);
       return;
     }
-    ctx.response().putHeader("content-type", PrometheusTextFormatWriter.CONTENT_TYPE).end(Buffer.buffer(out.toByteArray()));
+    ctx.response().putHeader("content-type", PrometheusTextFormatWriter.CONTENT_TYPE)
+        .end(Buffer.buffer(out.toByteArray()));
   }
 
   private static String safeName(String name) {

@@ -119,8 +119,10 @@ public final class RedisStore implements BatchStore {
 
   @Override
   public void deleteBatch(String id) {
-    run(RedisScripts.DELETE_BATCH, ScriptOutputType.INTEGER, new String[] {k("batch:" + id), k("res:" + id), k("item:" + id),
-        k("attempts:" + id), k("batches")}, prefix, id);
+    run(RedisScripts.DELETE_BATCH, ScriptOutputType.INTEGER,
+        new String[] {k("batch:" + id), k("res:" + id), k("item:" + id),
+            k("attempts:" + id), k("batches")},
+        prefix, id);
   }
 
   @Override
@@ -165,8 +167,10 @@ public final class RedisStore implements BatchStore {
 
   @Override
   public boolean transition(String id, BatchStatus from, Batch next) {
-    return (Long) run(RedisScripts.TRANSITION, ScriptOutputType.INTEGER, new String[] {k("batch:" + id), k("status:" + from.name()),
-        k("status:" + next.status().name())}, from.name(), next.status().name(), BatchJsonCodec.write(next), id) == 1;
+    return (Long) run(RedisScripts.TRANSITION, ScriptOutputType.INTEGER,
+        new String[] {k("batch:" + id), k("status:" + from.name()),
+            k("status:" + next.status().name())},
+        from.name(), next.status().name(), BatchJsonCodec.write(next), id) == 1;
   }
 
   @Override

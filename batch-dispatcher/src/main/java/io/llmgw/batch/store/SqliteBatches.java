@@ -4,11 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * Batch documents in the {@code batches} table, each changed only from the status it was read in; deleting a batch
@@ -93,7 +91,8 @@ final class SqliteBatches {
   }
 
   boolean replace(String id, BatchStatus from, Batch next) throws SQLException {
-    try (PreparedStatement p = db.prepareStatement("UPDATE batches SET status = ?, doc = ? WHERE id = ? AND status = ?")) {
+    try (PreparedStatement p = db
+        .prepareStatement("UPDATE batches SET status = ?, doc = ? WHERE id = ? AND status = ?")) {
       p.setString(1, next.status().name());
       p.setString(2, BatchJsonCodec.write(next));
       p.setString(3, id);

@@ -8,7 +8,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * The store's uploaded files: metadata and content, in the {@code files} table. Every method runs inside the store's
@@ -55,8 +54,9 @@ final class SqliteFiles {
 
   List<StoredFile> files() throws SQLException {
     List<StoredFile> out = new ArrayList<>();
-    try (Statement st = db.createStatement(); ResultSet r = st.executeQuery(
-        "SELECT id, purpose, filename, bytes, created_at FROM files ORDER BY created_at")) {
+    try (Statement st = db.createStatement();
+        ResultSet r = st.executeQuery(
+            "SELECT id, purpose, filename, bytes, created_at FROM files ORDER BY created_at")) {
       while (r.next()) {
         out.add(new StoredFile(r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getLong(5)));
       }

@@ -26,13 +26,15 @@ class LoadAnswerProperties {
 
   @Provide
   Arbitrary<String> loads() {
-    Arbitrary<String> pool = Arbitraries.of("\"ns/p\"", "null", "1", "\"\"").flatMap(name ->
-        Arbitraries.of("0", "-1", "1.5", "\"x\"", "null", "2147483648", "7").list().ofSize(5).map(v ->
-            "{\"pool\":" + name + ",\"pods\":" + v.get(0) + ",\"running\":" + v.get(1) + ",\"waiting\":" + v.get(2)
+    Arbitrary<String> pool = Arbitraries.of("\"ns/p\"", "null", "1", "\"\"")
+        .flatMap(name -> Arbitraries.of("0", "-1", "1.5", "\"x\"", "null", "2147483648", "7").list().ofSize(5)
+            .map(v -> "{\"pool\":" + name + ",\"pods\":" + v.get(0) + ",\"running\":" + v.get(1) + ",\"waiting\":"
+                + v.get(2)
                 + ",\"sentSinceReport\":" + v.get(3) + ",\"flowWaiting\":" + v.get(4) + "}"));
     Arbitrary<String> whole = pool.list().ofMaxSize(4).flatMap(ps -> Arbitraries.of("{}", "{\"m\":\"ns/p\"}",
         "{\"m\":3}", "[]").map(models -> "{\"pools\":[" + String.join(",", ps) + "],\"models\":" + models + "}"));
-    Arbitrary<String> cut = whole.flatMap(w -> Arbitraries.integers().between(0, w.length()).map(i -> w.substring(0, i)));
+    Arbitrary<String> cut = whole
+        .flatMap(w -> Arbitraries.integers().between(0, w.length()).map(i -> w.substring(0, i)));
     return Arbitraries.oneOf(whole, cut, Arbitraries.strings().ofMaxLength(80));
   }
 }

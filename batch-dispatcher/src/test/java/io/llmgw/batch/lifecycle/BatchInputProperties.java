@@ -10,7 +10,6 @@ import io.llmgw.batch.store.LineResult;
 import io.llmgw.batch.store.QueuedLine;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
@@ -71,7 +70,8 @@ class BatchInputProperties {
         "{\"custom_id\":\"a\",\"method\":\"GET\",\"url\":\"/v1/chat/completions\",\"body\":{\"model\":\"m\"}}",
         "{\"custom_id\":\"a\",\"method\":\"POST\",\"url\":\"/v1/embeddings\",\"body\":{\"model\":\"m\"}}",
         "{\"custom_id\":\"a\",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":{\"model\":\"m\","
-            + "\"stream\":true}}", "\r", "{\"a\":" + "[".repeat(3000));
+            + "\"stream\":true}}",
+        "\r", "{\"a\":" + "[".repeat(3000));
     Arbitrary<String> garbage = Arbitraries.strings().ofMaxLength(60);
     Arbitrary<String> line = Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(6, good), net.jqwik.api.Tuple.of(2, mangled), net.jqwik.api.Tuple.of(2, odd),

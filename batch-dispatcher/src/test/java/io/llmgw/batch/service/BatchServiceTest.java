@@ -293,7 +293,8 @@ class BatchServiceTest {
     String broken = submit(lines(1));
     String fine = submit(lines(1));
     try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("batch.db"));
-        java.sql.PreparedStatement p = db.prepareStatement("UPDATE batches SET doc = '{\"id\": garbage' WHERE id = ?")) {
+        java.sql.PreparedStatement p = db
+            .prepareStatement("UPDATE batches SET doc = '{\"id\": garbage' WHERE id = ?")) {
       p.setString(1, broken);
       assertThat(p.executeUpdate()).isEqualTo(1);
     }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.Stores;
 import io.llmgw.batch.store.Batch;
-import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.LocalRedis;
 import io.llmgw.batch.store.StoredFile;
@@ -80,8 +79,8 @@ class CrashRecoveryTest {
       }
       Process last = start(store, gateway, port, KILLS);
       try (ApiClient api = new ApiClient(port)) {
-        await().atMost(Duration.ofSeconds(120)).ignoreExceptions().until(() ->
-            "completed".equals(api.get("/v1/batches/" + batchId).json().get("status").asText()));
+        await().atMost(Duration.ofSeconds(120)).ignoreExceptions()
+            .until(() -> "completed".equals(api.get("/v1/batches/" + batchId).json().get("status").asText()));
         JsonNode b = api.get("/v1/batches/" + batchId).json();
         assertThat(b.get("request_counts").get("completed").asInt()).isEqualTo(LINES);
         String out = api.get("/v1/files/" + b.get("output_file_id").asText() + "/content").text();

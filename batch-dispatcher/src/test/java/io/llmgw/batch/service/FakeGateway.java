@@ -64,9 +64,10 @@ final class FakeGateway implements AutoCloseable {
   }
 
   static Answer ok(JsonNode body) {
-    return new Answer(200, "{\"id\":\"cmpl-1\",\"object\":\"chat.completion\",\"model\":\"" + body.path("model").asText()
-        + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},"
-        + "\"finish_reason\":\"stop\"}]}");
+    return new Answer(200,
+        "{\"id\":\"cmpl-1\",\"object\":\"chat.completion\",\"model\":\"" + body.path("model").asText()
+            + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},"
+            + "\"finish_reason\":\"stop\"}]}");
   }
 
   private void handle(HttpServerRequest req) {

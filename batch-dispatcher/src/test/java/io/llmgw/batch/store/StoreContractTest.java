@@ -47,7 +47,8 @@ class StoreContractTest {
   static Stream<Kind> stores() {
     return Stream.of(
         new Kind("sqlite", () -> SqliteStore.open(dir.resolve("s" + (++counter) + ".db"))),
-        new Kind("redis", () -> RedisStore.connect(redis.uri(), "t" + (++counter) + ":", java.time.Duration.ofSeconds(5))));
+        new Kind("redis",
+            () -> RedisStore.connect(redis.uri(), "t" + (++counter) + ":", java.time.Duration.ofSeconds(5))));
   }
 
   static final long NOW = 1_800_000_000_000L;

@@ -41,7 +41,8 @@ public final class EppChild {
     java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("--enable-native-access") || a.startsWith("--sun-misc-unsafe-memory-access"))
         .forEach(cmd::add);
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), EppChild.class.getName(), config.toString(), Integer.toString(grpcPort), Long.toString(drain.toMillis()),
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), EppChild.class.getName(), config.toString(),
+        Integer.toString(grpcPort), Long.toString(drain.toMillis()),
         Long.toString(grace.toMillis())));
     cmd.addAll(tls);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -75,7 +75,7 @@ public final class FaultGate implements AutoCloseable {
 
   private void forward(HttpServerRequest req) {
     req.body().compose(body -> client.request(new RequestOptions().setHost(podHost).setPort(podPort)
-            .setMethod(req.method()).setURI(req.uri()).setHeaders(req.headers()))
+        .setMethod(req.method()).setURI(req.uri()).setHeaders(req.headers()))
         .compose(up -> up.send(body)))
         .onSuccess(resp -> {
           var out = req.response().setStatusCode(resp.statusCode());

@@ -78,7 +78,7 @@ public final class FaultRun {
       try (DevProxy closed = DevProxy.start(base);
           DevProxy open = DevProxy.start(base.withFailure(FailureMode.openFor(List.of("/v1/"), gateAddresses)))) {
         FaultGate victim = gates.getFirst();
-        t.append(row("none (baseline)", closed, () -> { }, () -> { }));
+        t.append(row("none (baseline)", closed, () -> {}, () -> {}));
         t.append(row("pod SIGKILL (port closed, connections dropped)", closed, () -> victim.set(FaultGate.Mode.DEAD),
             () -> victim.set(FaultGate.Mode.PASS)));
         t.append(row("pod hang (takes requests, never answers)", closed, () -> victim.set(FaultGate.Mode.HANG),

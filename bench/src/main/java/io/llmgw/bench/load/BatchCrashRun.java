@@ -37,9 +37,10 @@ public final class BatchCrashRun {
     int lines = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
     int kills = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path dir = Files.createTempDirectory("llmgw-batch-crash");
-    StringBuilder table = new StringBuilder("| store | lines | SIGKILLs | requests the pods served | sent again after a "
-        + "kill | output lines | error lines | distinct custom_ids | lost | duplicated | seconds |\n"
-        + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    StringBuilder table = new StringBuilder(
+        "| store | lines | SIGKILLs | requests the pods served | sent again after a "
+            + "kill | output lines | error lines | distinct custom_ids | lost | duplicated | seconds |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     table.append(run("embedded (SQLite)", "sqlite:" + dir.resolve("batch.db"), null, lines, kills, dir));
     if (LocalRedis.available()) {
       try (LocalRedis redis = LocalRedis.start(dir, true)) {

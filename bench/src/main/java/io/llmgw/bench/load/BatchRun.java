@@ -81,7 +81,8 @@ public final class BatchRun {
         table.append(String.format(Locale.ROOT, "| %d | %s | %d/%d | %.0f / %.0f | %s | %.1f | %d | %.0f %% | %s |%n",
             seed, a.name, a.result.ok(), a.result.sent(), a.result.ttftMs(50), a.result.ttftMs(99),
             a == alone ? "–" : String.format(Locale.ROOT, "%+.0f %%", 100 * (a.result.ttftMs(99)
-                / alone.result.ttftMs(99) - 1)), a.batchPerSecond, a.batch429, 100 * a.utilisation,
+                / alone.result.ttftMs(99) - 1)),
+            a.batchPerSecond, a.batch429, 100 * a.utilisation,
             a == alone ? "–" : String.format(Locale.ROOT, "%.0f %%", 100 * a.batchPerSecond / idle)));
       }
     }
@@ -117,7 +118,8 @@ public final class BatchRun {
         service = BatchService.start(new BatchSettings("127.0.0.1", batchPort, "127.0.0.1:" + rig.epp().metricsPort(),
             front, "sqlite:" + dir.resolve(name.hashCode() + "-" + System.nanoTime() + ".db"), "batch", baseline, 0.95,
             SEQS, Map.of(), Duration.ofMillis(50), Duration.ofSeconds(60), Duration.ofMinutes(5), 5, 200L << 20,
-            8 << 20, 50_000, 10_000, sim.priorityScheduling() ? Integer.valueOf(10) : null, Duration.ofDays(30), null), Clock.systemUTC());
+            8 << 20, 50_000, 10_000, sim.priorityScheduling() ? Integer.valueOf(10) : null, Duration.ofDays(30), null),
+            Clock.systemUTC());
         client = new BatchClient(front);
         int lines = (int) (PriorityRun.capacity(sim, 56) * seconds * 1.5);
         batchId = client.create(client.upload("bench.jsonl", batchFile(lines, seed)), "/v1/chat/completions");
@@ -136,7 +138,7 @@ public final class BatchRun {
       UtilisationSampler sampler = new UtilisationSampler(pods);
       long start = System.nanoTime();
       RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), Workload.of("interactive", List.of(MODEL),
-          new double[] {1}, 16, 96), rate, seconds, seed, 4096, 180).run(n -> { });
+          new double[] {1}, 16, 96), rate, seconds, seed, 4096, 180).run(n -> {});
       double elapsed = (System.nanoTime() - start) / 1e9;
       double utilisation = sampler.stop();
       double batchDone = service != null ? service.metrics().completedTotal(pool) - completedBefore
@@ -165,7 +167,8 @@ public final class BatchRun {
         req = HttpRequest.newBuilder(URI.create(front + "/v1/chat/completions"))
             .header("content-type", "application/json").header("x-gateway-inference-objective", "batch")
             .timeout(Duration.ofMinutes(2)).POST(HttpRequest.BodyPublishers.ofString(chat(next.getAndIncrement(),
-                seed))).build();
+                seed)))
+            .build();
       }
       try {
         int status = http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -234,11 +237,11 @@ public final class BatchRun {
   static String config(SimPods pods) {
     return FileModeYaml.pool("sim-pool", "sim", 8000) + FileModeYaml.SEPARATOR
         + FileModeYaml.route("interactive", "sim-pool", MODEL, 10) + FileModeYaml.SEPARATOR + """
-        apiVersion: inference.networking.x-k8s.io/v1alpha2
-        kind: InferenceObjective
-        metadata: {name: batch}
-        spec: {priority: -100, poolRef: {name: sim-pool}}
-        """ + FileModeYaml.pods("sim", "sim", pods.podAddresses());
+            apiVersion: inference.networking.x-k8s.io/v1alpha2
+            kind: InferenceObjective
+            metadata: {name: batch}
+            spec: {priority: -100, poolRef: {name: sim-pool}}
+            """ + FileModeYaml.pods("sim", "sim", pods.podAddresses());
   }
 
 }

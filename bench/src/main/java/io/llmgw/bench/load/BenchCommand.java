@@ -38,7 +38,8 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--rates", split = ",", defaultValue = "10,20,30", description = "Requests per second, one run each.")
   List<Double> rates;
 
-  @Option(names = "--duration", defaultValue = "30", description = "Seconds of arrivals per run (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--duration", defaultValue = "30",
+      description = "Seconds of arrivals per run (default: ${DEFAULT-VALUE}).")
   double duration;
 
   @Option(names = "--policies", split = ",", defaultValue = "round-robin,random,least-request,seed,seed:8,scorers",
@@ -55,9 +56,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--max-num-seqs", defaultValue = "16", description = "Running slots per pod.")
   int maxNumSeqs;
 
-  @Option(names = "--decode-base-ms", defaultValue = "20") double decodeBaseMs;
+  @Option(names = "--decode-base-ms", defaultValue = "20")
+  double decodeBaseMs;
 
-  @Option(names = "--decode-per-seq-ms", defaultValue = "1.0") double decodePerSeqMs;
+  @Option(names = "--decode-per-seq-ms", defaultValue = "1.0")
+  double decodePerSeqMs;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed for arrivals, prompts and the pods.")
   long seed;
@@ -66,7 +69,6 @@ public final class BenchCommand implements Callable<Integer> {
       + "on its own pods (default: ${DEFAULT-VALUE}). Without it the first run pays for compiling the gateway and "
       + "the simulator and, near saturation, never catches up.")
   double warmup;
-
 
   @Override
   public Integer call() throws Exception {
@@ -93,9 +95,10 @@ public final class BenchCommand implements Callable<Integer> {
       System.err.println("llmgw bench: cannot read the plugin configuration: " + e.getMessage());
       return 2;
     } catch (IllegalArgumentException e) {
-      System.err.println("llmgw bench: --policies takes seed, seed:N, scorers, latency, round-robin, random, least-request, "
-          + "or file:PLUGINS.yaml, each with an optional +session ("
-          + e.getMessage() + ")");
+      System.err
+          .println("llmgw bench: --policies takes seed, seed:N, scorers, latency, round-robin, random, least-request, "
+              + "or file:PLUGINS.yaml, each with an optional +session ("
+              + e.getMessage() + ")");
       return 2;
     }
     SimConfig sim = simConfig(w);
@@ -143,7 +146,7 @@ public final class BenchCommand implements Callable<Integer> {
     try (Rig rig = startRig(sim, w, policy, dir)) {
       System.out.printf("  warming up (%s at %.1f/s for %.0f s, not measured) ...", policy, rate, warmup);
       System.out.flush();
-      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, warmup, ~seed, 4096, 120).run(n -> { });
+      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, warmup, ~seed, 4096, 120).run(n -> {});
       System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
     }
   }
@@ -161,7 +164,7 @@ public final class BenchCommand implements Callable<Integer> {
       System.out.printf("  %-16s at %5.1f/s ...", policy, rate);
       System.out.flush();
       RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, duration, seed, 4096, 120)
-          .run(n -> { });
+          .run(n -> {});
       PoolStats stats = PoolStats.of(rig.pods());
       System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
       if (policy.learnsLatency()) {
@@ -235,7 +238,8 @@ public final class BenchCommand implements Callable<Integer> {
     rows.forEach((policy, row) -> {
       RunResult r = row.result();
       PoolStats s = row.stats();
-      System.out.printf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %d | %d | %.0f %% | %.0f %% |%n", policy,
+      System.out.printf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %d | %d | %.0f %% | %.0f %% |%n",
+          policy,
           r.throughput(), r.tokensPerSecond(), r.ttftMs(50), r.ttftMs(90), r.ttftMs(99), r.tpotMs(90),
           r.normalizedTpotMs(90), r.errors(),
           s.swaps(), s.adapterUses() == 0 ? 0.0 : 100.0 * s.affinityHits() / s.adapterUses(),

@@ -61,7 +61,7 @@ public final class FairnessRun {
     try (Rig rig = Rig.start(pods, s, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       System.out.printf("  %-12s ...", fairness);
       System.out.flush();
-      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 120).run(n -> { });
+      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 120).run(n -> {});
       System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
       ClassResult quiet = r.byClass().get("quiet-lora");
       ClassResult loud = r.byClass().get("loud-lora");

@@ -72,7 +72,7 @@ public final class ModelLessRun {
       Rig.awaitScraped(rig.epp(), large);
       System.out.printf("  %-13s ...", mode);
       System.out.flush();
-      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 120).run(n -> { });
+      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 120).run(n -> {});
       System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
       int metAll = 0;
       int sentAll = 0;

@@ -66,7 +66,7 @@ public final class PagingRun {
     try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       System.out.printf("  %-13s ...", mode);
       System.out.flush();
-      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 120).run(n -> { });
+      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 120).run(n -> {});
       System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
       String metrics = EppMetricsText.scrape(rig.epp());
       double misses = EppMetricsText.value(metrics, "llmgw_adapter_cache_misses_total");

@@ -3,8 +3,8 @@ package io.llmgw.bench.load;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.SaturationSettings;
+import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;
@@ -45,7 +45,8 @@ public final class PriorityRun {
     StringBuilder table = new StringBuilder("| mode | interactive ok | interactive TTFT p50 / p99 ms "
         + "| within 2 s (client) | attainment (EPP) | batch ok | batch 429 | batch TTFT p99 ms | done/s |\n"
         + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (String mode : List.of("no admission control", "shedding only", "flow control", "flow control, queue limit 2")) {
+    for (String mode : List.of("no admission control", "shedding only", "flow control",
+        "flow control, queue limit 2")) {
       table.append(runOne(mode, sim, w, rate, seconds, seed, dir));
     }
     System.out.println();
@@ -81,7 +82,7 @@ public final class PriorityRun {
     try (Rig rig = Rig.start(pods, s, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       System.out.printf("  %-28s ...", mode);
       System.out.flush();
-      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 180).run(n -> { });
+      RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, seed, 4096, 180).run(n -> {});
       System.out.printf(" %d/%d ok%n", r.ok(), r.sent());
       double attained = EppMetricsText.value(EppMetricsText.scrape(rig.epp()),
           "llmgw_objective_attainment_ratio{objective=\"TimeToFirstToken\",route=\"default/interactive\"}");

@@ -40,7 +40,8 @@ class AdapterLoadingTest {
     yaml.append(FileModeYaml.SEPARATOR)
         .append(FileModeYaml.loadableRoute("cold", "sim-pool", "cold-lora", "cold-lora-v1", "hf://org/cold-lora-v1"))
         .append(FileModeYaml.SEPARATOR)
-        .append(FileModeYaml.loadableRoute("broken", "sim-pool", "broken-lora", "broken-lora-v1", "hf://org/broken-fail"))
+        .append(
+            FileModeYaml.loadableRoute("broken", "sim-pool", "broken-lora", "broken-lora-v1", "hf://org/broken-fail"))
         .append(FileModeYaml.SEPARATOR)
         .append(FileModeYaml.loadableRoute("warm", "sim-pool", "warm-lora", "warm-lora-v1", "hf://org/warm-lora-v1"));
     yaml.append(FileModeYaml.pods("sim", "sim", pods.podAddresses()));
@@ -48,7 +49,8 @@ class AdapterLoadingTest {
   }
 
   static HttpResponse<String> chat(int port, String model) throws Exception {
-    String body = "{\"model\":\"" + model + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    String body = "{\"model\":\"" + model
+        + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
     return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
         .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
@@ -178,7 +180,8 @@ class AdapterLoadingTest {
       }).findFirst().orElseThrow();
       var operatorCopy = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + spare + "/v1/load_lora_adapter"))
           .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
-              "{\"lora_name\":\"roll-v1\",\"lora_path\":\"hf://org/roll-v1\"}")).build(),
+              "{\"lora_name\":\"roll-v1\",\"lora_path\":\"hf://org/roll-v1\"}"))
+          .build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(operatorCopy.statusCode()).isEqualTo(200);
       org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore()
@@ -192,8 +195,8 @@ class AdapterLoadingTest {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).contains("\"model\":\"roll-lora\"");
       }
-      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() ->
-          holders(pods, "roll-v2").size() == 2 && holders(pods, "roll-v1").isEmpty());
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15))
+          .until(() -> holders(pods, "roll-v2").size() == 2 && holders(pods, "roll-v1").isEmpty());
       for (int i = 0; i < 5; i++) {
         assertThat(chat(rig.proxyPort(), "roll-lora").statusCode()).isEqualTo(200);
       }

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * rolling restart by SIGTERM loses nothing at all, and a SIGKILL loses no request whose response had not started.
  */
 class EppReplicasTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
   private SimPods pods;
   private Path config;
   private final int[] ports = new int[2];

@@ -40,7 +40,8 @@ class MonitoringRulesTest {
   private static final Path MONITORING = Path.of("..", "deploy", "monitoring");
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
 
   @Test
   void everyDashboardQueryReturnsDataAndEveryAlertEvaluatesOnARealPrometheus() throws Exception {
@@ -147,7 +148,8 @@ class MonitoringRulesTest {
     HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
         .timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model + "\",\"max_tokens\":4,\"messages\":"
-            + "[{\"role\":\"user\",\"content\":\"hello\"}]}")).build(), HttpResponse.BodyHandlers.ofString());
+            + "[{\"role\":\"user\",\"content\":\"hello\"}]}"))
+        .build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static int status(String url) {

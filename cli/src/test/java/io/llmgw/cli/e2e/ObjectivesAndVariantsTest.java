@@ -35,7 +35,8 @@ class ObjectivesAndVariantsTest {
   static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   static HttpResponse<String> chat(int port, String model, Map<String, String> headers) throws Exception {
-    String body = "{\"model\":\"" + model + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    String body = "{\"model\":\"" + model
+        + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
         .timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body));
@@ -62,7 +63,7 @@ class ObjectivesAndVariantsTest {
   static HttpResponse<String> chatWhenIdle(Rig rig) throws Exception {
     Awaitility.await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(5))
         .until(() -> rig.epp().datastore().inFlight().all().values()
-        .stream().mapToInt(l -> l.total()).sum() == 0);
+            .stream().mapToInt(l -> l.total()).sum() == 0);
     return chat(rig.proxyPort(), SimConfig.DEFAULT_MODEL, Map.of());
   }
 
@@ -79,18 +80,20 @@ class ObjectivesAndVariantsTest {
         + FileModeYaml.pods("warm", "warm", warm.podAddresses())
         + FileModeYaml.SEPARATOR + FileModeYaml.route("warm-up", "warm-pool", "warm-up", 0)
         + FileModeYaml.SEPARATOR + """
-        apiVersion: inference.x-k8s.io/v1alpha1
-        kind: LLMRoute
-        metadata: {name: chat}
-        spec:
-          backendRefs: [{name: sim-pool}]
-          adapter:
-            name: %s
-            priority: 100
-            objectives: [{type: TimeToFirstToken, latency: {value: 250ms, quantile: {numerator: 90}}}]
-        """.formatted(SimConfig.DEFAULT_MODEL));
-    try (slow; warm; Rig rig = Rig.start(fast, EppSettings.defaults(file).onLoopbackEphemeralPorts(),
-        ProxySettings.defaults().withListener("127.0.0.1", 0))) {
+            apiVersion: inference.x-k8s.io/v1alpha1
+            kind: LLMRoute
+            metadata: {name: chat}
+            spec:
+              backendRefs: [{name: sim-pool}]
+              adapter:
+                name: %s
+                priority: 100
+                objectives: [{type: TimeToFirstToken, latency: {value: 250ms, quantile: {numerator: 90}}}]
+            """.formatted(SimConfig.DEFAULT_MODEL));
+    try (slow;
+        warm;
+        Rig rig = Rig.start(fast, EppSettings.defaults(file).onLoopbackEphemeralPorts(),
+            ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore()
           .scrapeState(slow.pods().getFirst().address()).healthy());
       String slowPod = slow.pods().getFirst().address();
@@ -143,20 +146,21 @@ class ObjectivesAndVariantsTest {
     Files.writeString(file, FileModeYaml.pool("small-pool", "small", 8000) + FileModeYaml.SEPARATOR
         + FileModeYaml.pool("large-pool", "large", 8000) + FileModeYaml.pods("small", "small", small.podAddresses())
         + FileModeYaml.pods("large", "large", large.podAddresses()) + FileModeYaml.SEPARATOR + """
-        apiVersion: inference.x-k8s.io/v1alpha1
-        kind: LLMRoute
-        metadata: {name: summarize}
-        spec:
-          backendRefs: [{name: small-pool}, {name: large-pool}]
-          adapter:
-            name: summarize
-            variants:
-              - {name: summarize-lora, pool: small-pool, accuracy: 0.81, costPer1kTokens: 0.2, source: "hf://o/s"}
-              - {name: large-base, pool: large-pool, accuracy: 0.92, costPer1kTokens: 1.5}
-            requirements: {minAccuracy: 0.75}
-        """);
-    try (large; Rig rig = Rig.start(small, EppSettings.defaults(file).onLoopbackEphemeralPorts(),
-        ProxySettings.defaults().withListener("127.0.0.1", 0))) {
+            apiVersion: inference.x-k8s.io/v1alpha1
+            kind: LLMRoute
+            metadata: {name: summarize}
+            spec:
+              backendRefs: [{name: small-pool}, {name: large-pool}]
+              adapter:
+                name: summarize
+                variants:
+                  - {name: summarize-lora, pool: small-pool, accuracy: 0.81, costPer1kTokens: 0.2, source: "hf://o/s"}
+                  - {name: large-base, pool: large-pool, accuracy: 0.92, costPer1kTokens: 1.5}
+                requirements: {minAccuracy: 0.75}
+            """);
+    try (large;
+        Rig rig = Rig.start(small, EppSettings.defaults(file).onLoopbackEphemeralPorts(),
+            ProxySettings.defaults().withListener("127.0.0.1", 0))) {
       Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore()
           .scrapeState(large.pods().getFirst().address()).metrics().baseModels().contains("large-base"));
       int port = rig.proxyPort();
@@ -169,7 +173,8 @@ class ObjectivesAndVariantsTest {
       assertThat(first.body()).contains("\"model\":\"summarize\"").doesNotContain("large-base");
       String smallPod = small.pods().getFirst().address();
       Awaitility.await("the cheaper qualifying variant is loaded meanwhile").atMost(Duration.ofSeconds(10))
-          .until(() -> rig.epp().datastore().scrapeState(smallPod).metrics().loadedAdapters().contains("summarize-lora"));
+          .until(
+              () -> rig.epp().datastore().scrapeState(smallPod).metrics().loadedAdapters().contains("summarize-lora"));
 
       HttpResponse<String> cheap = chat(port, "summarize", Map.of());
       assertThat(cheap.headers().firstValue("x-llmgw-variant")).as("now the cheapest that qualifies")

@@ -148,9 +148,10 @@ class OpenAiClientEndToEndTest {
   void aClientThatHangsUpMidStreamFreesThePodAndTheGatewaysCount() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + rig.proxyPort() + "/v1/chat/completions"))
+        URI.create("http://127.0.0.1:" + rig.proxyPort() + "/v1/chat/completions"))
         .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"chat-lora\",\"stream\":true,\"max_tokens\":5000,"
-            + "\"messages\":[{\"role\":\"user\",\"content\":\"talk forever\"}]}")).build(),
+            + "\"messages\":[{\"role\":\"user\",\"content\":\"talk forever\"}]}"))
+        .build(),
         HttpResponse.BodyHandlers.ofInputStream());
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
       assertThat(lines.readLine()).startsWith("data: ");

@@ -81,13 +81,13 @@ class PodFailoverTest {
         SimServer serving = rig.pods().pods().stream().filter(p -> p.engine().runningCount() > 0).findFirst()
             .orElseThrow();
         rig.pods().kill(serving);
-        assertThatThrownBy(() -> chunks.forEachRemaining(c -> { }))
+        assertThatThrownBy(() -> chunks.forEachRemaining(c -> {}))
             .as("the client learns the answer is incomplete").isInstanceOf(RuntimeException.class);
       } finally {
         client.close();
       }
-      await().atMost(Duration.ofSeconds(10)).until(() ->
-          rig.epp().datastore().inFlight().load(rig.pods().pods().getFirst().address()).total() == 0
+      await().atMost(Duration.ofSeconds(10))
+          .until(() -> rig.epp().datastore().inFlight().load(rig.pods().pods().getFirst().address()).total() == 0
               && rig.epp().datastore().inFlight().load(rig.pods().pods().getLast().address()).total() == 0);
     }
   }

@@ -10,8 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -45,7 +43,8 @@ class StatusPageTest {
     HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
         + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model + "\",\"max_tokens\":4,\"messages\":"
-            + "[{\"role\":\"user\",\"content\":\"hello\"}]}")).build(), HttpResponse.BodyHandlers.ofString());
+            + "[{\"role\":\"user\",\"content\":\"hello\"}]}"))
+        .build(), HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
   }
 

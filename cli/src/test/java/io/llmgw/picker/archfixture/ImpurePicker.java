@@ -15,6 +15,6 @@ public final class ImpurePicker {
   }
 
   static Thread thread() {
-    return new Thread(() -> { });
+    return new Thread(() -> {});
   }
 }

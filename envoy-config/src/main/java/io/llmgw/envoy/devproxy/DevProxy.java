@@ -41,7 +41,7 @@ public final class DevProxy implements AutoCloseable {
     DevProxy proxy = new DevProxy(settings);
     try {
       proxy.server = proxy.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host())
-              .setPort(settings.port()).setIdleTimeout(300))
+          .setPort(settings.port()).setIdleTimeout(300))
           .requestHandler(req -> {
             if (BatchPassthrough.handles(req.path())) {
               proxy.batch.forward(req);

@@ -95,7 +95,8 @@ final class EppReplicas implements AutoCloseable {
     }
   }
 
-  private static final class HealthAnswer implements io.grpc.stub.StreamObserver<io.grpc.health.v1.HealthCheckResponse> {
+  private static final class HealthAnswer
+      implements io.grpc.stub.StreamObserver<io.grpc.health.v1.HealthCheckResponse> {
     private final Replica replica;
 
     HealthAnswer(Replica replica) {

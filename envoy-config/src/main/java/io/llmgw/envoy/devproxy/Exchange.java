@@ -10,8 +10,8 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.Status;
-import io.llmgw.api.EppProtocol;
 import io.grpc.stub.StreamObserver;
+import io.llmgw.api.EppProtocol;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -247,7 +247,7 @@ final class Exchange {
           }
         }
       }
-      default -> { } // trailers: ours carry none
+      default -> {} // trailers: ours carry none
     }
   }
 
@@ -283,7 +283,7 @@ final class Exchange {
         .onComplete(ar -> {
           if (finished) {
             if (ar.succeeded()) {
-              ar.result().exceptionHandler(t -> { }); // the client is gone: the reset's own error is expected
+              ar.result().exceptionHandler(t -> {}); // the client is gone: the reset's own error is expected
               ar.result().request().reset();
             }
           } else if (ar.failed()) {

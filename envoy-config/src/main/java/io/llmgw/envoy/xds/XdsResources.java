@@ -6,21 +6,17 @@ import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
-import io.envoyproxy.envoy.config.core.v3.DataSource;
-import io.envoyproxy.envoy.config.core.v3.TransportSocket;
-import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
-import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
-import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
-import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
 import io.envoyproxy.envoy.config.core.v3.ApiVersion;
-import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.BackoffStrategy;
+import io.envoyproxy.envoy.config.core.v3.ConfigSource;
+import io.envoyproxy.envoy.config.core.v3.DataSource;
 import io.envoyproxy.envoy.config.core.v3.GrpcService;
 import io.envoyproxy.envoy.config.core.v3.HealthCheck;
 import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
@@ -45,6 +41,10 @@ import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsCertificate;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.llmgw.api.EppProtocol;
@@ -159,7 +159,8 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
         .setStreamIdleTimeout(seconds(300))
         .setRds(Rds.newBuilder().setRouteConfigName(XdsNames.ROUTE_CONFIG).setConfigSource(ConfigSource.newBuilder()
             .setAds(AggregatedConfigSource.getDefaultInstance()).setResourceApiVersion(ApiVersion.V3)))
-        .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.ext_proc").setTypedConfig(Any.pack(extProc)))
+        .addHttpFilters(
+            HttpFilter.newBuilder().setName("envoy.filters.http.ext_proc").setTypedConfig(Any.pack(extProc)))
         .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.router")
             .setTypedConfig(Any.pack(Router.getDefaultInstance())))
         .build();
@@ -230,7 +231,8 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
   }
 
   private static Address address(String host, int port) {
-    return Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress(host).setPortValue(port)).build();
+    return Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress(host).setPortValue(port))
+        .build();
   }
 
   private static Duration millis(int ms) {

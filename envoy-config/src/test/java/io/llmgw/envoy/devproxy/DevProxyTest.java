@@ -45,8 +45,9 @@ class DevProxyTest {
       UPSTREAM_SAW.add(req.getHeader("x-picked-by") + "|" + req.getHeader("x-secret") + "|" + b.toString());
       req.response().putHeader("content-type", "text/plain").end("served by good: " + b.length() + " bytes");
     })).listen(0, "127.0.0.91").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    HttpServer busy = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(b ->
-        req.response().setStatusCode(503).end("overloaded"))).listen(0, "127.0.0.92")
+    HttpServer busy = vertx.createHttpServer()
+        .requestHandler(req -> req.body().onSuccess(b -> req.response().setStatusCode(503).end("overloaded")))
+        .listen(0, "127.0.0.92")
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     good = "127.0.0.91:" + ok.actualPort();
     unavailable = "127.0.0.92:" + busy.actualPort();
@@ -116,7 +117,8 @@ class DevProxyTest {
     try {
       HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxy.port()
           + "/v1/completions")).timeout(Duration.ofSeconds(20)).header("x-gateway-destination-endpoint", good)
-          .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(), HttpResponse.BodyHandlers.ofString());
+          .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(),
+          HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(503);
       assertThat(UPSTREAM_SAW).isEmpty();
     } finally {
@@ -143,7 +145,8 @@ class DevProxyTest {
         .withEpp("127.0.0.1", closedPort))) {
       HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + orphan.port()
           + "/v1/completions")).timeout(Duration.ofSeconds(20))
-          .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(), HttpResponse.BodyHandlers.ofString());
+          .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(),
+          HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(500);
       assertThat(r.body()).contains("endpoint picker failed: UNAVAILABLE");
     }

@@ -11,11 +11,11 @@ import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
 import io.envoyproxy.envoy.service.ext_proc.v3.HeadersResponse;
-import io.envoyproxy.envoy.type.v3.HttpStatus;
 import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
+import io.envoyproxy.envoy.type.v3.HttpStatus;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -56,12 +56,14 @@ final class ScriptedEpp extends ExternalProcessorGrpc.ExternalProcessorImplBase 
                 .forEach(h -> responseStatuses.add(h.getRawValue().toStringUtf8()));
             out.onNext(ProcessingResponse.newBuilder().setResponseHeaders(HeadersResponse.newBuilder()
                 .setResponse(CommonResponse.newBuilder().setHeaderMutation(HeaderMutation.newBuilder()
-                    .addRemoveHeaders("content-length")))).build());
+                    .addRemoveHeaders("content-length"))))
+                .build());
           }
           case RESPONSE_BODY -> out.onNext(ProcessingResponse.newBuilder().setResponseBody(BodyResponse.newBuilder()
               .setResponse(streamed(ByteString.copyFromUtf8(r.getResponseBody().getBody().toStringUtf8()
-                  .toUpperCase(java.util.Locale.ROOT)), r.getResponseBody().getEndOfStream()))).build());
-          default -> { }
+                  .toUpperCase(java.util.Locale.ROOT)), r.getResponseBody().getEndOfStream())))
+              .build());
+          default -> {}
         }
       }
 
@@ -88,7 +90,8 @@ final class ScriptedEpp extends ExternalProcessorGrpc.ExternalProcessorImplBase 
                     .addRemoveHeaders("x-secret"))))
             .setDynamicMetadata(Struct.newBuilder().putFields("envoy.lb", Value.newBuilder()
                 .setStructValue(Struct.newBuilder().putFields("x-gateway-destination-endpoint",
-                    Value.newBuilder().setStringValue(String.join(",", destinations)).build())).build()))
+                    Value.newBuilder().setStringValue(String.join(",", destinations)).build()))
+                .build()))
             .build());
         String rewritten = body.toString().replace("\"m\"", "\"m-v2\"");
         out.onNext(ProcessingResponse.newBuilder().setRequestBody(BodyResponse.newBuilder()
@@ -113,6 +116,7 @@ final class ScriptedEpp extends ExternalProcessorGrpc.ExternalProcessorImplBase 
   private static HeaderValueOption set(String k, String v) {
     return HeaderValueOption.newBuilder().setHeader(HeaderValue.newBuilder().setKey(k)
         .setRawValue(ByteString.copyFromUtf8(v))).setAppendAction(
-        HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD).build();
+            HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD)
+        .build();
   }
 }

@@ -73,8 +73,9 @@ final class AdsClient implements AutoCloseable {
         unread.add(r);
       }
     }
-    requests.onNext(DiscoveryRequest.newBuilder().setNode(node).setTypeUrl(typeUrl).setVersionInfo(found.getVersionInfo())
-        .setResponseNonce(found.getNonce()).addAllResourceNames(List.of(names)).build());
+    requests
+        .onNext(DiscoveryRequest.newBuilder().setNode(node).setTypeUrl(typeUrl).setVersionInfo(found.getVersionInfo())
+            .setResponseNonce(found.getNonce()).addAllResourceNames(List.of(names)).build());
     return found;
   }
 

@@ -25,7 +25,8 @@ class EnvoyXdsBootstrapTest {
     assertThat(b.getDynamicResources().getCdsConfig().hasAds()).isTrue();
     Cluster xds = b.getStaticResources().getClustersList().stream().filter(c -> c.getName().equals(cluster))
         .findFirst().orElseThrow();
-    assertThat(xds.getTypedExtensionProtocolOptionsMap()).containsKey("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
+    assertThat(xds.getTypedExtensionProtocolOptionsMap())
+        .containsKey("envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
     assertThat(xds.getLoadAssignment().getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress().getSocketAddress()
         .getPortValue()).isEqualTo(18000);
     assertThat(b.getNode().getId()).isNotBlank();
@@ -57,7 +58,8 @@ class EnvoyXdsBootstrapTest {
         .isEqualTo(fixedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class));
     assertThat(served.routes().getFirst().getVirtualHosts(0).getRoutesList().getLast().getRoute())
         .isEqualTo(fixedHcm.getRouteConfig().getVirtualHosts(0).getRoutesList().getLast().getRoute());
-    assertThat(served.listeners().getFirst().getAddress()).isEqualTo(fixed.getStaticResources().getListeners(0).getAddress());
+    assertThat(served.listeners().getFirst().getAddress())
+        .isEqualTo(fixed.getStaticResources().getListeners(0).getAddress());
   }
 
   @Test
@@ -95,7 +97,8 @@ class EnvoyXdsBootstrapTest {
     assertThat(withoutTls).isEqualTo(plain);
     var served = XdsResources.of(GatewayConfig.empty(), new XdsSettings("0.0.0.0", 8080, "127.0.0.1", 9002)
         .withEppTls(new XdsSettings.EppTls("/etc/llmgw/epp-tls/ca.crt", "/etc/llmgw/envoy-tls/tls.crt",
-            "/etc/llmgw/envoy-tls/tls.key"))).clusters().stream().filter(c -> c.getName().equals("epp"))
+            "/etc/llmgw/envoy-tls/tls.key")))
+        .clusters().stream().filter(c -> c.getName().equals("epp"))
         .findFirst().orElseThrow();
     assertThat(served.getTransportSocket()).isEqualTo(tlsEpp.getTransportSocket());
     var tls = served.getTransportSocket().getTypedConfig().unpack(

@@ -27,8 +27,7 @@ public final class ResponseModelRewriter {
     byte[] data = concat(carry, chunk.toByteArray());
     ByteArrayOutputStream out = new ByteArrayOutputStream(data.length + 16);
     int i = 0;
-    outer:
-    while (i < data.length) {
+    outer : while (i < data.length) {
       for (int p = 0; p < patterns.length; p++) {
         if (matchesAt(data, i, patterns[p])) {
           out.write(replacements[p], 0, replacements[p].length);

@@ -137,8 +137,7 @@ public final class UsageSniffer {
   }
 
   private static int indexOf(byte[] data, int start, int end, byte[] needle) {
-    outer:
-    for (int i = start; i <= end - needle.length; i++) {
+    outer : for (int i = start; i <= end - needle.length; i++) {
       for (int j = 0; j < needle.length; j++) {
         if (data[i + j] != needle[j]) {
           continue outer;

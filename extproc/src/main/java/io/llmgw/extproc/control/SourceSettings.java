@@ -22,7 +22,8 @@ public sealed interface SourceSettings {
    */
   record Cluster(String namespace, Map<String, String> poolLabels, boolean leaderElection, String leaseName,
       String identity, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, Duration statusInterval)
-      implements SourceSettings {
+      implements
+        SourceSettings {
     public Cluster {
       poolLabels = Map.copyOf(poolLabels);
       if (renewDeadline.compareTo(leaseDuration) >= 0) {

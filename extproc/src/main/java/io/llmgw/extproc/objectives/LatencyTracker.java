@@ -47,8 +47,8 @@ public final class LatencyTracker {
         continue;
       }
       double limit = o.latency().toMillis();
-      Tracked tracked = objectives.compute(new ObjectiveId(t.route().key(), o.type()), (k, old) ->
-          old != null && old.window().limitMs() == limit && old.objective().equals(o)
+      Tracked tracked = objectives.compute(new ObjectiveId(t.route().key(), o.type()),
+          (k, old) -> old != null && old.window().limitMs() == limit && old.objective().equals(o)
               ? old : new Tracked(o, new AttainmentWindow(limit, window)));
       tracked.window().record(value);
     }

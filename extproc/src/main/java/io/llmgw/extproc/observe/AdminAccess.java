@@ -38,7 +38,9 @@ public final class AdminAccess {
   }
 
   /** What a call with this {@code Authorization} header may do. */
-  public enum Verdict { ALLOWED, UNAUTHENTICATED, DISABLED }
+  public enum Verdict {
+    ALLOWED, UNAUTHENTICATED, DISABLED
+  }
 
   public Verdict write(String authorization) {
     if (writeToken == null) {

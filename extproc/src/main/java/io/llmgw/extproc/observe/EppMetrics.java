@@ -1,23 +1,23 @@
 package io.llmgw.extproc.observe;
 
+import io.llmgw.adapters.AdapterEvents;
+import io.llmgw.adapters.Adapters;
 import io.llmgw.extproc.body.TokenUsage;
+import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.extproc.state.Topology;
 import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.scraper.ScrapeListener;
-import io.llmgw.adapters.AdapterEvents;
-import io.llmgw.adapters.Adapters;
-import io.llmgw.picker.PluginTimings;
-import io.llmgw.extproc.control.cluster.ClusterConfigSource;
-import java.time.Duration;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,17 +107,20 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
         })).register(registry);
     GaugeWithCallback.builder().name("llmgw_pool_ready_endpoints")
         .help("Endpoints whose last scrape succeeded").labelNames("pool")
-        .callback(cb -> forEachPool(datastore, (pool, states) ->
-            cb.call(states.stream().filter(EndpointState::scrapeHealthy).count(), pool))).register(registry);
+        .callback(cb -> forEachPool(datastore,
+            (pool, states) -> cb.call(states.stream().filter(EndpointState::scrapeHealthy).count(), pool)))
+        .register(registry);
     GaugeWithCallback.builder().name("llmgw_pool_mean_queue")
         .help("Mean waiting queue over the pool's endpoints").labelNames("pool")
-        .callback(cb -> forEachPool(datastore, (pool, states) ->
-            cb.call(states.stream().mapToInt(e -> e.metrics().waitingQueue()).average().orElse(0), pool)))
+        .callback(cb -> forEachPool(datastore,
+            (pool, states) -> cb.call(states.stream().mapToInt(e -> e.metrics().waitingQueue()).average().orElse(0),
+                pool)))
         .register(registry);
     GaugeWithCallback.builder().name("llmgw_pool_mean_kv_cache_usage")
         .help("Mean KV-cache usage (0-1) over the pool's endpoints").labelNames("pool")
-        .callback(cb -> forEachPool(datastore, (pool, states) ->
-            cb.call(states.stream().mapToDouble(e -> e.metrics().kvCacheUsage()).average().orElse(0), pool)))
+        .callback(cb -> forEachPool(datastore,
+            (pool, states) -> cb.call(states.stream().mapToDouble(e -> e.metrics().kvCacheUsage()).average().orElse(0),
+                pool)))
         .register(registry);
     GaugeWithCallback.builder().name("llmgw_pool_saturation")
         .help("Pool saturation as the admission check sees it (>= 1 is saturated)").labelNames("pool")
@@ -125,8 +128,9 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
         .register(registry);
     GaugeWithCallback.builder().name("llmgw_inflight_requests")
         .help("Requests routed whose response has not ended, by endpoint and model").labelNames("endpoint", "model")
-        .callback(cb -> datastore.inFlight().all().forEach((address, load) ->
-            load.perModel().forEach((model, n) -> cb.call(n, address, model)))).register(registry);
+        .callback(cb -> datastore.inFlight().all()
+            .forEach((address, load) -> load.perModel().forEach((model, n) -> cb.call(n, address, model))))
+        .register(registry);
   }
 
   private interface PoolVisitor {
@@ -185,7 +189,8 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   public void watchAdapters(Adapters adapters, Datastore datastore) {
     GaugeWithCallback.builder().name("llmgw_adapters_resident").help("Adapters each reachable pod holds")
         .labelNames("endpoint").callback(cb -> adapters.report().residentCounts(datastore.allStates())
-            .forEach((address, n) -> cb.call(n, address))).register(registry);
+            .forEach((address, n) -> cb.call(n, address)))
+        .register(registry);
     GaugeWithCallback.builder().name("llmgw_adapter_lru_age_seconds")
         .help("Age of the least recently used adapter still resident anywhere (how long idle adapters linger)")
         .callback(cb -> cb.call(adapters.usage().globalLruAge(datastore.allStates()).toMillis() / 1000.0))

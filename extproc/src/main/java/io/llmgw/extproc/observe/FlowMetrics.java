@@ -39,8 +39,8 @@ public final class FlowMetrics implements FlowEvents {
   public static void watch(PrometheusRegistry registry, FlowControl flow, GatewayStatus status) {
     GaugeWithCallback.builder().name("llmgw_flow_queue_requests")
         .help("Requests waiting in flow control, by pool and priority").labelNames("pool", "priority")
-        .callback(cb -> flow.waitingByPool().forEach((pools, bands) ->
-            bands.forEach((priority, n) -> cb.call(n, pools.toString(), Integer.toString(priority)))))
+        .callback(cb -> flow.waitingByPool().forEach(
+            (pools, bands) -> bands.forEach((priority, n) -> cb.call(n, pools.toString(), Integer.toString(priority)))))
         .register(registry);
     GaugeWithCallback.builder().name("llmgw_flow_queue_bytes")
         .help("Request-body bytes waiting in flow control, by pool").labelNames("pool")
@@ -57,7 +57,8 @@ public final class FlowMetrics implements FlowEvents {
     GaugeWithCallback.builder().name("llmgw_objective_target_ratio")
         .help("The share an objective asks for (its quantile: 0.99 for p99)").labelNames("route", "objective")
         .callback(cb -> status.recent().routes().forEach(r -> r.objectives()
-            .forEach(o -> cb.call(o.quantile(), o.route().toString(), o.type())))).register(registry);
+            .forEach(o -> cb.call(o.quantile(), o.route().toString(), o.type()))))
+        .register(registry);
     GaugeWithCallback.builder().name("llmgw_objective_observed_seconds")
         .help("A route's latency at its objective's quantile over its last 1,000 requests")
         .labelNames("route", "objective")

@@ -69,7 +69,7 @@ public final class PluginConfigFile {
     if (!"EndpointPickerConfig".equals(root.path("kind").asText(null))) {
       throw error(source, "kind", "must be EndpointPickerConfig, not " + root.path("kind"));
     }
-    for (var it = root.fieldNames(); it.hasNext(); ) {
+    for (var it = root.fieldNames(); it.hasNext();) {
       String f = it.next();
       if (NOT_READ.containsKey(f)) {
         warn.accept(source + ": section " + f + " is not read by this EPP; " + NOT_READ.get(f));
@@ -164,7 +164,7 @@ public final class PluginConfigFile {
     if (!n.isObject()) {
       throw error(source, path, "must be a mapping");
     }
-    for (var it = n.fieldNames(); it.hasNext(); ) {
+    for (var it = n.fieldNames(); it.hasNext();) {
       String f = it.next();
       if (!known.contains(f)) {
         throw error(source, path + "." + f, "unknown field (expected one of " + new TreeSet<>(known) + ")");

@@ -43,7 +43,7 @@ public final class DefaultPlugins {
 
   private static SchedulingConfig parse() {
     try {
-      return PluginConfigFile.parse("the default plugin configuration (" + RESOURCE + ")", TEXT, m -> { });
+      return PluginConfigFile.parse("the default plugin configuration (" + RESOURCE + ")", TEXT, m -> {});
     } catch (ConfigException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }

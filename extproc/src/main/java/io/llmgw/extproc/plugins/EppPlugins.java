@@ -82,11 +82,13 @@ public final class EppPlugins {
     r.register(SessionIdProducer.TYPE, false, EppPlugins::sessionId);
     r.register(FairnessIdProducer.TYPE, false, (p, env) -> none(p, new FairnessIdProducer()));
     r.register(MaxTokensProducer.TYPE, false, (p, env) -> none(p, new MaxTokensProducer()));
-    r.register(ObjectiveCheckProducer.TYPE, false, (p, env) -> none(p, new ObjectiveCheckProducer(env.latency().estimator(),
-        env.settings().objectives().model().headroom(), env.profile())));
+    r.register(ObjectiveCheckProducer.TYPE, false,
+        (p, env) -> none(p, new ObjectiveCheckProducer(env.latency().estimator(),
+            env.settings().objectives().model().headroom(), env.profile())));
     r.register(SaturationShedding.TYPE, false, (p, env) -> none(p, new SaturationShedding()));
     r.register(ObjectiveShedding.TYPE, false, (p, env) -> none(p, new ObjectiveShedding()));
-    r.register(FlowControlAdmission.TYPE, false, (p, env) -> none(p, new FlowControlAdmission(env.flow(), env.clock())));
+    r.register(FlowControlAdmission.TYPE, false,
+        (p, env) -> none(p, new FlowControlAdmission(env.flow(), env.clock())));
     r.register(JustInTimeLoader.TYPE, true, (p, env) -> none(p, new JustInTimeLoader(env.adapters().loads(),
         env.datastore()::states, env.settings().adapters().loadWaitTimeout(), env.ticker(),
         env.metrics()::cacheMissWaitSeconds)));

@@ -26,7 +26,8 @@ public record ErrorReply(int status, String type, String code, String message) {
 
   public static ErrorReply objectiveUnattainable(String model) {
     return new ErrorReply(429, "rate_limit_error", "objective_unattainable",
-        "no endpoint serving " + ClientText.quote(model) + " is predicted to meet its latency objective and this use case is "
+        "no endpoint serving " + ClientText.quote(model)
+            + " is predicted to meet its latency objective and this use case is "
             + "sheddable; retry later");
   }
 

@@ -214,7 +214,7 @@ public final class Director {
       AdmissionStep.Verdict verdict = a.plugin().admit(ctx, facts);
       observe(a, t0);
       switch (verdict) {
-        case AdmissionStep.Verdict.Admit admitted -> { }
+        case AdmissionStep.Verdict.Admit admitted -> {}
         case AdmissionStep.Verdict.Refuse refuse -> {
           return new Step.Answer(refuse.reply());
         }

@@ -20,7 +20,8 @@ import java.util.List;
  * @param preRequest once a pod is picked: its in-flight lease, the adapter's use
  * @param response as the response arrives and when the exchange ends
  */
-public record Pipeline(List<TargetResolver> resolvers, List<Producer> producers, List<AdmissionStep> admission, Loader loader,
+public record Pipeline(List<TargetResolver> resolvers, List<Producer> producers, List<AdmissionStep> admission,
+    Loader loader,
     SchedulingProfile profile, List<PreRequestHook> preRequest, List<ResponseHook> response) {
   public Pipeline {
     resolvers = List.copyOf(resolvers);

@@ -7,9 +7,9 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.body.ExtractedBody;
-import io.llmgw.api.ClientText;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.RequestState;
@@ -29,8 +29,8 @@ import java.util.UUID;
  * once, whichever way the stream ends, and every response hook hears of it then.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
-  private static final Set<BodySendMode> ROUTABLE_BODY_MODES =
-      Set.of(BodySendMode.FULL_DUPLEX_STREAMED, BodySendMode.BUFFERED, BodySendMode.BUFFERED_PARTIAL);
+  private static final Set<BodySendMode> ROUTABLE_BODY_MODES = Set.of(BodySendMode.FULL_DUPLEX_STREAMED,
+      BodySendMode.BUFFERED, BodySendMode.BUFFERED_PARTIAL);
 
   private final StreamObserver<ProcessingResponse> out;
   private final StreamDeps deps;

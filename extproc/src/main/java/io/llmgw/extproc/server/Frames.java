@@ -25,7 +25,8 @@ final class Frames {
 
   static HeaderValueOption setHeader(String name, String value) {
     return HeaderValueOption.newBuilder()
-        .setHeader(HeaderValue.newBuilder().setKey(name).setRawValue(ByteString.copyFrom(value, StandardCharsets.UTF_8)))
+        .setHeader(
+            HeaderValue.newBuilder().setKey(name).setRawValue(ByteString.copyFrom(value, StandardCharsets.UTF_8)))
         .setAppendAction(HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD)
         .build();
   }
@@ -49,7 +50,8 @@ final class Frames {
   }
 
   static ProcessingResponse streamedRequestBody(ByteString chunk, boolean endOfStream) {
-    return ProcessingResponse.newBuilder().setRequestBody(BodyResponse.newBuilder().setResponse(streamed(chunk, endOfStream)))
+    return ProcessingResponse.newBuilder()
+        .setRequestBody(BodyResponse.newBuilder().setResponse(streamed(chunk, endOfStream)))
         .build();
   }
 
@@ -96,7 +98,8 @@ final class Frames {
 
   private static ProcessingResponse immediate(int status, String jsonBody, String requestId, String details,
       int retryAfterSeconds) {
-    HeaderMutation.Builder headers = HeaderMutation.newBuilder().addSetHeaders(setHeader("content-type", "application/json"));
+    HeaderMutation.Builder headers = HeaderMutation.newBuilder()
+        .addSetHeaders(setHeader("content-type", "application/json"));
     if (requestId != null) {
       headers.addSetHeaders(setHeader(EppProtocol.REQUEST_ID, requestId));
     }

@@ -18,7 +18,8 @@ final class ProtocolOrder {
       case REQUEST_BODY -> headersArrived ? null : "request body before request headers";
       case REQUEST_TRAILERS -> headersArrived ? null : "request trailers before request headers";
       case RESPONSE_HEADERS -> state == RequestState.ROUTED ? null
-          : state == RequestState.RESPONDING ? "response headers twice" : "response headers before the request was routed";
+          : state == RequestState.RESPONDING ? "response headers twice"
+          : "response headers before the request was routed";
       case RESPONSE_BODY, RESPONSE_TRAILERS -> state == RequestState.RESPONDING ? null
           : state == RequestState.ROUTED ? frameName(frame) + " before response headers"
           : frameName(frame) + " before the request was routed";

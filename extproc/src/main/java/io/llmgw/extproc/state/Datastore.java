@@ -1,18 +1,18 @@
 package io.llmgw.extproc.state;
 
 import io.llmgw.adapters.LoadableAdapter;
-import io.llmgw.picker.AdapterChanges;
 import io.llmgw.api.AdapterTarget;
 import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.Variant;
+import io.llmgw.picker.AdapterChanges;
 import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.Ticker;
 import io.llmgw.scraper.ScrapeState;
 import io.llmgw.scraper.ScrapeStates;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

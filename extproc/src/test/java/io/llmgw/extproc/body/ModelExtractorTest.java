@@ -30,7 +30,8 @@ class ModelExtractorTest {
       assertThat(e.model()).isEqualTo("sql-lora");
       assertThat(new String(body, (int) e.modelStart(), (int) (e.modelEnd() - e.modelStart()), StandardCharsets.UTF_8))
           .isEqualTo("\"sql-lora\"");
-      assertThat(new String(body, (int) e.promptStart(), (int) (e.promptEnd() - e.promptStart()), StandardCharsets.UTF_8))
+      assertThat(
+          new String(body, (int) e.promptStart(), (int) (e.promptEnd() - e.promptStart()), StandardCharsets.UTF_8))
           .startsWith("[{\"role\"").endsWith("}]");
     });
   }
@@ -43,7 +44,8 @@ class ModelExtractorTest {
     assertThat(((ExtractedBody) scan(bytes("{\"max_completion_tokens\":32,\"model\":\"m\",\"max_tokens\":64}"), chunk))
         .maxTokens()).as("the newer name wins").isEqualTo(32);
     assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"max_tokens\":-5}"), chunk)).maxTokens()).isZero();
-    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"max_tokens\":99999999999}"), chunk)).maxTokens()).isZero();
+    assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"max_tokens\":99999999999}"), chunk)).maxTokens())
+        .isZero();
     assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"max_tokens\":\"12\"}"), chunk)).maxTokens()).isZero();
     assertThat(((ExtractedBody) scan(bytes("{\"model\":\"m\",\"o\":{\"max_tokens\":7}}"), chunk)).maxTokens()).isZero();
   }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FileConfigSourceTest {
   static final String ONE_ROUTE = FileModeYaml.pool("pool", "sim", 8000) + FileModeYaml.SEPARATOR
       + FileModeYaml.route("chat", "pool", "chat-lora", 0);
-  static final String TWO_ROUTES = ONE_ROUTE + FileModeYaml.SEPARATOR + FileModeYaml.route("sql", "pool", "sql-lora", 0);
+  static final String TWO_ROUTES = ONE_ROUTE + FileModeYaml.SEPARATOR
+      + FileModeYaml.route("sql", "pool", "sql-lora", 0);
 
   @TempDir
   Path dir;

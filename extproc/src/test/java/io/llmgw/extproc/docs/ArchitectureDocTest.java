@@ -2,9 +2,9 @@ package io.llmgw.extproc.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.llmgw.extproc.plugins.EppPlugins;
 import io.llmgw.extproc.testing.TestGateway;
 import io.llmgw.picker.PluginId;
-import io.llmgw.extproc.plugins.EppPlugins;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -123,7 +123,7 @@ class FlowControlTest {
     try (TestGateway two = new TestGateway(1, FileModeYaml.pool("other", "x", TestGateway.PORT))) {
       FlowControl f = new FlowControl(TestGateway.settings().flow(),
           TestGateway.settings().saturation().detector(two.clock), two.datastore(), two.clock, Runnable::run, null,
-          (p, priority, outcome, waited) -> { });
+          (p, priority, outcome, waited) -> {});
       List<PoolView> both = List.copyOf(two.datastore().topology().poolsByKey().values());
       f.enqueue(both, 1, "a", 10, 0, s -> true); // no pod reported: saturated
       assertThat(PoolSet.of(both).toString()).isEqualTo("default/pool,default/other");

@@ -3,7 +3,6 @@ package io.llmgw.extproc.flowcontrol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.PoolKey;
-
 import org.junit.jupiter.api.Test;
 
 class PoolScalingTest {

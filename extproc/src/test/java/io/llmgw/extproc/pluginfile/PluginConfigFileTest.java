@@ -40,7 +40,7 @@ class PluginConfigFileTest {
   private static SchedulingProfile build(SchedulingConfig config, long seed) {
     Random random = new Random(seed);
     return PluginRegistry.builtIn().build(config, new PluginEnv(Clock.fixed(NOW, ZoneOffset.UTC), Ticker.system(),
-        () -> random, Duration.ofSeconds(2), 3, PluginTimings.NONE), w -> { });
+        () -> random, Duration.ofSeconds(2), 3, PluginTimings.NONE), w -> {});
   }
 
   /** Pods with varied queues, KV use, batches and in-flight counts; one of 8 prompts, so prefixes repeat. */
@@ -98,15 +98,15 @@ class PluginConfigFileTest {
         kind: EndpointPickerConfig
         plugins: [{type: queue-scorer, paramters: {}}]
         schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer}]}]
-        """), w -> { })).isInstanceOf(ConfigException.class)
+        """), w -> {})).isInstanceOf(ConfigException.class)
         .hasMessage("f.yaml, field plugins[0].paramters: unknown field (expected one of [name, parameters, type])");
-    assertThatThrownBy(() -> PluginConfigFile.parse("f.yaml", yaml.readTree("kind: InferencePool\n"), w -> { }))
+    assertThatThrownBy(() -> PluginConfigFile.parse("f.yaml", yaml.readTree("kind: InferencePool\n"), w -> {}))
         .hasMessageContaining("must be EndpointPickerConfig");
     assertThatThrownBy(() -> PluginConfigFile.parse("f.yaml", yaml.readTree("""
         kind: EndpointPickerConfig
         plugins: [{type: queue-scorer}]
         schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer, weight: heavy}]}]
-        """), w -> { })).hasMessageContaining("schedulingProfiles[0].plugins[0].weight: must be a number");
+        """), w -> {})).hasMessageContaining("schedulingProfiles[0].plugins[0].weight: must be a number");
     List<String> warnings = new ArrayList<>();
     PluginConfigFile.parse("f.yaml", yaml.readTree("""
         kind: EndpointPickerConfig
@@ -121,7 +121,7 @@ class PluginConfigFileTest {
 
   @Test
   void aFileThatIsNotYamlOrIsMissingIsAClearError() {
-    assertThatThrownBy(() -> PluginConfigFile.load(Path.of("no-such-file.yaml"), w -> { }))
+    assertThatThrownBy(() -> PluginConfigFile.load(Path.of("no-such-file.yaml"), w -> {}))
         .isInstanceOf(ConfigException.class).hasMessageContaining("cannot be read");
   }
 }

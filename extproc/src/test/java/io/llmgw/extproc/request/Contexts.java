@@ -1,10 +1,10 @@
 package io.llmgw.extproc.request;
 
+import com.google.protobuf.ByteString;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.ModelExtractor;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.testing.TestGateway;
-import com.google.protobuf.ByteString;
 import java.util.Map;
 import java.util.Set;
 

@@ -72,7 +72,8 @@ class DirectorTest {
     assertThat(g.datastore().inFlight().load(primary).forModel("chat-lora")).isEqualTo(1);
     assertThat(((Step.Forward) step).routed().body()).isEqualTo(ctx.body().bytes());
     for (String[] plugin : List.of(new String[] {"resolve", "weighted-targets"},
-        new String[] {"prepare", "objective-check-producer"}, new String[] {"admission", "flow-control"}, new String[] {"load", "just-in-time-loader"},
+        new String[] {"prepare", "objective-check-producer"}, new String[] {"admission", "flow-control"},
+        new String[] {"load", "just-in-time-loader"},
         new String[] {"filter", "fresh-metrics-filter"}, new String[] {"scorer", "lora-packing-scorer"},
         new String[] {"picker", "max-score-picker"}, new String[] {"pre_request", "in-flight-lease"})) {
       assertThat(g.pluginCalls(plugin[0], plugin[1])).as(plugin[1]).isEqualTo(1);

@@ -64,7 +64,8 @@ class ClusterModeTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> e.epp.datastore().loaded());
       await().atMost(Duration.ofSeconds(10)).until(() -> e.route("chat-lora").startsWith("127.0.0.16"));
       assertThat(e.epp.datastore().topology().addresses())
-          .as("an unready pod is not an endpoint").containsExactlyInAnyOrder(ip(0) + ":" + port(), ip(1) + ":" + port());
+          .as("an unready pod is not an endpoint")
+          .containsExactlyInAnyOrder(ip(0) + ":" + port(), ip(1) + ":" + port());
 
       k.pod("p2", "vllm", ip(2), true);
       k.deletePod("p0");
@@ -86,7 +87,8 @@ class ClusterModeTest {
           .as("the objective's priority lifts a sheddable route out of shedding").startsWith("127.0.0.16");
       k.delete(Kinds.OBJECTIVE, "urgent");
       // a deleted objective is unknown: named in a 400, not silently the route's sheddable priority
-      await().atMost(Duration.ofSeconds(5)).until(() -> e.routeWithObjective("batch-lora", "urgent").equals("HTTP 400"));
+      await().atMost(Duration.ofSeconds(5))
+          .until(() -> e.routeWithObjective("batch-lora", "urgent").equals("HTTP 400"));
 
       k.delete(Kinds.POOL, "pool");
       await().atMost(Duration.ofSeconds(5)).until(() -> e.route("chat-lora-v2").equals("HTTP 503"));
@@ -127,6 +129,7 @@ class ClusterModeTest {
   }
 
   private static String messages(ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> a) {
-    return String.join("\n", a.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList());
+    return String.join("\n",
+        a.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList());
   }
 }

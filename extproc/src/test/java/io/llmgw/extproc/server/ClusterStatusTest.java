@@ -12,8 +12,8 @@ import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.llmgw.extproc.control.cluster.Kinds;
-import java.time.Clock;
 import io.llmgw.scraper.FakeModelServer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -122,7 +122,8 @@ class ClusterStatusTest {
     k.pod("p0", "vllm", "127.0.0.165", true);
     var cluster = SourceSettings.Cluster.defaults("split", "team-a").withLeaderElection(false)
         .withPoolLabels(Map.of("team", "a"))
-        .withLeaseTimings(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200), Duration.ofMillis(200));
+        .withLeaseTimings(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(200),
+            Duration.ofMillis(200));
     try (Epp epp = Epp.start(EppSettings.defaults(cluster).onLoopbackEphemeralPorts(), Clock.systemUTC(), client)) {
       await().atMost(Duration.ofSeconds(10)).until(() -> summary(k.conditions("mine"), "Ready")
           .equals("True/EndpointsReady"));

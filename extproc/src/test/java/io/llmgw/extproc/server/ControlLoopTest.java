@@ -94,8 +94,8 @@ class ControlLoopTest {
   void aPodRemovedFromTheFileLeavesPickingAtOnceAndItsMetricSeriesGo() throws Exception {
     String leaving = h.pods.get(1).address();
     h.pods.get(1).setStatus(500);
-    await().atMost(Duration.ofSeconds(10)).until(() ->
-        h.metricsText().contains("llmgw_scrape_errors_total{endpoint=\"" + leaving + "\""));
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> h.metricsText().contains("llmgw_scrape_errors_total{endpoint=\"" + leaving + "\""));
     String yaml = h.yaml(EppHarness.ROUTES);
     String withoutPod1 = yaml.substring(0, yaml.lastIndexOf("---"));
     Files.writeString(h.configFile, withoutPod1);

@@ -82,7 +82,8 @@ final class EppHarness implements AutoCloseable {
     StringBuilder sb = new StringBuilder(routes).append(FileModeYaml.SEPARATOR)
         .append(FileModeYaml.pool("sim-pool", "sim", pods.getFirst().port()));
     for (int i = 0; i < pods.size(); i++) {
-      sb.append(FileModeYaml.SEPARATOR).append(FileModeYaml.pod("pod-" + i, "sim", pods.get(i).address().split(":")[0]));
+      sb.append(FileModeYaml.SEPARATOR)
+          .append(FileModeYaml.pod("pod-" + i, "sim", pods.get(i).address().split(":")[0]));
     }
     return sb.toString();
   }

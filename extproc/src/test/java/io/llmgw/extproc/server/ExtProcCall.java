@@ -114,7 +114,8 @@ final class ExtProcCall implements ClientResponseObserver<ProcessingRequest, Pro
     ProcessingRequest.Builder b = ProcessingRequest.newBuilder()
         .setResponseHeaders(HttpHeaders.newBuilder().setHeaders(map).setEndOfStream(endOfStream));
     if (served != null) {
-      b.setMetadataContext(lbMetadata(EppProtocol.LB_NAMESPACE, EppProtocol.DESTINATION_SERVED, Value.newBuilder().setStringValue(served).build()));
+      b.setMetadataContext(lbMetadata(EppProtocol.LB_NAMESPACE, EppProtocol.DESTINATION_SERVED,
+          Value.newBuilder().setStringValue(served).build()));
     }
     return b.build();
   }

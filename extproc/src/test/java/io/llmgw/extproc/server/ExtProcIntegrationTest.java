@@ -83,14 +83,17 @@ class ExtProcIntegrationTest {
     List<String> endpoints = Arrays.asList(metadataDestination(first).split(","));
     assertThat(endpoints).as("item 9: by default one address, in both places").hasSize(1)
         .allMatch(e -> h.pods.stream().anyMatch(p -> p.address().equals(e)));
-    assertThat(setHeader(first, EppProtocol.DESTINATION)).as("ORIGINAL_DST takes one address").isEqualTo(endpoints.getFirst());
+    assertThat(setHeader(first, EppProtocol.DESTINATION)).as("ORIGINAL_DST takes one address")
+        .isEqualTo(endpoints.getFirst());
     assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo(body);
     assertThat(h.inFlight(endpoints.getFirst())).isEqualTo(1);
 
     call.send(ExtProcCall.responseHeaders(200, "application/json", null, false));
     assertThat(call.next().hasResponseHeaders()).isTrue();
-    call.send(ExtProcCall.responseBody("{\"model\":\"adapter-a\",\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":9}}", true));
-    assertThat(call.next().getResponseBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream()).isTrue();
+    call.send(ExtProcCall
+        .responseBody("{\"model\":\"adapter-a\",\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":9}}", true));
+    assertThat(call.next().getResponseBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream())
+        .isTrue();
     call.end();
     await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(endpoints.getFirst()) == 0);
     assertThat(h.metricsText()).contains("llmgw_tokens_total{kind=\"completion\",model=\"adapter-a\"} 9.0");
@@ -99,7 +102,8 @@ class ExtProcIntegrationTest {
   @Test
   void bufferedModeCarriesTheDecisionInTheBodyResponse() throws Exception {
     ExtProcCall call = h.open();
-    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false, BodySendMode.BUFFERED, null));
+    call.send(
+        requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false, BodySendMode.BUFFERED, null));
     ProcessingResponse headers = call.next();
     assertThat(headers.hasRequestHeaders()).isTrue();
     assertThat(setHeader(headers, EppProtocol.DESTINATION)).isNull();
@@ -118,7 +122,8 @@ class ExtProcIntegrationTest {
   @Test
   void bodyModesThatCannotRouteAreAnsweredInsteadOfHanging() throws Exception {
     ExtProcCall streamed = h.open();
-    streamed.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false, BodySendMode.STREAMED, null));
+    streamed.send(
+        requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false, BodySendMode.STREAMED, null));
     assertImmediate(streamed.next(), 500, "unsupported_body_mode");
 
     ExtProcCall partial = h.open();
@@ -154,7 +159,6 @@ class ExtProcIntegrationTest {
     subset.send(requestBody(chat("adapter-a"), true));
     assertImmediate(subset.next(), 503, "subset_mismatch");
   }
-
 
   private ProcessingResponse bodiless(String method, String path) throws InterruptedException {
     ExtProcCall call = h.open();
@@ -218,8 +222,10 @@ class ExtProcIntegrationTest {
     }
 
     ProcessingResponse first = call.next();
-    String expected = new String(body, StandardCharsets.UTF_8).replaceFirst("\"model\":\"split\"", "\"model\":\"split-v1\"");
-    assertThat(setHeader(first, "content-length")).isEqualTo(Integer.toString(expected.getBytes(StandardCharsets.UTF_8).length));
+    String expected = new String(body, StandardCharsets.UTF_8).replaceFirst("\"model\":\"split\"",
+        "\"model\":\"split-v1\"");
+    assertThat(setHeader(first, "content-length"))
+        .isEqualTo(Integer.toString(expected.getBytes(StandardCharsets.UTF_8).length));
     assertThat(drainRequestBody(call).toStringUtf8()).isEqualTo(expected);
     call.cancel();
   }
@@ -242,8 +248,9 @@ class ExtProcIntegrationTest {
     call.cancel();
 
     ExtProcCall withId = h.open();
-    withId.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.REQUEST_ID, "abc"), false,
-        BodySendMode.FULL_DUPLEX_STREAMED, null));
+    withId.send(
+        requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.REQUEST_ID, "abc"), false,
+            BodySendMode.FULL_DUPLEX_STREAMED, null));
     withId.send(requestBody(chat("adapter-a"), true));
     assertThat(setHeader(withId.next(), EppProtocol.REQUEST_ID)).isNull();
     withId.cancel();
@@ -271,7 +278,8 @@ class ExtProcIntegrationTest {
       assertThat(streamed.getEndOfStream()).isEqualTo(i == events.length - 1);
     }
     call.end();
-    await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight(setHeader(first, EppProtocol.DESTINATION).split(",")[0]) == 0);
+    await().atMost(Duration.ofSeconds(5))
+        .until(() -> h.inFlight(setHeader(first, EppProtocol.DESTINATION).split(",")[0]) == 0);
     assertThat(h.metricsText()).contains("llmgw_tokens_total{kind=\"completion\",model=\"split\"} 2.0")
         .contains("llmgw_requests_total{code=\"200\",model=\"split\",priority=\"0\",target=\"split-v1\"}");
   }
@@ -313,7 +321,8 @@ class ExtProcIntegrationTest {
   @Test
   void item3AClientsRewriteHeaderCannotSendItsRequestToAnotherRoute() throws Exception {
     ExtProcCall call = h.open();
-    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.MODEL_REWRITE, "shed-me"), false,
+    call.send(requestHeaders(
+        Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.MODEL_REWRITE, "shed-me"), false,
         BodySendMode.FULL_DUPLEX_STREAMED, null));
     call.send(requestBody("{\"model\":\"adapter-a\",\"prompt\":\"x\"}", true));
     assertThat(call.next().hasRequestHeaders()).isTrue();
@@ -324,7 +333,8 @@ class ExtProcIntegrationTest {
   @Test
   void getModelsIsAnsweredFromTheRoutes() throws Exception {
     ExtProcCall call = h.open();
-    call.send(requestHeaders(Map.of(":method", "GET", ":path", "/v1/models"), true, BodySendMode.FULL_DUPLEX_STREAMED, null));
+    call.send(
+        requestHeaders(Map.of(":method", "GET", ":path", "/v1/models"), true, BodySendMode.FULL_DUPLEX_STREAMED, null));
     ProcessingResponse r = call.next();
     assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(200);
     assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("\"id\":\"adapter-a\"", "\"id\":\"split\"");

@@ -11,10 +11,10 @@ import static io.llmgw.extproc.testing.TestGateway.address;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpTrailers;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
-import io.envoyproxy.envoy.service.ext_proc.v3.HttpTrailers;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.api.EppProtocol;
@@ -225,7 +225,8 @@ class ExtProcStreamTest {
     stream.onNext(post("/v1/chat/completions"));
     stream.onNext(responseHeaders(200, "text/event-stream", null, false));
     assertThat(Status.fromThrowable(recorder.error).getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(Status.fromThrowable(recorder.error).getDescription()).contains("response headers before the request was routed");
+    assertThat(Status.fromThrowable(recorder.error).getDescription())
+        .contains("response headers before the request was routed");
     assertThat(inFlight()).isZero();
   }
 
@@ -285,7 +286,8 @@ class ExtProcStreamTest {
     assertThat(out).hasSize(2);
     String primary = setHeader(out.get(0), EppProtocol.DESTINATION);
     assertThat(primary).isIn(address(1), address(2));
-    assertThat(metadataDestination(out.get(0))).as("item 9: the metadata carries the header's value").isEqualTo(primary);
+    assertThat(metadataDestination(out.get(0))).as("item 9: the metadata carries the header's value")
+        .isEqualTo(primary);
     assertThat(setHeader(out.get(0), EppProtocol.ROUTE)).isEqualTo("default/chat");
     assertThat(out.get(1).getRequestBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream())
         .isTrue();
@@ -340,8 +342,8 @@ class ExtProcStreamTest {
   void anAnsweredRequestIgnoresWhateverFollows() {
     stream.onNext(post("/v1/chat/completions"));
     stream.onNext(requestBody("{\"model\":\"nobody\"}", true));
-    assertThat(out).singleElement().satisfies(r ->
-        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404));
+    assertThat(out).singleElement()
+        .satisfies(r -> assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404));
     stream.onNext(requestBody("more", true));
     stream.onNext(responseHeaders(200, "application/json", null, true));
     assertThat(out).hasSize(1);
@@ -385,7 +387,7 @@ class ExtProcStreamTest {
     stream.onNext(post("/v1/chat/completions"));
     stream.onNext(requestBody("x".repeat(8 << 20), false));
     stream.onNext(requestBody("x", true));
-    assertThat(out).singleElement().satisfies(r ->
-        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(413));
+    assertThat(out).singleElement()
+        .satisfies(r -> assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(413));
   }
 }

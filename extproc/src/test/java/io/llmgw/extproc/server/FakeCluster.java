@@ -87,7 +87,8 @@ final class FakeCluster {
       return Map.of();
     }
     List<Condition> list = client.getKubernetesSerialization().convertValue(status, RouteStatus.class).conditions();
-    return list == null ? Map.of() : list.stream().collect(java.util.stream.Collectors.toMap(Condition::getType, c -> c));
+    return list == null ? Map.of()
+        : list.stream().collect(java.util.stream.Collectors.toMap(Condition::getType, c -> c));
   }
 
   String resourceVersion(String route) {

@@ -37,7 +37,8 @@ class FlowControlIntegrationTest {
   }
 
   private int waiting() {
-    return h.epp.status().pools().stream().filter(p -> p.pool().toString().equals(POOL)).mapToInt(PoolScaling::waiting).sum();
+    return h.epp.status().pools().stream().filter(p -> p.pool().toString().equals(POOL)).mapToInt(PoolScaling::waiting)
+        .sum();
   }
 
   private ExtProcCall send(String model, Map<String, String> extraHeaders) {

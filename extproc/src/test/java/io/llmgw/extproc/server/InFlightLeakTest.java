@@ -45,7 +45,8 @@ class InFlightLeakTest {
     }
     clients.shutdown();
 
-    assertThat(endings).contains("completed", "cancelled-mid-response", "cancelled-after-route", "half-closed", "rejected");
+    assertThat(endings).contains("completed", "cancelled-mid-response", "cancelled-after-route", "half-closed",
+        "rejected");
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
       for (var pod : h.pods) {
         assertThat(h.inFlight(pod.address())).as(pod.address()).isZero();

@@ -33,7 +33,7 @@ class MetricsPortTest {
         }
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + h.epp.metricsPort() + "/metrics")).timeout(Duration.ofSeconds(3))
+            URI.create("http://127.0.0.1:" + h.epp.metricsPort() + "/metrics")).timeout(Duration.ofSeconds(3))
             .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).contains("llmgw_adapter_cache_miss_wait_seconds");

@@ -51,8 +51,8 @@ class ReplicaLoadTest {
         assertThat(a.inFlight(q.address())).as("replica A cannot see replica B's requests").isZero();
         p.setVllm(0, 1, 0.1, 4, List.of(), List.of());
         q.setVllm(3, 5, 0.1, 4, List.of(), List.of());
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-            a.epp.datastore().scrapeState(q.address()).metrics().running() == 5
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> a.epp.datastore().scrapeState(q.address()).metrics().running() == 5
                 && a.epp.datastore().scrapeState(p.address()).metrics().running() == 1);
 
         for (int i = 0; i < 3; i++) {

@@ -29,8 +29,8 @@ class SchedulingIntegrationTest {
       seed.pods.get(0).setModels("base-model", List.of("adapter-a"));
       seed.pods.get(1).setModels("base-model", List.of("adapter-a"));
       seed.pods.get(2).setModels("base-model", List.of());
-      await().atMost(Duration.ofSeconds(10)).until(() ->
-          seed.epp.datastore().scrapeState(seed.pods.get(2).address()).metrics().loadedAdapters().isEmpty());
+      await().atMost(Duration.ofSeconds(10)).until(
+          () -> seed.epp.datastore().scrapeState(seed.pods.get(2).address()).metrics().loadedAdapters().isEmpty());
       String cold = seed.pods.get(2).address();
 
       Map<String, Integer> perPod = new HashMap<>();
@@ -44,12 +44,13 @@ class SchedulingIntegrationTest {
         String picked = order[i];
         seed.pods.stream().filter(p -> p.address().equals(picked)).findFirst().orElseThrow()
             .setVllm(0, running, 0.1, 4, List.of(), List.of());
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-            seed.epp.datastore().scrapeState(picked).metrics().running() == running);
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> seed.epp.datastore().scrapeState(picked).metrics().running() == running);
       }
 
       assertThat(order[1]).as("second request packs onto the first's pod").isEqualTo(order[0]);
-      assertThat(order[2]).as("at the threshold the other loaded pod takes over").isNotEqualTo(order[0]).isNotEqualTo(cold);
+      assertThat(order[2]).as("at the threshold the other loaded pod takes over").isNotEqualTo(order[0])
+          .isNotEqualTo(cold);
       assertThat(order[3]).isEqualTo(order[2]);
       assertThat(order[4]).as("both loaded pods full: the least busy pod (no batch adapters anywhere)").isEqualTo(cold);
       assertThat(perPod).containsEntry(order[0], 2).containsEntry(order[2], 2).containsEntry(cold, 1);
@@ -59,7 +60,8 @@ class SchedulingIntegrationTest {
 
   @Test
   void item9TheFallbacksOptionPutsTheSameOrderedListInTheHeaderAndTheMetadata() throws Exception {
-    try (EppHarness listed = new EppHarness(2, 45, s -> s.withRequests(RequestSettings.defaults().withDestinationFallbacks(true)))) {
+    try (EppHarness listed = new EppHarness(2, 45,
+        s -> s.withRequests(RequestSettings.defaults().withDestinationFallbacks(true)))) {
       ExtProcCall call = listed.open();
       ProcessingResponse r = routeFullDuplex(call, chat("adapter-a"));
       assertThat(setHeader(r, EppProtocol.DESTINATION)).isEqualTo(metadataDestination(r)).contains(",");
@@ -85,7 +87,7 @@ class SchedulingIntegrationTest {
 
   @Test
   void anEppConfiguredWithTheReferenceFormatRoutesByItAndTimesEachPlugin() throws Exception {
-    var config = PluginConfigFile.load(Path.of("..", "examples", "plugins-scorers.yaml"), w -> { });
+    var config = PluginConfigFile.load(Path.of("..", "examples", "plugins-scorers.yaml"), w -> {});
     try (EppHarness file = new EppHarness(3, 51, s -> s.withScheduling(config))) {
       String system = "You answer in haiku. ".repeat(60);
       List<String> picked = new java.util.ArrayList<>();

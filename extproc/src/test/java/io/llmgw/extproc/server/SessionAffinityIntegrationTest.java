@@ -33,8 +33,9 @@ class SessionAffinityIntegrationTest {
   @BeforeAll
   static void start() throws Exception {
     h = new EppHarness(4, 81, s -> s.withScheduling(PolicyShorthand.LEAST_REQUEST.config(1).withScorer(
-        PluginSpec.of(SessionAffinityScorer.TYPE), 10, " +session").withPlugin(PluginSpec.of(SessionIdProducer.TYPE,
-            Map.of("useUserField", true)))));
+        PluginSpec.of(SessionAffinityScorer.TYPE), 10, " +session").withPlugin(
+            PluginSpec.of(SessionIdProducer.TYPE,
+                Map.of("useUserField", true)))));
   }
 
   @AfterAll

@@ -97,8 +97,8 @@ class StreamProperties {
     Statistics.collect(outcome(r));
     for (ProcessingResponse p : r.out) {
       if (p.hasImmediateResponse()) {
-        p.getImmediateResponse().getHeaders().getSetHeadersList().forEach(h ->
-            assertThat(h.getHeader().getRawValue().toStringUtf8()).as("header %s", h.getHeader().getKey())
+        p.getImmediateResponse().getHeaders().getSetHeadersList()
+            .forEach(h -> assertThat(h.getHeader().getRawValue().toStringUtf8()).as("header %s", h.getHeader().getKey())
                 .doesNotContainPattern("[\\x00-\\x1f\\x7f]").hasSizeLessThanOrEqualTo(128 + "...".length()));
       }
     }
@@ -186,7 +186,8 @@ class StreamProperties {
         Tuple.of(2, Arbitraries.bytes().array(byte[].class).ofMaxSize(600)),
         Tuple.of(1, nested.map(v -> v.getBytes(StandardCharsets.UTF_8))),
         Tuple.of(1, Arbitraries.integers().between(3000, 6000)
-            .map(n -> ("{\"model\":\"chat-lora\",\"prompt\":\"" + "a".repeat(n) + "\"}").getBytes(StandardCharsets.UTF_8))));
+            .map(n -> ("{\"model\":\"chat-lora\",\"prompt\":\"" + "a".repeat(n) + "\"}")
+                .getBytes(StandardCharsets.UTF_8))));
   }
 
   @Provide

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * restart while a stream opened before it goes on.
  */
 class TlsServingTest {
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
   private final Pki.Issued ca = Pki.authority("llmgw-test-ca");
   private final Pki.Issued otherCa = Pki.authority("someone-else");
   private final List<ManagedChannel> channels = new ArrayList<>();

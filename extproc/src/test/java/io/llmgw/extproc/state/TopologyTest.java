@@ -13,22 +13,22 @@ class TopologyTest {
   static final String YAML = FileModeYaml.pool("a", "vllm", 8000) + FileModeYaml.SEPARATOR
       + FileModeYaml.pod("p1", "vllm", "127.0.0.1") + FileModeYaml.SEPARATOR
       + FileModeYaml.pod("p2", "other", "127.0.0.2") + FileModeYaml.SEPARATOR + """
-      apiVersion: v1
-      kind: Pod
-      metadata: {name: starting, labels: {app: vllm}}
-      status: {podIP: 127.0.0.3, phase: Pending}
-      ---
-      apiVersion: v1
-      kind: Pod
-      metadata: {name: elsewhere, namespace: other, labels: {app: vllm}}
-      status: {podIP: 127.0.0.4, phase: Running, conditions: [{type: Ready, status: "True"}]}
-      ---
-      """ + FileModeYaml.route("chat", "a", "chat-lora", 5) + FileModeYaml.SEPARATOR + """
-      apiVersion: inference.networking.x-k8s.io/v1alpha2
-      kind: InferenceObjective
-      metadata: {name: urgent}
-      spec: {priority: 50, poolRef: {name: a}}
-      """;
+          apiVersion: v1
+          kind: Pod
+          metadata: {name: starting, labels: {app: vllm}}
+          status: {podIP: 127.0.0.3, phase: Pending}
+          ---
+          apiVersion: v1
+          kind: Pod
+          metadata: {name: elsewhere, namespace: other, labels: {app: vllm}}
+          status: {podIP: 127.0.0.4, phase: Running, conditions: [{type: Ready, status: "True"}]}
+          ---
+          """ + FileModeYaml.route("chat", "a", "chat-lora", 5) + FileModeYaml.SEPARATOR + """
+          apiVersion: inference.networking.x-k8s.io/v1alpha2
+          kind: InferenceObjective
+          metadata: {name: urgent}
+          spec: {priority: 50, poolRef: {name: a}}
+          """;
 
   final Topology t;
 

@@ -160,8 +160,8 @@ public final class PluginRegistry {
             + types());
       }
       PluginId id = new PluginId(spec.type(), spec.name());
-      if (byName.put(spec.name(), new Built(id, f.create(new Parameters(id.toString(), spec.parameters()), env)))
-          != null) {
+      if (byName.put(spec.name(),
+          new Built(id, f.create(new Parameters(id.toString(), spec.parameters()), env))) != null) {
         throw new IllegalArgumentException("two plugins are named '" + spec.name() + "'; give each a unique name");
       }
     }

@@ -60,7 +60,7 @@ public enum PolicyShorthand {
         scorer(plugins, refs, PluginSpec.of(LoraAffinityScorer.TYPE), 1);
       }
       case LEAST_REQUEST -> scorer(plugins, refs, PluginSpec.of(LeastRequestScorer.TYPE), 1);
-      case ROUND_ROBIN, RANDOM -> { }
+      case ROUND_ROBIN, RANDOM -> {}
     }
     String picker = switch (this) {
       case ROUND_ROBIN -> RoundRobinPicker.TYPE;

@@ -28,8 +28,8 @@ public final class FlowQueue<T> {
   private final InstantSource clock;
   private final Comparator<FlowItem<T>> withinFlow;
   private final NavigableMap<Integer, Band> bands = new TreeMap<>(Comparator.reverseOrder());
-  private final TreeSet<FlowItem<T>> byArrival =
-      new TreeSet<>(Comparator.<FlowItem<T>>comparingLong(FlowItem::enqueuedAtMillis).thenComparingLong(FlowItem::sequence));
+  private final TreeSet<FlowItem<T>> byArrival = new TreeSet<>(
+      Comparator.<FlowItem<T>>comparingLong(FlowItem::enqueuedAtMillis).thenComparingLong(FlowItem::sequence));
   private long sequence;
   private int size;
   private long bytes;
@@ -57,7 +57,8 @@ public final class FlowQueue<T> {
       Band own = bands.get(item.priority());
       int bandCount = own == null ? 0 : own.size;
       long bandBytes = own == null ? 0 : own.bytes;
-      boolean bandFull = bandCount + 1 > settings.maxBandRequests() || bandBytes + item.bytes() > settings.maxBandBytes();
+      boolean bandFull = bandCount + 1 > settings.maxBandRequests()
+          || bandBytes + item.bytes() > settings.maxBandBytes();
       boolean globalFull = size + 1 > settings.maxRequests() || bytes + item.bytes() > settings.maxBytes();
       if (!bandFull && !globalFull) {
         break;

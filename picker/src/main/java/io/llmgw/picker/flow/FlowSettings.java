@@ -17,7 +17,9 @@ public record FlowSettings(boolean enabled, Fairness fairness, Ordering ordering
     long maxBytes, int maxBandRequests, long maxBandBytes) {
 
   /** Round-robin gives each flow of a band one dispatch in turn; strict serves the band's oldest request first. */
-  public enum Fairness { ROUND_ROBIN, STRICT }
+  public enum Fairness {
+    ROUND_ROBIN, STRICT
+  }
 
   /** First come first served, or earliest deadline first. */
   public enum Ordering { FCFS, EDF }

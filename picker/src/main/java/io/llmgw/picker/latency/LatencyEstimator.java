@@ -51,7 +51,8 @@ public final class LatencyEstimator {
     Models own = pods.get(address);
     double ttft = own != null ? own.ttft(x) : Double.NaN;
     double tpot = own != null ? own.tpot(x) : Double.NaN;
-    return new LatencyPrediction(Double.isNaN(ttft) ? pooled.ttft(x) : ttft, Double.isNaN(tpot) ? pooled.tpot(x) : tpot);
+    return new LatencyPrediction(Double.isNaN(ttft) ? pooled.ttft(x) : ttft,
+        Double.isNaN(tpot) ? pooled.tpot(x) : tpot);
   }
 
   /** A response of {@code model} carried {@code tokens} output tokens; none, or too many, teach nothing. */

@@ -89,7 +89,8 @@ public final class LatencyScorer implements Scorer, PrefixView {
     }
     double own = p.ttftMs() + output * p.tpotMs();
     // what the running sequences lose: they wait out this prefill, then every step is longer by one more sequence
-    double prefill = Math.max(0, p.ttftMs() - estimator.predict(e.address(), load.withCachedShare(1.0), prompt).ttftMs());
+    double prefill = Math.max(0,
+        p.ttftMs() - estimator.predict(e.address(), load.withCachedShare(1.0), prompt).ttftMs());
     double perStep = Math.max(0, estimator.predict(e.address(), load.withRunning(load.running() + 1), prompt).tpotMs()
         - p.tpotMs());
     return own + load.running() * (prefill + output * perStep);

@@ -3,9 +3,9 @@ package io.llmgw.picker.scorers;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.Scorer;
+import io.llmgw.picker.Ticker;
 import io.llmgw.picker.attributes.AttributeKey;
 import io.llmgw.picker.attributes.RequestAttributes;
-import io.llmgw.picker.Ticker;
 import java.util.List;
 import java.util.Set;
 

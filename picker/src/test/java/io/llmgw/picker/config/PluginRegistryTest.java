@@ -36,10 +36,10 @@ class PluginRegistryTest {
   @Test
   void theReferenceEppsPluginsBuildWithTheirNamesWeightsAndParameters() {
     SchedulingProfile p = build(List.of(PluginSpec.of("queue-scorer"), PluginSpec.of("kv-cache-scorer"),
-            PluginSpec.of("prefix-cache-scorer", Map.of("hashBlockSize", 32, "maxPrefixBlocksToMatch", 8,
-                "lruCapacityPerServer", 100)),
-            new PluginSpec("picker", "max-score-picker", Map.of("maxNumOfEndpoints", 1)),
-            PluginSpec.of("single-profile-handler")),
+        PluginSpec.of("prefix-cache-scorer", Map.of("hashBlockSize", 32, "maxPrefixBlocksToMatch", 8,
+            "lruCapacityPerServer", 100)),
+        new PluginSpec("picker", "max-score-picker", Map.of("maxNumOfEndpoints", 1)),
+        PluginSpec.of("single-profile-handler")),
         List.of(ProfileSpec.Ref.to("queue-scorer", 2), ProfileSpec.Ref.to("kv-cache-scorer", 2),
             ProfileSpec.Ref.to("prefix-cache-scorer", 3), ProfileSpec.Ref.to("picker")));
     assertThat(p.plugins()).contains(new PluginId("kv-cache-scorer", "kv-cache-scorer"),

@@ -1,6 +1,5 @@
 package io.llmgw.picker.filters;
 
-import io.llmgw.picker.attributes.RequestAttributes;
 import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.InFlight;
 import io.llmgw.picker.PickRequest;
+import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LatencyModelSettings;
 import io.llmgw.picker.latency.LoadSnapshot;
@@ -35,7 +35,8 @@ class LatencyObjectiveFilterTest {
 
   private PickRequest withTtftLimit(double ms) {
     return PickRequest.of("m")
-        .with(RequestAttributes.OBJECTIVE, ObjectiveCheck.of(new ObjectiveLimits(ms, 0), 25, estimator, 0.8, LoadSnapshot::of));
+        .with(RequestAttributes.OBJECTIVE,
+            ObjectiveCheck.of(new ObjectiveLimits(ms, 0), 25, estimator, 0.8, LoadSnapshot::of));
   }
 
   @Test
@@ -71,7 +72,8 @@ class LatencyObjectiveFilterTest {
   @Test
   void aSpentLimitMeetsNothingAndPrefersTheFastest() {
     PickRequest r = PickRequest.of("m")
-        .with(RequestAttributes.OBJECTIVE, ObjectiveCheck.spent(new ObjectiveLimits(250, 0), 25, estimator, LoadSnapshot::of));
+        .with(RequestAttributes.OBJECTIVE,
+            ObjectiveCheck.spent(new ObjectiveLimits(250, 0), 25, estimator, LoadSnapshot::of));
     assertThat(filter.applies(r)).isTrue();
     assertThat(List.of(fast, slow)).noneMatch(e -> filter.keep(r, e));
     assertThat(filter.bestEffort(r, List.of(slow, fast))).containsExactly(fast);

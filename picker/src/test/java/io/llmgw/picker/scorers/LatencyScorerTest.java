@@ -1,6 +1,5 @@
 package io.llmgw.picker.scorers;
 
-import io.llmgw.picker.attributes.RequestAttributes;
 import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,11 +9,12 @@ import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickOutcome;
 import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.PluginTimings;
+import io.llmgw.picker.PodMetrics;
 import io.llmgw.picker.Pods;
 import io.llmgw.picker.PrefixHasher;
-import io.llmgw.picker.PodMetrics;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.config.PluginEnv;
 import io.llmgw.picker.config.PluginRegistry;
 import io.llmgw.picker.config.PolicyShorthand;
@@ -80,7 +80,8 @@ class LatencyScorerTest {
     train("127.0.0.1:8000", "127.0.0.2:8000");
     EndpointState queued = pod(1, 3, 4, Set.of(), 0);
     EndpointState free = pod(2, 0, 4, Set.of(), 0);
-    double[] out = score(PickRequest.of("base").withPromptTokens(1_000).with(RequestAttributes.MAX_OUTPUT_TOKENS, 50), List.of(queued, free));
+    double[] out = score(PickRequest.of("base").withPromptTokens(1_000).with(RequestAttributes.MAX_OUTPUT_TOKENS, 50),
+        List.of(queued, free));
     assertThat(out[1]).isEqualTo(1.0);
     // 3 waiting × 40 ms more to the first token, the same decoding and the same prefill delay for 4 running sequences
     assertThat(out[0]).isCloseTo(1715.0 / 1835, within(0.02));
@@ -90,7 +91,8 @@ class LatencyScorerTest {
   void aCachedPrefixAndAnAdapterInTheBatchAreWorthTheirPredictedTime() {
     train("127.0.0.1:8000", "127.0.0.2:8000");
     long[] blocks = new PrefixHasher().blocks("base", bytes(3_000), 3_000);
-    PickRequest request = PickRequest.of("lora-a").withPrefixBlocks(blocks).withPromptTokens(750).with(RequestAttributes.MAX_OUTPUT_TOKENS, 20);
+    PickRequest request = PickRequest.of("lora-a").withPrefixBlocks(blocks).withPromptTokens(750)
+        .with(RequestAttributes.MAX_OUTPUT_TOKENS, 20);
     EndpointState holder = pod(1, 0, 4, Set.of("lora-a"), 2);
     EndpointState blocked = pod(2, 0, 4, Set.of("lora-b", "lora-c"), 2);
     assertThat(score(request, List.of(holder, blocked))[1]).as("no slot for lora-a: it waits ~300 ms")
@@ -112,7 +114,8 @@ class LatencyScorerTest {
     // the first would each wait out its prefill
     EndpointState crowded = pod(1, 0, 14, Set.of(), 0);
     EndpointState quiet = pod(2, 0, 2, Set.of(), 0);
-    PickRequest longPrompt = PickRequest.of("base").withPromptTokens(3_000).with(RequestAttributes.MAX_OUTPUT_TOKENS, 1);
+    PickRequest longPrompt = PickRequest.of("base").withPromptTokens(3_000).with(RequestAttributes.MAX_OUTPUT_TOKENS,
+        1);
     double crowdedCost = scorer.cost(longPrompt, crowded, 1);
     double quietCost = scorer.cost(longPrompt, quiet, 1);
     assertThat(crowdedCost - quietCost).as("12 more sequences × ~600 ms of prefill").isGreaterThan(5_000);
@@ -122,10 +125,11 @@ class LatencyScorerTest {
   void thePolicyHashesPromptsAndRecordsWhatTheRequestMetBeforeItCounted() {
     PluginEnv env = new PluginEnv(Clock.fixed(Pods.NOW, ZoneOffset.UTC), Ticker.system(), () -> new Random(1),
         Duration.ofSeconds(2), 1, PluginTimings.NONE, estimator);
-    SchedulingProfile profile = PluginRegistry.builtIn().build(PolicyShorthand.LATENCY.config(50), env, w -> { });
+    SchedulingProfile profile = PluginRegistry.builtIn().build(PolicyShorthand.LATENCY.config(50), env, w -> {});
     assertThat(profile.prefixHasher()).isNotNull();
     long[] blocks = profile.prefixHasher().blocks("base", bytes(640), 640);
-    PickRequest request = PickRequest.of("base").withPrefixBlocks(blocks).withPromptTokens(160).with(RequestAttributes.MAX_OUTPUT_TOKENS, 10);
+    PickRequest request = PickRequest.of("base").withPrefixBlocks(blocks).withPromptTokens(160)
+        .with(RequestAttributes.MAX_OUTPUT_TOKENS, 10);
     EndpointState only = Pods.pod(1, metrics(0, 0.1, Set.of()), new Pods.Pending());
     var first = (PickOutcome.Picked) profile.schedule(request, List.of(only));
     assertThat(first.loadAtPick().cachedShare()).as("nothing sent there yet").isZero();

@@ -1,6 +1,5 @@
 package io.llmgw.picker.scorers;
 
-import io.llmgw.picker.attributes.RequestAttributes;
 import static io.llmgw.picker.Pods.metrics;
 import static io.llmgw.picker.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,6 +11,7 @@ import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.Pods;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.SessionKey;
+import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.config.PluginEnv;
 import io.llmgw.picker.config.PluginRegistry;
 import io.llmgw.picker.config.PluginSpec;
@@ -143,6 +143,6 @@ class SessionAffinityScorerTest {
     PluginSpec picker = PluginSpec.of(MaxScorePicker.TYPE);
     return PluginRegistry.builtIn().build(new SchedulingConfig("test", List.of(scorer, picker), List.of(
         new ProfileSpec("default", List.of(ProfileSpec.Ref.to(scorer.name(), 2), ProfileSpec.Ref.to(picker.name()))))),
-        env, w -> { });
+        env, w -> {});
   }
 }

@@ -89,7 +89,7 @@ final class AdapterTiers {
   }
 
   private void evictCpu(Set<String> pinned) {
-    for (Iterator<String> it = cpu.keySet().iterator(); it.hasNext(); ) {
+    for (Iterator<String> it = cpu.keySet().iterator(); it.hasNext();) {
       String candidate = it.next();
       if (!pinned.contains(candidate) && !gpu.containsKey(candidate)) {
         it.remove();
@@ -104,7 +104,7 @@ final class AdapterTiers {
   }
 
   private static String evictOne(LinkedHashMap<String, Boolean> tier, Set<String> pinned) {
-    for (Iterator<String> it = tier.keySet().iterator(); it.hasNext(); ) {
+    for (Iterator<String> it = tier.keySet().iterator(); it.hasNext();) {
       String candidate = it.next();
       if (!pinned.contains(candidate)) {
         it.remove();

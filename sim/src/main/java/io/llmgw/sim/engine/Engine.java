@@ -118,7 +118,7 @@ public final class Engine {
     double prefillTokens = 0;
     boolean admittedAny = false;
     Set<String> batchAdapters = pinned();
-    for (Iterator<Sequence> it = waiting.iterator(); it.hasNext() && running.size() < config.maxNumSeqs(); ) {
+    for (Iterator<Sequence> it = waiting.iterator(); it.hasNext() && running.size() < config.maxNumSeqs();) {
       Sequence s = it.next();
       String adapter = s.adapter();
       if (adapter != null && !batchAdapters.contains(adapter) && batchAdapters.size() >= config.maxLoras()) {
@@ -192,7 +192,7 @@ public final class Engine {
   /** Every running sequence gets one token; finished and cancelled ones release their blocks. */
   private void completeStep() {
     long now = scheduler.nanoTime();
-    for (Iterator<Sequence> it = running.iterator(); it.hasNext(); ) {
+    for (Iterator<Sequence> it = running.iterator(); it.hasNext();) {
       Sequence s = it.next();
       if (s.cancelled) {
         it.remove();

@@ -67,8 +67,6 @@ public final class SimServer extends AbstractVerticle {
     server.requestHandler(this::handle).listen().<Void>map(s -> null).onComplete(started);
   }
 
-
-
   public String address() {
     return host + ":" + (server == null ? port : server.actualPort());
   }

@@ -236,7 +236,8 @@ class SimServerTest {
     assertThat(gauge("vllm:num_requests_running")).isZero();
     String after = get(tiny, "/metrics").body();
     assertThat(gauge("vllm:time_to_first_token_seconds_count")).isGreaterThanOrEqualTo(2);
-    assertThat(after).contains("vllm:inter_token_latency_seconds_bucket").contains("vllm:e2e_request_latency_seconds_sum")
+    assertThat(after).contains("vllm:inter_token_latency_seconds_bucket")
+        .contains("vllm:e2e_request_latency_seconds_sum")
         .contains("vllm:request_queue_time_seconds_count").contains("vllm:generation_tokens_total")
         .contains("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4096\"} 1.0")
         .contains("vllm:lora_adapter_loaded{adapter_name=\"a\",level=\"gpu\"} 1.0");

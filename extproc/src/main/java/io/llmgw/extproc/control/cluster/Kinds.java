@@ -5,11 +5,14 @@ import io.llmgw.api.crd.CrdNames;
 
 /** How the informers and the status writer address our kinds as generic resources. */
 public final class Kinds {
-  public static final ResourceDefinitionContext POOL = context(CrdNames.POOL_GROUP, CrdNames.POOL_VERSION, "InferencePool",
+  public static final ResourceDefinitionContext POOL = context(CrdNames.POOL_GROUP, CrdNames.POOL_VERSION,
+      "InferencePool",
       "inferencepools");
-  public static final ResourceDefinitionContext ROUTE = context(CrdNames.ROUTE_GROUP, CrdNames.ROUTE_VERSION, "LLMRoute",
+  public static final ResourceDefinitionContext ROUTE = context(CrdNames.ROUTE_GROUP, CrdNames.ROUTE_VERSION,
+      "LLMRoute",
       "llmroutes");
-  public static final ResourceDefinitionContext OBJECTIVE = context(CrdNames.OBJECTIVE_GROUP, CrdNames.OBJECTIVE_VERSION,
+  public static final ResourceDefinitionContext OBJECTIVE = context(CrdNames.OBJECTIVE_GROUP,
+      CrdNames.OBJECTIVE_VERSION,
       "InferenceObjective", "inferenceobjectives");
 
   private Kinds() {}

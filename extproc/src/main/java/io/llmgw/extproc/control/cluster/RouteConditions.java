@@ -82,7 +82,8 @@ final class RouteConditions {
         continue;
       }
       changed = true;
-      boolean sameStatus = c != null && Objects.equals(c.getStatus(), d.getStatus()) && c.getLastTransitionTime() != null;
+      boolean sameStatus = c != null && Objects.equals(c.getStatus(), d.getStatus())
+          && c.getLastTransitionTime() != null;
       out.add(new ConditionBuilder(d).withLastTransitionTime(sameStatus ? c.getLastTransitionTime() : stamp).build());
     }
     return changed ? out : null;

@@ -33,7 +33,7 @@ final class WatchProblems {
         ? "the " + kind + " CRD is not installed (kubectl apply -f deploy/crds)"
         : error instanceof KubernetesClientException k && k.getCode() == 403
             ? "not allowed to list/watch " + kind + " objects (check the EPP's RBAC)"
-            : "cannot reach the Kubernetes API at " + apiServer + ": " + rootMessage(thrown);
+        : "cannot reach the Kubernetes API at " + apiServer + ": " + rootMessage(thrown);
     if (reported.add(kind + ":" + problem)) {
       if (OPTIONAL.contains(kind)) {
         LOG.warn("{}; requests' x-gateway-inference-objective headers are ignored until it is; retrying", problem);

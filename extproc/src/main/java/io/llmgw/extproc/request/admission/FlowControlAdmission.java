@@ -6,14 +6,14 @@ import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Step;
 import io.llmgw.extproc.request.prepare.FairnessIdProducer;
 import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.attributes.AttributeKey;
+import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.latency.ObjectiveCheck;
 import io.llmgw.picker.latency.ObjectiveLimits;
 import java.time.Clock;
 import java.util.List;
-import java.util.function.Predicate;
 import java.util.Set;
-import io.llmgw.picker.attributes.RequestAttributes;
-import io.llmgw.picker.attributes.AttributeKey;
+import java.util.function.Predicate;
 
 /**
  * Late binding: a request without room (its pool saturated, or others of its pool waiting), or whose objective no
@@ -52,8 +52,10 @@ public final class FlowControlAdmission implements AdmissionStep {
     String flowId = ctx.attributes().get(FairnessIdProducer.FAIRNESS_ID);
     Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), flowId, ctx.body().size(), deadline,
         eligible(ctx, ctx.attributes().get(RequestAttributes.OBJECTIVE)));
-    return new Verdict.Queue(new Step.Wait(ticket.outcome().thenApply(refusal -> refusal
-        .<Step.Resumption>map(Step.Resumption.Refuse::new).orElse(new Step.Resumption.Proceed(null))),
+    return new Verdict.Queue(new Step.Wait(
+        ticket.outcome()
+            .thenApply(refusal -> refusal.<Step.Resumption>map(Step.Resumption.Refuse::new)
+                .orElse(new Step.Resumption.Proceed(null))),
         ticket::cancel));
   }
 

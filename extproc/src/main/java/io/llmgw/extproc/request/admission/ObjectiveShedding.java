@@ -3,9 +3,9 @@ package io.llmgw.extproc.request.admission;
 import io.llmgw.api.ObjectiveFallback;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
-import java.util.Set;
-import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.attributes.AttributeKey;
+import io.llmgw.picker.attributes.RequestAttributes;
+import java.util.Set;
 
 /**
  * A request whose latency objective no endpoint is predicted to meet now is refused 429 when its route says to shed

@@ -10,8 +10,8 @@ import java.util.Set;
  * header's value when the request sends one, else its route. Tenancy will make this from the caller's identity.
  */
 public final class FairnessIdProducer implements Producer {
-  public static final AttributeKey<String> FAIRNESS_ID =
-      AttributeKey.of("fairness-id", String.class, "fairness-id-producer");
+  public static final AttributeKey<String> FAIRNESS_ID = AttributeKey.of("fairness-id", String.class,
+      "fairness-id-producer");
   public static final String TYPE = FAIRNESS_ID.defaultProducer();
 
   @Override

@@ -2,10 +2,11 @@ package io.llmgw.extproc.request.residency;
 
 import io.llmgw.adapters.LoadFailure;
 import io.llmgw.adapters.LoadQueue;
-import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.reply.ErrorReply;
+import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Step;
+import io.llmgw.extproc.state.PoolView;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.Residency;
 import io.llmgw.picker.Ticker;
@@ -15,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import io.llmgw.extproc.state.PoolView;
 import java.util.function.BiFunction;
 import java.util.function.DoubleConsumer;
 
@@ -71,7 +71,7 @@ public final class JustInTimeLoader implements Loader {
     if (!holders.isEmpty() || allowed.isEmpty()) {
       return new Outcome.Ready(choice, holders); // with nothing allowed, the subset filter answers
     }
-    return new Outcome.Loading(choice, new Step.Wait(load(ctx, choice), () -> { }));
+    return new Outcome.Loading(choice, new Step.Wait(load(ctx, choice), () -> {}));
   }
 
   /**

@@ -1,7 +1,7 @@
 package io.llmgw.extproc.request.resolve;
 
-import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.reply.ErrorReply;
+import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.picker.Plugin;
 

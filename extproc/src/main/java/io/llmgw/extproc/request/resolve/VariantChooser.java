@@ -4,8 +4,8 @@ import io.llmgw.adapters.LoadQueue;
 import io.llmgw.api.Requirements;
 import io.llmgw.api.RouteAdapter;
 import io.llmgw.api.Variant;
-import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.reply.ErrorReply;
+import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.RequestHints;
 import io.llmgw.extproc.state.Datastore;
@@ -146,7 +146,8 @@ public final class VariantChooser implements TargetResolver {
   private record Candidate(Variant variant, PoolView pool, boolean resident, List<String> unmet, double shortfall) {
     boolean cheaperThan(Candidate other) {
       return variant.costPer1kTokens() < other.variant.costPer1kTokens()
-          || variant.costPer1kTokens() == other.variant.costPer1kTokens() && variant.accuracy() > other.variant.accuracy();
+          || variant.costPer1kTokens() == other.variant.costPer1kTokens()
+              && variant.accuracy() > other.variant.accuracy();
     }
   }
 }

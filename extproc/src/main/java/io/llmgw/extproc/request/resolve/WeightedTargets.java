@@ -1,11 +1,11 @@
 package io.llmgw.extproc.request.resolve;
 
 import io.llmgw.api.AdapterTarget;
+import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.LLMRoute;
-import io.llmgw.extproc.request.Choice;
-import io.llmgw.api.ClientText;
 import io.llmgw.extproc.reply.ErrorReply;
+import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
 import java.util.List;
 import java.util.function.Supplier;

@@ -16,17 +16,17 @@ import org.junit.jupiter.api.Test;
 class AdmissionStepsTest {
   static final String ROUTES = FileModeYaml.route("chat", "pool", "chat-lora", 5) + FileModeYaml.SEPARATOR
       + FileModeYaml.route("batch", "pool", "batch-lora", -1) + FileModeYaml.SEPARATOR + """
-      apiVersion: inference.x-k8s.io/v1alpha1
-      kind: LLMRoute
-      metadata: {name: fast}
-      spec:
-        backendRefs: [{name: pool}]
-        adapter:
-          name: fast-lora
-          priority: -2
-          objectives: [{type: TimeToFirstToken, latency: {value: 200ms, quantile: {numerator: 99}}}]
-          objectiveFallback: Shed
-      """;
+          apiVersion: inference.x-k8s.io/v1alpha1
+          kind: LLMRoute
+          metadata: {name: fast}
+          spec:
+            backendRefs: [{name: pool}]
+            adapter:
+              name: fast-lora
+              priority: -2
+              objectives: [{type: TimeToFirstToken, latency: {value: 200ms, quantile: {numerator: 99}}}]
+              objectiveFallback: Shed
+          """;
 
   final TestGateway g = new TestGateway(2, ROUTES);
 

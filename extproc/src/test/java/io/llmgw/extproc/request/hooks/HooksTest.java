@@ -81,7 +81,7 @@ class HooksTest {
           signals.add(1);
           r.run(); // a dispatch pass: the pool is saturated, so nothing leaves
         }, null,
-        (pool, priority, outcome, waited) -> { });
+        (pool, priority, outcome, waited) -> {});
     g.scrapes.report(address(1), 10, 4, 0.5, Set.of());
     g.scrapes.report(address(2), 10, 4, 0.5, Set.of());
     RequestContext queued = Contexts.resolved(g, "chat-lora");

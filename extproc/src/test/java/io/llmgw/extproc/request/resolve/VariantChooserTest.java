@@ -20,18 +20,18 @@ class VariantChooserTest {
   static final String LARGE = "127.0.0.9:8000";
   static final String ROUTES = FileModeYaml.pool("large-pool", "large", TestGateway.PORT)
       + FileModeYaml.pods("large", "large", List.of(LARGE)) + FileModeYaml.SEPARATOR + """
-      apiVersion: inference.x-k8s.io/v1alpha1
-      kind: LLMRoute
-      metadata: {name: summarize}
-      spec:
-        backendRefs: [{name: pool}, {name: large-pool}]
-        adapter:
-          name: summarize
-          variants:
-            - {name: summarize-lora, pool: pool, accuracy: 0.81, costPer1kTokens: 0.2, source: "hf://o/s"}
-            - {name: large-base, pool: large-pool, accuracy: 0.92, costPer1kTokens: 1.5}
-          requirements: {minAccuracy: 0.75}
-      """;
+          apiVersion: inference.x-k8s.io/v1alpha1
+          kind: LLMRoute
+          metadata: {name: summarize}
+          spec:
+            backendRefs: [{name: pool}, {name: large-pool}]
+            adapter:
+              name: summarize
+              variants:
+                - {name: summarize-lora, pool: pool, accuracy: 0.81, costPer1kTokens: 0.2, source: "hf://o/s"}
+                - {name: large-base, pool: large-pool, accuracy: 0.92, costPer1kTokens: 1.5}
+              requirements: {minAccuracy: 0.75}
+          """;
 
   final TestGateway g = new TestGateway(1, ROUTES);
   final VariantChooser chooser = new VariantChooser(g.datastore(), TestGateway.settings().saturation()
