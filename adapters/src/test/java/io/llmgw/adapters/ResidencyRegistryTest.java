@@ -2,6 +2,7 @@ package io.llmgw.adapters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.llmgw.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /** This EPP's own loads and unloads stand in for the pods' reports for a while, then the reports alone count. */
 class ResidencyRegistryTest {
-  final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+  final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T10:00:00Z"));
   final ResidencyRegistry registry = new ResidencyRegistry(clock, Duration.ofSeconds(10));
 
   @Test

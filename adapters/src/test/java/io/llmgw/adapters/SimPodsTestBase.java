@@ -6,6 +6,7 @@ import io.llmgw.picker.InFlight;
 import io.llmgw.picker.PodMetrics;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
+import io.llmgw.testing.ManualClock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 abstract class SimPodsTestBase {
   static final List<String> IPS = List.of("127.0.0.171", "127.0.0.172", "127.0.0.173");
   static SimPods pods;
-  MutableClock clock;
+  ManualClock clock;
   CountingRuntime runtime;
   Map<String, Integer> inFlight;
   /** The parts under test: their registry corrects what {@link #endpoints()} report, as the EPP's datastore does. */
@@ -43,7 +44,7 @@ abstract class SimPodsTestBase {
 
   @BeforeEach
   void fresh() throws Exception {
-    clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+    clock = new ManualClock(Instant.parse("2026-11-22T10:00:00Z"));
     runtime = new CountingRuntime(new VllmRuntime(Duration.ofSeconds(5)));
     inFlight = new java.util.concurrent.ConcurrentHashMap<>();
     for (String ip : IPS) {

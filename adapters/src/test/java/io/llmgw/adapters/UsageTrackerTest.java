@@ -6,6 +6,7 @@ import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.InFlight;
 import io.llmgw.picker.PodMetrics;
+import io.llmgw.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class UsageTrackerTest {
-  final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+  final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T10:00:00Z"));
   final UsageTracker usage = new UsageTracker(clock);
 
   private static EndpointState holding(String ip, String... adapters) {

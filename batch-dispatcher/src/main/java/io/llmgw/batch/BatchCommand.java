@@ -103,9 +103,11 @@ public final class BatchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BatchSettings d = BatchSettings.defaults();
-    BatchSettings s = new BatchSettings(bind, port, epp, gateway, store, objective, baseline, gate, slotsPerPod,
-        capacity, pollInterval, visibility, requestTimeout, d.maxAttempts(), maxFileBytes, maxLineBytes, d.maxLines(),
-        d.maxInFlight(), podPriority, retention, TokenFile.read(eppTokenFile));
+    BatchSettings s = new BatchSettings(
+        new BatchSettings.Endpoints(bind, port, epp, gateway, TokenFile.read(eppTokenFile)), store,
+        new BatchSettings.Budget(baseline, gate, slotsPerPod, capacity, pollInterval, d.budget().maxInFlight()),
+        new BatchSettings.Delivery(objective, visibility, requestTimeout, d.delivery().maxAttempts(), podPriority),
+        new BatchSettings.InputLimits(maxFileBytes, maxLineBytes, d.limits().maxLines()), retention);
     try (BatchService service = BatchService.start(s, Clock.systemUTC())) {
       CountDownLatch stop = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

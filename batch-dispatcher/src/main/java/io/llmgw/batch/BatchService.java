@@ -40,9 +40,11 @@ public final class BatchService implements AutoCloseable {
   private BatchService(BatchSettings settings, BatchStore store, Clock clock) throws Exception {
     this.store = store;
     this.metrics = new BatchMetrics();
-    this.reader = new LoadReader(settings.eppAdmin(), Duration.ofSeconds(2), settings.eppToken());
-    this.forwarder = new Forwarder(settings.frontDoor(), settings.objective(), settings.requestTimeout(),
-        settings.maxAttempts());
+    this.reader = new LoadReader(settings.endpoints().eppAdmin(), Duration.ofSeconds(2),
+        settings.endpoints().eppToken());
+    this.forwarder = new Forwarder(settings.endpoints().frontDoor(), settings.delivery().objective(),
+        settings.delivery().requestTimeout(),
+        settings.delivery().maxAttempts());
     this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);
     this.lifecycle = new Lifecycle(store, new InputValidator(settings), dispatcher::lastReading, clock, 250,
         settings.retention());
@@ -72,22 +74,27 @@ public final class BatchService implements AutoCloseable {
       BatchApi api = new BatchApi(store, settings, clock, s.lifecycle::wake, s.dispatcher::status,
           s.metrics.registry());
       // a file part sent without a filename is a form field: as large as an upload may be (BodyHandler bounds both)
-      s.server = s.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host()).setPort(settings.port())
-          .setIdleTimeout(300).setMaxFormAttributeSize((int) Math.min(Integer.MAX_VALUE, settings.maxFileBytes())))
+      s.server = s.vertx
+          .createHttpServer(
+              new HttpServerOptions().setHost(settings.endpoints().host()).setPort(settings.endpoints().port())
+                  .setIdleTimeout(300)
+                  .setMaxFormAttributeSize((int) Math.min(Integer.MAX_VALUE, settings.limits().maxFileBytes())))
           .requestHandler(api.router(s.vertx, s.uploads))
           .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       s.close();
-      throw new IllegalStateException("the batch service cannot listen on " + settings.host() + ":" + settings.port()
-          + ": " + (e.getCause() == null ? e : e.getCause()).getMessage(), e);
+      throw new IllegalStateException(
+          "the batch service cannot listen on " + settings.endpoints().host() + ":" + settings.endpoints().port()
+              + ": " + (e.getCause() == null ? e : e.getCause()).getMessage(),
+          e);
     }
     if (run) {
       s.dispatcher.start();
       s.lifecycle.start();
     }
-    LOG.info("batch service on {}:{} (store {}), reading load from {}, sending through {}", settings.host(),
-        s.port(), settings.store().startsWith("redis") ? settings.store() : "embedded", settings.eppAdmin(),
-        settings.frontDoor());
+    LOG.info("batch service on {}:{} (store {}), reading load from {}, sending through {}", settings.endpoints().host(),
+        s.port(), settings.store().startsWith("redis") ? settings.store() : "embedded", settings.endpoints().eppAdmin(),
+        settings.endpoints().frontDoor());
     return s;
   }
 

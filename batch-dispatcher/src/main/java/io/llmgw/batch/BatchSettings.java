@@ -4,98 +4,159 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The batch service's settings.
+ * The batch service's settings, in groups, each with its own defaults.
  *
- * @param eppAdmin the EPP's metrics/admin address (host:port), read for each pool's load
- * @param frontDoor the gateway's base URL the lines are sent through (Envoy or the dev proxy)
+ * @param endpoints where it listens, and the EPP and gateway it talks to
  * @param store {@code sqlite:FILE} or {@code redis://host:port[/db]}
- * @param objective the InferenceObjective named on every line, so the EPP treats it as sheddable; blank for none
- * @param baseline B, the share of capacity kept for bursts of interactive traffic
- * @param gate u: batch goes out only while F_sys + F_epp + B is at most this
- * @param slotsPerPod a pod's capacity in requests when the pool has no entry in {@code capacity}
- * @param capacity max_sys per pool ({@code namespace/name}), overriding pods × slotsPerPod
- * @param visibility how long a claim lasts without renewal before another dispatcher may take the line (Redis)
- * @param maxAttempts attempts for lines that fail for reasons other than a full gateway
- * @param maxFileBytes largest upload accepted
- * @param maxLineBytes largest input line (a request body) accepted
- * @param maxLines most lines in one batch
- * @param podPriority vLLM's request {@code priority} written into each line's body that has none (a higher number runs
- *     later; pods started with {@code --scheduling-policy priority} preempt batch lines for interactive requests), or
- *     null to leave bodies as they are
+ * @param budget how much of the pools' capacity batch lines may use, and how often it is read
+ * @param delivery how each line is sent and retried
+ * @param limits what an upload and a batch may hold
  * @param retention how long a finished batch (with its output and error files) and an uploaded file are kept
- * @param eppToken the bearer token the EPP's metrics/admin port wants for reads, or null
  */
-public record BatchSettings(String host, int port, String eppAdmin, String frontDoor, String store, String objective,
-    double baseline, double gate, int slotsPerPod, Map<String, Integer> capacity, Duration pollInterval,
-    Duration visibility, Duration requestTimeout, int maxAttempts, long maxFileBytes, int maxLineBytes, int maxLines,
-    int maxInFlight, Integer podPriority, Duration retention, String eppToken) {
+public record BatchSettings(Endpoints endpoints, String store, Budget budget, Delivery delivery, InputLimits limits,
+    Duration retention) {
+  /**
+   * @param eppAdmin the EPP's metrics/admin address (host:port), read for each pool's load
+   * @param frontDoor the gateway's base URL the lines are sent through (Envoy or the dev proxy)
+   * @param eppToken the bearer token the EPP's metrics/admin port wants for reads, or null
+   */
+  public record Endpoints(String host, int port, String eppAdmin, String frontDoor, String eppToken) {
+    public static Endpoints defaults() {
+      return new Endpoints("127.0.0.1", 8090, "127.0.0.1:9090", "http://127.0.0.1:8080", null);
+    }
 
-  public BatchSettings {
-    capacity = Map.copyOf(capacity);
-    if (baseline < 0 || baseline >= 1) {
-      throw new IllegalArgumentException("--baseline must be within [0, 1)");
+    /** Hides the EPP token: settings may be logged. */
+    @Override
+    public String toString() {
+      return host + ":" + port + ", epp " + eppAdmin + (eppToken == null ? "" : " (with a token)") + ", gateway "
+          + frontDoor;
     }
-    if (gate <= 0 || gate > 1) {
-      throw new IllegalArgumentException("--gate must be within (0, 1]");
+  }
+
+  /**
+   * @param baseline B, the share of capacity kept for bursts of interactive traffic
+   * @param gate u: batch goes out only while F_sys + F_epp + B is at most this
+   * @param slotsPerPod a pod's capacity in requests when the pool has no entry in {@code capacity}
+   * @param capacity max_sys per pool ({@code namespace/name}), overriding pods × slotsPerPod
+   * @param pollInterval how often the EPP's load is read
+   * @param maxInFlight most lines this dispatcher has sent and not yet seen answered
+   */
+  public record Budget(double baseline, double gate, int slotsPerPod, Map<String, Integer> capacity,
+      Duration pollInterval, int maxInFlight) {
+    public Budget {
+      capacity = Map.copyOf(capacity);
+      if (baseline < 0 || baseline >= 1) {
+        throw new IllegalArgumentException("--baseline must be within [0, 1)");
+      }
+      if (gate <= 0 || gate > 1) {
+        throw new IllegalArgumentException("--gate must be within (0, 1]");
+      }
+      if (slotsPerPod < 1 || maxInFlight < 1) {
+        throw new IllegalArgumentException("--slots-per-pod and --max-in-flight must be positive");
+      }
     }
-    if (slotsPerPod < 1 || maxAttempts < 1 || maxLines < 1 || maxLineBytes < 1 || maxFileBytes < 1 || maxInFlight < 1) {
-      throw new IllegalArgumentException("--slots-per-pod, --max-attempts, --max-lines, --max-line-bytes, "
-          + "--max-file-bytes and --max-in-flight must be positive");
+
+    public static Budget defaults() {
+      return new Budget(0.05, 0.95, 64, Map.of(), Duration.ofMillis(50), 10_000);
+    }
+
+    /** max_sys of a pool with {@code pods} fresh pods. */
+    public int maxSys(String pool, int pods) {
+      Integer fixed = capacity.get(pool);
+      return fixed != null ? fixed : pods * slotsPerPod;
+    }
+  }
+
+  /**
+   * @param objective the InferenceObjective named on every line, so the EPP treats it as sheddable; blank for none
+   * @param visibility how long a claim lasts without renewal before another dispatcher may take the line (Redis)
+   * @param requestTimeout the longest one line's request may take
+   * @param maxAttempts attempts for lines that fail for reasons other than a full gateway
+   * @param podPriority vLLM's request {@code priority} written into each line's body that has none (a higher number runs
+   *     later; pods started with {@code --scheduling-policy priority} preempt batch lines for interactive requests), or
+   *     null to leave bodies as they are
+   */
+  public record Delivery(String objective, Duration visibility, Duration requestTimeout, int maxAttempts,
+      Integer podPriority) {
+    public Delivery {
+      if (maxAttempts < 1) {
+        throw new IllegalArgumentException("--max-attempts must be positive");
+      }
+    }
+
+    public static Delivery defaults() {
+      return new Delivery("batch", Duration.ofSeconds(60), Duration.ofMinutes(10), 5, null);
+    }
+  }
+
+  /**
+   * @param maxFileBytes largest upload accepted
+   * @param maxLineBytes largest input line (a request body) accepted
+   * @param maxLines most lines in one batch
+   */
+  public record InputLimits(long maxFileBytes, int maxLineBytes, int maxLines) {
+    public InputLimits {
+      if (maxLines < 1 || maxLineBytes < 1 || maxFileBytes < 1) {
+        throw new IllegalArgumentException("--max-lines, --max-line-bytes and --max-file-bytes must be positive");
+      }
+    }
+
+    public static InputLimits defaults() {
+      return new InputLimits(200L << 20, 8 << 20, 50_000);
     }
   }
 
   public static BatchSettings defaults() {
-    return new BatchSettings("127.0.0.1", 8090, "127.0.0.1:9090", "http://127.0.0.1:8080", "sqlite:llmgw-batch.db",
-        "batch", 0.05, 0.95, 64, Map.of(), Duration.ofMillis(50), Duration.ofSeconds(60), Duration.ofMinutes(10), 5,
-        200L << 20, 8 << 20, 50_000, 10_000, null, Duration.ofDays(30), null);
+    return new BatchSettings(Endpoints.defaults(), "sqlite:llmgw-batch.db", Budget.defaults(), Delivery.defaults(),
+        InputLimits.defaults(), Duration.ofDays(30));
   }
 
   public BatchSettings withListener(String h, int p) {
-    return new BatchSettings(h, p, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
-        pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention, eppToken);
+    return withEndpoints(new Endpoints(h, p, endpoints.eppAdmin(), endpoints.frontDoor(), endpoints.eppToken()));
   }
 
   public BatchSettings withGateway(String admin, String front) {
-    return new BatchSettings(host, port, admin, front, store, objective, baseline, gate, slotsPerPod, capacity,
-        pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention, eppToken);
+    return withEndpoints(new Endpoints(endpoints.host(), endpoints.port(), admin, front, endpoints.eppToken()));
+  }
+
+  public BatchSettings withEndpoints(Endpoints e) {
+    return new BatchSettings(e, store, budget, delivery, limits, retention);
   }
 
   public BatchSettings withStore(String s) {
-    return new BatchSettings(host, port, eppAdmin, frontDoor, s, objective, baseline, gate, slotsPerPod, capacity,
-        pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention, eppToken);
+    return new BatchSettings(endpoints, s, budget, delivery, limits, retention);
+  }
+
+  public BatchSettings withBudget(Budget b) {
+    return new BatchSettings(endpoints, store, b, delivery, limits, retention);
   }
 
   public BatchSettings withCapacity(int slots, Map<String, Integer> perPool) {
-    return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slots, perPool,
-        pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        podPriority, retention, eppToken);
+    return withBudget(new Budget(budget.baseline(), budget.gate(), slots, perPool, budget.pollInterval(),
+        budget.maxInFlight()));
   }
 
-  public BatchSettings withLimits(long fileBytes, int lineBytes, int lines) {
-    return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
-        pollInterval, visibility, requestTimeout, maxAttempts, fileBytes, lineBytes, lines, maxInFlight,
-        podPriority, retention, eppToken);
+  public BatchSettings withDelivery(Delivery d) {
+    return new BatchSettings(endpoints, store, budget, d, limits, retention);
   }
 
   public BatchSettings withPodPriority(Integer priority) {
-    return new BatchSettings(host, port, eppAdmin, frontDoor, store, objective, baseline, gate, slotsPerPod, capacity,
-        pollInterval, visibility, requestTimeout, maxAttempts, maxFileBytes, maxLineBytes, maxLines, maxInFlight,
-        priority, retention, eppToken);
+    return withDelivery(new Delivery(delivery.objective(), delivery.visibility(), delivery.requestTimeout(),
+        delivery.maxAttempts(), priority));
   }
 
-  /** Hides the EPP token: settings may be logged. */
+  public BatchSettings withLimits(long fileBytes, int lineBytes, int lines) {
+    return new BatchSettings(endpoints, store, budget, delivery, new InputLimits(fileBytes, lineBytes, lines),
+        retention);
+  }
+
+  public BatchSettings withRetention(Duration keep) {
+    return new BatchSettings(endpoints, store, budget, delivery, limits, keep);
+  }
+
+  /** Hides the EPP token and a Redis address's credentials: settings may be logged. */
   @Override
   public String toString() {
-    return "BatchSettings[" + host + ":" + port + ", epp " + eppAdmin + (eppToken == null ? "" : " (with a token)")
-        + ", gateway " + frontDoor + ", store " + (store.startsWith("redis") ? "redis" : store) + "]";
-  }
-
-  /** max_sys of a pool with {@code pods} fresh pods. */
-  public int maxSys(String pool, int pods) {
-    Integer fixed = capacity.get(pool);
-    return fixed != null ? fixed : pods * slotsPerPod;
+    return "BatchSettings[" + endpoints + ", store " + (store.startsWith("redis") ? "redis" : store) + "]";
   }
 }

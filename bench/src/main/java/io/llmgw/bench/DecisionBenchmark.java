@@ -25,18 +25,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One routing decision over a pool of N endpoints with realistic state: 20 adapters spread so each pod has 3
@@ -44,13 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * required filters, the policy's scorers, top-3 picking), with each plugin's duration recorded in the EPP's
  * Prometheus histogram ({@code timings=prometheus}, as in production) or not at all ({@code none}).
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class DecisionBenchmark {
+public class DecisionBenchmark extends MicroBenchmark {
   @Param({"10", "100", "1000"})
   int pods;
 

@@ -162,7 +162,7 @@ final class QuickstartCommand implements Callable<Integer> {
     EppSettings settings = EppSettings.defaults(file).withPolicy(policyName,
         LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
     settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
-    int batchPort = ephemeralPorts ? LoopbackPorts.free() : BatchSettings.defaults().port();
+    int batchPort = ephemeralPorts ? LoopbackPorts.free() : BatchSettings.defaults().endpoints().port();
     ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort)
         .withBatchService("127.0.0.1:" + batchPort);
     Path batchDir = Files.createTempDirectory("llmgw-quickstart-batch");

@@ -163,6 +163,7 @@ public final class Epp implements AutoCloseable {
         parts.datastore().loaded() ? "ready" : "listening (ready once the cluster's objects are listed)",
         l.bindHost(), grpc.getPort(), EppTls.describe(l.tls()), health.port(), metricsServer.getPort(),
         l.metricsTls() ? "TLS, " : "", l.admin(), parts.profile().describe(), settings.scheduling().source());
+    LOG.info("lifecycle plugins: {}", parts.streams().director().describe());
   }
 
   public int grpcPort() {

@@ -1,5 +1,6 @@
 package io.llmgw.batch.dispatch;
 
+import io.llmgw.api.PoolLoad;
 /**
  * The dispatch budget of one pool from one load reading (the Batch Dispatcher proposal's formula):
  * {@code F_sys = (running + waiting + sent since the pods' reports) / max_sys}, {@code F_epp = flow-control waiting /

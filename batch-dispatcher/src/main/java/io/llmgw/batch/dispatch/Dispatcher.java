@@ -1,5 +1,7 @@
 package io.llmgw.batch.dispatch;
 
+import io.llmgw.api.LoadReport;
+import io.llmgw.api.PoolLoad;
 import io.llmgw.batch.BatchMetrics;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.PeriodicLoop;
@@ -45,7 +47,7 @@ public final class Dispatcher implements AutoCloseable {
   private final Map<String, Set<QueuedLine>> inFlight = new ConcurrentHashMap<>();
   private final AtomicInteger inFlightTotal = new AtomicInteger();
   private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
-  private volatile LoadReading lastReading;
+  private volatile LoadReport lastReading;
   private volatile long readingSequence;
   private long lastUnreadableLog = Long.MIN_VALUE / 2;
   private boolean unreadable;
@@ -66,12 +68,12 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   public Dispatcher start() {
-    loop = PeriodicLoop.start("batch-dispatcher", settings.pollInterval().toMillis(), this::tick, LOG);
+    loop = PeriodicLoop.start("batch-dispatcher", settings.budget().pollInterval().toMillis(), this::tick, LOG);
     return this;
   }
 
   /** The last good reading (for mapping models to pools), or null before the first. */
-  public LoadReading lastReading() {
+  public LoadReport lastReading() {
     return lastReading;
   }
 
@@ -80,7 +82,7 @@ public final class Dispatcher implements AutoCloseable {
     long seq = ++readingSequence;
     Map<String, Long> sentWhenAsked = new HashMap<>();
     gates.forEach((pool, gate) -> sentWhenAsked.put(pool, gate.readingStarts()));
-    LoadReading reading;
+    LoadReport reading;
     try {
       reading = reader.read();
     } catch (LoadReader.Unreadable e) {
@@ -88,7 +90,7 @@ public final class Dispatcher implements AutoCloseable {
         return; // interrupted by close(): not a failure of the EPP
       }
       metrics.unreadable();
-      gates.values().forEach(g -> g.close(settings.baseline()));
+      gates.values().forEach(g -> g.close(settings.budget().baseline()));
       long now = clock.millis();
       if (!unreadable || now - lastUnreadableLog >= UNREADABLE_LOG_EVERY_MILLIS) {
         LOG.warn("batch dispatcher: cannot read the pools' load ({}); sending nothing until it can", e.getMessage());
@@ -107,13 +109,15 @@ public final class Dispatcher implements AutoCloseable {
     Set<String> seen = new TreeSet<>();
     for (PoolLoad p : reading.pools()) {
       seen.add(p.pool());
-      BudgetGate gate = gates.computeIfAbsent(p.pool(), k -> new BudgetGate(settings.baseline()));
-      gate.onReading(Budget.of(p, settings.maxSys(p.pool(), p.pods()), settings.baseline(), settings.gate()),
+      BudgetGate gate = gates.computeIfAbsent(p.pool(), k -> new BudgetGate(settings.budget().baseline()));
+      gate.onReading(
+          Budget.of(p, settings.budget().maxSys(p.pool(), p.pods()), settings.budget().baseline(),
+              settings.budget().gate()),
           sentWhenAsked.getOrDefault(p.pool(), 0L), seq);
     }
     gates.forEach((pool, gate) -> {
       if (!seen.contains(pool)) {
-        gate.close(settings.baseline()); // the pool is gone from the EPP's configuration
+        gate.close(settings.budget().baseline()); // the pool is gone from the EPP's configuration
       }
     });
     for (Map.Entry<String, BudgetGate> e : gates.entrySet()) {
@@ -129,12 +133,12 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   private void dispatch(String pool, BudgetGate gate) {
-    int room = settings.maxInFlight() - inFlightTotal.get();
+    int room = settings.budget().maxInFlight() - inFlightTotal.get();
     int n = gate.available(room);
     if (n <= 0) {
       return;
     }
-    List<Claim> claims = store.claim(pool, n, owner, clock.millis(), settings.visibility().toMillis());
+    List<Claim> claims = store.claim(pool, n, owner, clock.millis(), settings.delivery().visibility().toMillis());
     gate.sent(claims.size());
     for (Claim c : claims) {
       inFlight.computeIfAbsent(pool, k -> ConcurrentHashMap.newKeySet()).add(c.item());
@@ -186,7 +190,7 @@ public final class Dispatcher implements AutoCloseable {
   /** Renews the claims of lines still in flight, a third of the visibility timeout before they would lapse. */
   private void keepClaims() {
     long now = clock.millis();
-    long every = settings.visibility().toMillis() / 3;
+    long every = settings.delivery().visibility().toMillis() / 3;
     if (now - lastExtend < every) {
       return;
     }
@@ -194,7 +198,7 @@ public final class Dispatcher implements AutoCloseable {
     List<QueuedLine> held = new ArrayList<>();
     inFlight.values().forEach(held::addAll);
     if (!held.isEmpty()) {
-      store.extend(held, owner, now, settings.visibility().toMillis());
+      store.extend(held, owner, now, settings.delivery().visibility().toMillis());
     }
   }
 
@@ -229,7 +233,8 @@ public final class Dispatcher implements AutoCloseable {
       QueueStats s = store.stats(pool);
       BudgetGate g = gates.get(pool);
       double oldest = s.depth() == 0 ? 0 : Math.max(0, now - s.oldestEnqueuedMillis()) / 1000.0;
-      out.add(new PoolBatchStatus(pool, s.depth(), oldest, g == null ? Budget.closed(settings.baseline()) : g.budget(),
+      out.add(new PoolBatchStatus(pool, s.depth(), oldest,
+          g == null ? Budget.closed(settings.budget().baseline()) : g.budget(),
           inFlight(pool), g != null && g.throttledNow()));
     }
     return out;

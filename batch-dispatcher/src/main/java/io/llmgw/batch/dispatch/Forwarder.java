@@ -1,5 +1,6 @@
 package io.llmgw.batch.dispatch;
 
+import io.llmgw.api.EppProtocol;
 import io.llmgw.batch.store.Claim;
 import io.llmgw.batch.store.LineResult;
 import io.llmgw.batch.store.QueuedLine;
@@ -30,7 +31,6 @@ public final class Forwarder implements AutoCloseable {
 
   public record Outcome(Kind kind, LineResult result, String reason) {}
 
-  public static final String OBJECTIVE_HEADER = "x-gateway-inference-objective";
   private static final int MAX_RESPONSE_BYTES = 32 << 20;
 
   private final HttpClient http;
@@ -60,7 +60,7 @@ public final class Forwarder implements AutoCloseable {
         .header("x-request-id", ResultLines.requestId(l))
         .POST(HttpRequest.BodyPublishers.ofString(l.body(), StandardCharsets.UTF_8));
     if (objective != null && !objective.isBlank()) {
-      b.header(OBJECTIVE_HEADER, objective);
+      b.header(EppProtocol.OBJECTIVE, objective);
     }
     int attempt = claim.attempts() + 1;
     HttpResponse<InputStream> r;

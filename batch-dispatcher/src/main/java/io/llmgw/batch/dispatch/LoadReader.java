@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmgw.api.ClientText;
+import io.llmgw.api.LoadReport;
+import io.llmgw.api.PoolLoad;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,7 +50,7 @@ public final class LoadReader implements AutoCloseable {
     }
   }
 
-  public LoadReading read() throws Unreadable {
+  public LoadReport read() throws Unreadable {
     HttpResponse<byte[]> r;
     try {
       HttpRequest.Builder req = HttpRequest.newBuilder(uri).timeout(timeout);
@@ -72,7 +74,7 @@ public final class LoadReader implements AutoCloseable {
     return parse(r.body());
   }
 
-  static LoadReading parse(byte[] body) throws Unreadable {
+  static LoadReport parse(byte[] body) throws Unreadable {
     JsonNode root;
     try {
       root = JSON.readTree(body);
@@ -106,7 +108,7 @@ public final class LoadReader implements AutoCloseable {
       }
       models.put(e.getKey(), e.getValue().asText());
     }
-    return new LoadReading(pools, models);
+    return new LoadReport(pools, models);
   }
 
   private static int count(JsonNode pool, String field) {

@@ -61,14 +61,14 @@ public final class InputValidator {
       if (isBlank(content, from, len)) {
         continue;
       }
-      if (parsed.size() + 1 > settings.maxLines()) {
-        errors.add(new LineError("too_many_lines", "the file has more than " + settings.maxLines()
+      if (parsed.size() + 1 > settings.limits().maxLines()) {
+        errors.add(new LineError("too_many_lines", "the file has more than " + settings.limits().maxLines()
             + " requests, the most one batch takes", null, lineNumber));
         break;
       }
-      if (len > settings.maxLineBytes()) {
+      if (len > settings.limits().maxLineBytes()) {
         errors.add(new LineError("line_too_large", "line " + lineNumber + " is " + len + " bytes, more than the "
-            + settings.maxLineBytes() + " a request may be", null, lineNumber));
+            + settings.limits().maxLineBytes() + " a request may be", null, lineNumber));
         continue;
       }
       String problem = null;
@@ -102,8 +102,8 @@ public final class InputValidator {
       String model = line.get("body").get("model").asText();
       String pool = modelPools.get(model);
       JsonNode body = line.get("body");
-      if (settings.podPriority() != null && !body.has("priority")) {
-        ((ObjectNode) body).put("priority", settings.podPriority().intValue());
+      if (settings.delivery().podPriority() != null && !body.has("priority")) {
+        ((ObjectNode) body).put("priority", settings.delivery().podPriority().intValue());
       }
       QueuedLine q = new QueuedLine(b.id(), customId, numbers.get(i), pool == null ? "" : pool,
           b.expiresAt() * 1000, b.endpoint(), body.toString());

@@ -1,7 +1,7 @@
 package io.llmgw.batch.lifecycle;
 
+import io.llmgw.api.LoadReport;
 import io.llmgw.batch.PeriodicLoop;
-import io.llmgw.batch.dispatch.LoadReading;
 import io.llmgw.batch.dispatch.ResultLines;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
@@ -30,7 +30,7 @@ public final class Lifecycle implements AutoCloseable {
 
   private final BatchStore store;
   private final InputValidator validator;
-  private final Supplier<LoadReading> reading;
+  private final Supplier<LoadReport> reading;
   private final Clock clock;
   private final long periodMillis;
   private final Duration retention;
@@ -39,7 +39,7 @@ public final class Lifecycle implements AutoCloseable {
   private final Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** @param retention how long finished batches (with their output and error files) and uploaded files are kept */
-  public Lifecycle(BatchStore store, InputValidator validator, Supplier<LoadReading> reading, Clock clock,
+  public Lifecycle(BatchStore store, InputValidator validator, Supplier<LoadReport> reading, Clock clock,
       long periodMillis, Duration retention) {
     this.store = store;
     this.validator = validator;
@@ -63,7 +63,7 @@ public final class Lifecycle implements AutoCloseable {
   }
 
   public void tick() {
-    LoadReading r = reading.get();
+    LoadReport r = reading.get();
     each(BatchStatus.VALIDATING, b -> {
       if (clock.millis() >= b.expiresAt() * 1000) {
         // validation waits for a load reading (models → pools); without one for the whole window, the batch expires
@@ -157,7 +157,7 @@ public final class Lifecycle implements AutoCloseable {
     return clock.millis() / 1000;
   }
 
-  private void validate(Batch b, LoadReading r) {
+  private void validate(Batch b, LoadReport r) {
     byte[] content = store.content(b.inputFileId()).orElse(null);
     if (content == null) {
       fail(b, List.of(new LineError("input_file_not_found", "the input file " + b.inputFileId()

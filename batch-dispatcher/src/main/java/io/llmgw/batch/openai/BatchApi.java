@@ -66,7 +66,7 @@ public final class BatchApi {
 
   public Router router(io.vertx.core.Vertx vertx, Path uploads) {
     Router r = Router.router(vertx);
-    r.post("/v1/files").handler(BodyHandler.create(uploads.toString()).setBodyLimit(settings.maxFileBytes())
+    r.post("/v1/files").handler(BodyHandler.create(uploads.toString()).setBodyLimit(settings.limits().maxFileBytes())
         .setDeleteUploadedFilesOnEnd(true)).blockingHandler(this::createFile, false);
     r.get("/v1/files/:id/content").blockingHandler(this::fileContent, false);
     r.get("/v1/files/:id").blockingHandler(this::getFile, false);
@@ -88,7 +88,7 @@ public final class BatchApi {
   private void failure(RoutingContext ctx) {
     int code = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
     String message = switch (code) {
-      case 413 -> "the upload exceeds the limit of " + settings.maxFileBytes() + " bytes (--max-file-bytes)";
+      case 413 -> "the upload exceeds the limit of " + settings.limits().maxFileBytes() + " bytes (--max-file-bytes)";
       case 400 -> "the request could not be read: "
           + (ctx.failure() == null ? "bad request" : ClientText.clean(ctx.failure().getMessage()));
       default -> "the batch service failed: "

@@ -3,6 +3,7 @@ package io.llmgw.batch.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.llmgw.api.PoolLoad;
 import org.junit.jupiter.api.Test;
 
 class BudgetTest {

@@ -3,6 +3,8 @@ package io.llmgw.batch.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.llmgw.api.LoadReport;
+import io.llmgw.api.PoolLoad;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LoadReaderTest {
   @Test
   void readsPoolsAndModels() throws Exception {
-    LoadReading r = LoadReader.parse(("{\"pools\":[{\"pool\":\"ns/p\",\"pods\":2,\"running\":3,\"waiting\":1,"
+    LoadReport r = LoadReader.parse(("{\"pools\":[{\"pool\":\"ns/p\",\"pods\":2,\"running\":3,\"waiting\":1,"
         + "\"sentSinceReport\":2,\"flowWaiting\":0}],\"models\":{\"m\":\"ns/p\"}}").getBytes(StandardCharsets.UTF_8));
     assertThat(r.pools()).containsExactly(new PoolLoad("ns/p", 2, 3, 1, 2, 0));
     assertThat(r.models()).containsEntry("m", "ns/p");

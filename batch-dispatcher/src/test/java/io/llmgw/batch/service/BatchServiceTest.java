@@ -9,6 +9,7 @@ import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.LoadReader;
 import io.llmgw.batch.store.SqliteStore;
+import io.llmgw.testing.ManualClock;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -32,14 +33,14 @@ class BatchServiceTest {
   @TempDir
   Path dir;
   FakeGateway gateway;
-  MutableClock clock;
+  ManualClock clock;
   BatchService service;
   ApiClient api;
 
   @BeforeEach
   void start() throws Exception {
     gateway = new FakeGateway();
-    clock = new MutableClock(Instant.parse("2026-11-24T12:00:00Z"));
+    clock = new ManualClock(Instant.parse("2026-11-24T12:00:00Z"));
     BatchSettings settings = BatchSettings.defaults().withListener("127.0.0.1", 0)
         .withGateway(gateway.admin(), gateway.frontDoor()).withCapacity(20, Map.of())
         .withLimits(16_384, 1024, 1000);

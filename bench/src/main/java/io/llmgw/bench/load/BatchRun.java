@@ -115,10 +115,13 @@ public final class BatchRun {
       AtomicInteger naive429 = new AtomicInteger();
       AtomicLong stopAt = new AtomicLong(Long.MAX_VALUE);
       if (mode == Mode.DISPATCHER) {
-        service = BatchService.start(new BatchSettings("127.0.0.1", batchPort, "127.0.0.1:" + rig.epp().metricsPort(),
-            front, "sqlite:" + dir.resolve(name.hashCode() + "-" + System.nanoTime() + ".db"), "batch", baseline, 0.95,
-            SEQS, Map.of(), Duration.ofMillis(50), Duration.ofSeconds(60), Duration.ofMinutes(5), 5, 200L << 20,
-            8 << 20, 50_000, 10_000, sim.priorityScheduling() ? Integer.valueOf(10) : null, Duration.ofDays(30), null),
+        service = BatchService.start(new BatchSettings(
+            new BatchSettings.Endpoints("127.0.0.1", batchPort, "127.0.0.1:" + rig.epp().metricsPort(), front, null),
+            "sqlite:" + dir.resolve(name.hashCode() + "-" + System.nanoTime() + ".db"),
+            new BatchSettings.Budget(baseline, 0.95, SEQS, Map.of(), Duration.ofMillis(50), 10_000),
+            new BatchSettings.Delivery("batch", Duration.ofSeconds(60), Duration.ofMinutes(5), 5,
+                sim.priorityScheduling() ? Integer.valueOf(10) : null),
+            BatchSettings.InputLimits.defaults(), Duration.ofDays(30)),
             Clock.systemUTC());
         client = new BatchClient(front);
         int lines = (int) (PriorityRun.capacity(sim, 56) * seconds * 1.5);

@@ -1,5 +1,7 @@
 package io.llmgw.extproc.observe;
 
+import io.llmgw.api.LoadReport;
+import io.llmgw.api.PoolLoad;
 import io.llmgw.extproc.flowcontrol.FlowControl;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
@@ -25,17 +27,7 @@ public final class PoolLoadReport {
     this.flow = flow;
   }
 
-  /**
-   * @param pods pods whose metrics are fresh; the others count neither as capacity nor as load
-   * @param waiting requests the pods reported waiting (a pod that queues has no capacity to spare)
-   * @param sentSinceReport requests this EPP sent the pods after their reports were asked for
-   */
-  public record PoolLoad(String pool, int pods, int running, int waiting, int sentSinceReport, int flowWaiting) {}
-
-  /** @param models each route's model name and the first pool it routes to */
-  public record Report(List<PoolLoad> pools, Map<String, String> models) {}
-
-  public Report report() {
+  public LoadReport report() {
     List<PoolLoad> pools = new ArrayList<>();
     for (PoolView p : datastore.topology().poolsByKey().values()) {
       int pods = 0;
@@ -58,6 +50,6 @@ public final class PoolLoadReport {
         models.put(r.getKey(), r.getValue().pools().getFirst().key().toString());
       }
     }
-    return new Report(pools, models);
+    return new LoadReport(pools, models);
   }
 }

@@ -98,6 +98,14 @@ public final class Director {
     return out;
   }
 
+  /** The lifecycle in running order, for the start-up log: {@code resolve: a → b; prepare: …; …}. */
+  public String describe() {
+    List<String> points = new ArrayList<>();
+    plugins().forEach((point, ids) -> points.add(point + ": " + (ids.isEmpty() ? "–"
+        : String.join(" → ", ids.stream().map(PluginId::toString).toList()))));
+    return String.join("; ", points);
+  }
+
   private static List<PluginId> ids(List<? extends Timed<?>> plugins) {
     return plugins.stream().map(t -> PluginId.of(t.plugin())).toList();
   }

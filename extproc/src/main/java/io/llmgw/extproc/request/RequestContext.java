@@ -6,6 +6,7 @@ import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.RouteView;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.attributes.Attributes;
+import io.llmgw.picker.attributes.PromptBlocks;
 import io.llmgw.picker.latency.ObjectiveLimits;
 import java.util.Map;
 import java.util.Set;
@@ -15,7 +16,7 @@ import java.util.Set;
  * The stream and the {@link Director} change it (one at a time: the stream serialises its frames and resumptions);
  * plugins read it.
  */
-public final class RequestContext {
+public final class RequestContext implements PromptBlocks.Source {
   private RequestState state = RequestState.RECEIVING;
   private final ResponseTiming timing;
   private String requestId = "";
@@ -89,6 +90,12 @@ public final class RequestContext {
 
   public RequestBody body() {
     return body;
+  }
+
+  /** The prompt's leading bytes, for prefix hashing ({@code messages} or {@code prompt}, as the body holds them). */
+  @Override
+  public byte[] promptPrefix(int maxBytes) {
+    return body.promptPrefix(found, maxBytes);
   }
 
   /** The model the client asked for. */

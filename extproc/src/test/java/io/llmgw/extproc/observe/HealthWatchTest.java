@@ -7,7 +7,7 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.llmgw.extproc.testing.ManualClock;
+import io.llmgw.testing.ManualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;

@@ -85,6 +85,17 @@ class EppPluginsTest {
   }
 
   @Test
+  void theStartUpLogNamesEveryExtensionPointsPluginsInOrder() {
+    try (TestGateway g = new TestGateway(1, "")) {
+      assertThat(g.director().describe())
+          .startsWith("resolve: weighted-targets → model-less-variants → rollout-redirect; "
+              + "prepare: objective-check-producer → fairness-id-producer; admission: saturation-shedding")
+          .contains("; load: just-in-time-loader; schedule: subset-hint-filter")
+          .endsWith("response: in-flight-lease → flow-signal → latency-observation → request-metrics");
+    }
+  }
+
+  @Test
   void everyTypeIsInTheOneRegistryOnce() {
     assertThat(EppPlugins.builtIn().types()).contains("queue-scorer", "max-score-picker", "flow-control",
         "just-in-time-loader", "request-metrics", "objective-check-producer", "session-id-producer");

@@ -2,7 +2,7 @@ package io.llmgw.extproc.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.llmgw.extproc.testing.ManualClock;
+import io.llmgw.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

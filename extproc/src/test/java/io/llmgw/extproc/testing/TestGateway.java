@@ -8,6 +8,7 @@ import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.request.Director;
 import io.llmgw.extproc.state.Datastore;
+import io.llmgw.testing.ManualClock;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.nio.file.Path;

@@ -1,7 +1,6 @@
 package io.llmgw.picker.attributes;
 
 import io.llmgw.picker.PrefixHasher;
-import java.util.function.Supplier;
 
 /**
  * A request's prompt cut into chained block hashes, per target model (an adapter's cache is not its base model's):
@@ -11,22 +10,27 @@ import java.util.function.Supplier;
 public final class PromptBlocks {
   public static final long[] NONE = new long[0];
 
+  /** Where the prompt's leading bytes come from (a request, without a capturing lambda per request). */
+  @FunctionalInterface
+  public interface Source {
+    /** The prompt's leading bytes, at most {@code maxBytes} of them. */
+    byte[] promptPrefix(int maxBytes);
+  }
+
   private final PrefixHasher hasher;
-  private final Supplier<byte[]> prompt;
+  private final Source prompt;
   private String target;
   private long[] blocks;
 
-  /**
-   * @param prompt the prompt's leading bytes, at most {@code hasher.maxBytes()} of them; read at most once per target
-   */
-  public PromptBlocks(PrefixHasher hasher, Supplier<byte[]> prompt) {
+  /** @param prompt read at most once per target, for {@code hasher.maxBytes()} bytes */
+  public PromptBlocks(PrefixHasher hasher, Source prompt) {
     this.hasher = hasher;
     this.prompt = prompt;
   }
 
   /** Blocks already hashed, whatever the target (tests, benchmarks). */
   public static PromptBlocks fixed(long[] blocks) {
-    PromptBlocks b = new PromptBlocks(null, () -> new byte[0]);
+    PromptBlocks b = new PromptBlocks(null, max -> new byte[0]);
     b.blocks = blocks;
     return b;
   }
@@ -37,7 +41,7 @@ public final class PromptBlocks {
       return blocks;
     }
     if (!targetModel.equals(target)) {
-      byte[] p = prompt.get();
+      byte[] p = prompt.promptPrefix(hasher.maxBytes());
       blocks = hasher.blocks(targetModel, p, p.length);
       target = targetModel;
     }

@@ -10,15 +10,11 @@ import java.util.random.RandomGenerator;
 public final class RandomPicker implements Picker {
   public static final String TYPE = "random-picker";
 
-  private final int maxEndpoints;
-  private final Supplier<RandomGenerator> random;
+  /** Every candidate scores the same, so the top-k draw is uniform. */
+  private final MaxScorePicker draw;
 
   public RandomPicker(int maxEndpoints, Supplier<RandomGenerator> random) {
-    if (maxEndpoints < 1) {
-      throw new IllegalArgumentException("maxNumOfEndpoints must be at least 1");
-    }
-    this.maxEndpoints = maxEndpoints;
-    this.random = random;
+    this.draw = new MaxScorePicker(maxEndpoints, random);
   }
 
   @Override
@@ -28,6 +24,6 @@ public final class RandomPicker implements Picker {
 
   @Override
   public List<EndpointState> pick(PickRequest request, List<EndpointState> candidates, double[] scores) {
-    return TopK.select(candidates, new double[candidates.size()], maxEndpoints, random.get());
+    return draw.pick(request, candidates, new double[candidates.size()]);
   }
 }

@@ -3,15 +3,13 @@ package io.llmgw.picker.scorers;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.PodMetrics;
-import io.llmgw.picker.Scorer;
-import java.util.List;
 
 /**
  * GIE lora-affinity-scorer: the adapter in the running batch (or the base model served) 1.0; a free adapter slot 0.8;
  * requests already queued for the adapter 0.6; otherwise 0. Activity, not residency: every pod may hold an adapter in
  * host memory, but only the batch's {@code max_lora} slots decide whether a request runs without waiting.
  */
-public final class LoraAffinityScorer implements Scorer {
+public final class LoraAffinityScorer implements EndpointScorer {
   public static final String TYPE = "lora-affinity-scorer";
 
   @Override
@@ -20,19 +18,15 @@ public final class LoraAffinityScorer implements Scorer {
   }
 
   @Override
-  public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
+  public double score(PickRequest request, EndpointState endpoint) {
+    PodMetrics m = endpoint.metrics();
     String model = request.model();
-    for (int i = 0; i < candidates.size(); i++) {
-      PodMetrics m = candidates.get(i).metrics();
-      if (m.inBatch(model)) {
-        out[i] = 1.0;
-      } else if (m.waitingAdapters().contains(model)) {
-        out[i] = 0.6;
-      } else if (m.maxLoras() > 0 && m.hasFreeAdapterSlot()) {
-        out[i] = 0.8;
-      } else {
-        out[i] = 0.0;
-      }
+    if (m.inBatch(model)) {
+      return 1.0;
     }
+    if (m.waitingAdapters().contains(model)) {
+      return 0.6;
+    }
+    return m.maxLoras() > 0 && m.hasFreeAdapterSlot() ? 0.8 : 0.0;
   }
 }

@@ -50,6 +50,9 @@ public final class FlowControlAdmission implements AdmissionStep {
     ObjectiveLimits limits = ctx.limits();
     long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
     String flowId = ctx.attributes().get(FairnessIdProducer.FAIRNESS_ID);
+    if (flowId == null) {
+      flowId = ctx.route().key().toString();
+    }
     Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), flowId, ctx.body().size(), deadline,
         eligible(ctx, ctx.attributes().get(RequestAttributes.OBJECTIVE)));
     return new Verdict.Queue(new Step.Wait(

@@ -20,14 +20,15 @@ public final class ObjectiveShedding implements AdmissionStep {
   }
 
   @Override
-  public Set<AttributeKey<?>> consumes() {
-    return Set.of(RequestAttributes.OBJECTIVE);
-  }
-
-  @Override
   public Verdict admit(RequestContext ctx, AdmissionFacts facts) {
     boolean shed = ctx.route().route().adapter().objectiveFallback() == ObjectiveFallback.SHED;
     return shed && facts.anyReachable() && facts.objectiveUnmet()
         ? new Verdict.Refuse(ErrorReply.objectiveUnattainable(ctx.requestedModel())) : Verdict.ADMIT;
+  }
+
+  /** What no endpoint may be predicted to meet. */
+  @Override
+  public Set<AttributeKey<?>> consumes() {
+    return Set.of(RequestAttributes.OBJECTIVE);
   }
 }

@@ -6,8 +6,9 @@ import io.llmgw.picker.attributes.AttributeKey;
 import java.util.Set;
 
 /**
- * The flow a request shares fairly with others of its priority in flow control: the {@link EppProtocol} fairness
- * header's value when the request sends one, else its route. Tenancy will make this from the caller's identity.
+ * The flow a request names to share fairly with others of its priority in flow control: the {@link EppProtocol}
+ * fairness header's value. Absent, the request's flow is its route (flow control names it only when the request
+ * queues, so a request that never waits builds no name). Tenancy will make this from the caller's identity.
  */
 public final class FairnessIdProducer implements Producer {
   public static final AttributeKey<String> FAIRNESS_ID = AttributeKey.of("fairness-id", String.class,
@@ -26,7 +27,6 @@ public final class FairnessIdProducer implements Producer {
 
   @Override
   public void produce(RequestContext ctx) {
-    String header = ctx.hints().fairnessId();
-    ctx.attributes().put(FAIRNESS_ID, header != null ? header : ctx.route().key().toString());
+    ctx.attributes().put(FAIRNESS_ID, ctx.hints().fairnessId());
   }
 }

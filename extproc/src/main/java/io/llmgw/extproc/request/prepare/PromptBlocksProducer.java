@@ -32,7 +32,6 @@ public final class PromptBlocksProducer implements Producer {
 
   @Override
   public void produce(RequestContext ctx) {
-    ctx.attributes().put(RequestAttributes.PROMPT_BLOCKS,
-        new PromptBlocks(hasher, () -> ctx.body().promptPrefix(ctx.found(), hasher.maxBytes())));
+    ctx.attributes().put(RequestAttributes.PROMPT_BLOCKS, new PromptBlocks(hasher, ctx));
   }
 }

@@ -1,8 +1,9 @@
-package io.llmgw.batch.dispatch;
+package io.llmgw.api;
 
 /**
- * One pool's load as the EPP reports it on {@code GET /admin/load}.
+ * One pool's load as the EPP reports it on {@code GET /admin/load} (written by the EPP, read by the batch service).
  *
+ * @param pool the pool's key, {@code namespace/name}
  * @param pods pods with fresh metrics
  * @param running requests the pods reported running
  * @param waiting requests the pods reported waiting

@@ -1,4 +1,4 @@
-package io.llmgw.extproc.testing;
+package io.llmgw.testing;
 
 import io.llmgw.picker.Ticker;
 import java.time.Clock;
