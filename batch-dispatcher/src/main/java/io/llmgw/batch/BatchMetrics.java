@@ -22,6 +22,9 @@ public final class BatchMetrics {
   final Gauge inFlight = Gauge.builder().name("llmgw_batch_in_flight")
       .help("Batch requests this dispatcher has sent and not yet seen answered, by pool").labelNames("pool")
       .register(registry);
+  private final Gauge gatewayReachable = Gauge.builder().name("llmgw_batch_gateway_reachable")
+      .help("1 while the gateway's front door answers; 0 while it cannot be reached and every pool waits")
+      .register(registry);
   private final Counter dispatched = Counter.builder().name("llmgw_batch_dispatched_total")
       .help("Batch requests sent to the gateway, by pool").labelNames("pool").register(registry);
   private final Counter completed = Counter.builder().name("llmgw_batch_completed_total")
@@ -30,10 +33,15 @@ public final class BatchMetrics {
       .help("Batch lines that ended in the error file, by pool and reason").labelNames("pool", "reason")
       .register(registry);
   private final Counter retried = Counter.builder().name("llmgw_batch_retried_total")
-      .help("Batch lines queued again, by pool and reason (429, 503, unreachable, 5xx)").labelNames("pool", "reason")
+      .help("Batch lines queued again, by pool and reason (429, 502, 503, 504, unreachable, 408, 500)")
+      .labelNames("pool", "reason")
       .register(registry);
   private final Counter unreadable = Counter.builder().name("llmgw_batch_load_unreadable_total")
       .help("Readings of the EPP's load that failed; every budget is 0 until one succeeds").register(registry);
+
+  public BatchMetrics() {
+    gatewayReachable.set(1); // until a line finds it away
+  }
 
   public PrometheusRegistry registry() {
     return registry;
@@ -67,6 +75,14 @@ public final class BatchMetrics {
 
   public void retried(String pool, String reason) {
     retried.labelValues(pool, reason).inc();
+  }
+
+  public void gatewayReachable(boolean reachable) {
+    gatewayReachable.set(reachable ? 1 : 0);
+  }
+
+  public double gatewayReachable() {
+    return gatewayReachable.get();
   }
 
   public void unreadable() {

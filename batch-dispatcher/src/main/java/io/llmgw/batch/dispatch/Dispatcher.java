@@ -55,6 +55,7 @@ public final class Dispatcher implements AutoCloseable {
   private long lastStats = Long.MIN_VALUE / 2; // half: now minus it must not overflow
   private volatile boolean closed;
   private PeriodicLoop loop;
+  private final GatewayWatch gateway;
 
   public Dispatcher(BatchStore store, BatchSettings settings, LoadReader reader, Forwarder forwarder,
       BatchMetrics metrics, Clock clock) {
@@ -65,6 +66,7 @@ public final class Dispatcher implements AutoCloseable {
     this.metrics = metrics;
     this.clock = clock;
     this.lastExtend = clock.millis();
+    this.gateway = new GatewayWatch(clock, metrics, settings.endpoints().frontDoor());
   }
 
   public Dispatcher start() {
@@ -120,23 +122,34 @@ public final class Dispatcher implements AutoCloseable {
         gate.close(settings.budget().baseline()); // the pool is gone from the EPP's configuration
       }
     });
+    boolean probe = gateway.takeProbe();
     for (Map.Entry<String, BudgetGate> e : gates.entrySet()) {
+      if (gateway.away() && !probe) {
+        break; // every pool waits for the front door; the probe, when due, goes to the first pool that has room
+      }
       try {
-        dispatch(e.getKey(), e.getValue());
+        probe &= dispatch(e.getKey(), e.getValue(), probe) == 0;
       } catch (RuntimeException ex) {
         // one pool's queue failing (the store, a line it cannot read) does not hold up the others
         LOG.warn("batch dispatcher: pool {} skipped this pass: {}", e.getKey(), ex.toString());
       }
     }
+    if (probe) {
+      gateway.probeNotSent();
+    }
     keepClaims();
     publish();
   }
 
-  private void dispatch(String pool, BudgetGate gate) {
+  /**
+   * Claims what the pool's budget allows and sends it; with {@code probe}, one line only, to see whether the gateway
+   * answers again. The number of lines sent.
+   */
+  private int dispatch(String pool, BudgetGate gate, boolean probe) {
     int room = settings.budget().maxInFlight() - inFlightTotal.get();
-    int n = gate.available(room);
+    int n = gate.available(probe ? Math.min(1, room) : room);
     if (n <= 0) {
-      return;
+      return 0;
     }
     List<Claim> claims = store.claim(pool, n, owner, clock.millis(), settings.delivery().visibility().toMillis());
     gate.sent(claims.size());
@@ -144,13 +157,19 @@ public final class Dispatcher implements AutoCloseable {
       inFlight.computeIfAbsent(pool, k -> ConcurrentHashMap.newKeySet()).add(c.item());
       inFlightTotal.incrementAndGet();
       metrics.dispatched(pool);
-      senders.execute(() -> send(pool, gate, c));
+      senders.execute(() -> send(pool, gate, c, probe));
     }
+    return claims.size();
   }
 
-  private void send(String pool, BudgetGate gate, Claim c) {
+  private void send(String pool, BudgetGate gate, Claim c, boolean probe) {
     try {
       Forwarder.Outcome o = forwarder.send(c);
+      if (o.kind() == Forwarder.Kind.UNREACHABLE) {
+        gateway.unreachable(probe, o.detail());
+      } else {
+        gateway.answered();
+      }
       switch (o.kind()) {
         case DONE -> {
           if (store.finish(o.result())) {
@@ -163,15 +182,22 @@ public final class Dispatcher implements AutoCloseable {
         }
         case THROTTLED -> {
           gate.throttled(readingSequence);
-          store.release(c.item(), clock.millis());
+          store.release(c.item(), clock.millis(), true);
+          metrics.retried(pool, o.reason());
+        }
+        case UNREACHABLE -> {
+          store.release(c.item(), clock.millis(), true);
           metrics.retried(pool, o.reason());
         }
         case RETRY -> {
-          store.release(c.item(), clock.millis() + backoffMillis(c.attempts()));
+          store.release(c.item(), clock.millis() + backoffMillis(c.attempts()), false);
           metrics.retried(pool, o.reason());
         }
       }
     } catch (RuntimeException e) {
+      if (probe) {
+        gateway.probeNotSent();
+      }
       // the store failed: the claim lapses and the line is delivered again
       LOG.warn("batch dispatcher: line {} of {} could not be recorded ({}); it will be sent again", c.item().line(),
           c.item().batchId(), e.toString());
@@ -264,7 +290,7 @@ public final class Dispatcher implements AutoCloseable {
     for (Set<QueuedLine> lines : inFlight.values()) {
       for (QueuedLine l : lines) {
         try {
-          store.release(l, now);
+          store.release(l, now, true);
         } catch (RuntimeException e) {
           LOG.warn("batch dispatcher: could not give back line {} of {} ({}); it returns when its claim lapses",
               l.line(), l.batchId(), e.toString());

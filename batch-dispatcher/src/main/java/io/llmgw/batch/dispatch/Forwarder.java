@@ -23,13 +23,29 @@ public final class Forwarder implements AutoCloseable {
   public enum Kind {
     /** It has its result (output or error file). */
     DONE,
-    /** The gateway is full (429, 503): queue it again and close the budget until a fresh reading. */
+    /**
+     * The gateway is full or its pool failing (429, 502, 503, 504): queue it again, its attempt not counted, and close
+     * the pool's budget until a fresh reading.
+     */
     THROTTLED,
-    /** A transient failure: queue it again after a pause. */
+    /**
+     * The gateway could not be reached or did not answer in time: queue it again, its attempt not counted, and hold
+     * every pool until a line goes through.
+     */
+    UNREACHABLE,
+    /** A transient failure of this line (408, 500): queue it again after a pause; it counts toward its attempts. */
     RETRY
   }
 
-  public record Outcome(Kind kind, LineResult result, String reason) {}
+  /**
+   * @param reason a metric label: the status code, or {@code unreachable}, {@code too_large}, {@code interrupted}
+   * @param detail what went wrong, for a log line (the connection error), or null
+   */
+  public record Outcome(Kind kind, LineResult result, String reason, String detail) {
+    Outcome(Kind kind, LineResult result, String reason) {
+      this(kind, result, reason, null);
+    }
+  }
 
   private static final int MAX_RESPONSE_BYTES = 32 << 20;
 
@@ -71,9 +87,8 @@ public final class Forwarder implements AutoCloseable {
         body = in.readNBytes(MAX_RESPONSE_BYTES + 1);
       }
     } catch (IOException e) {
-      return attempt < maxAttempts ? new Outcome(Kind.RETRY, null, "unreachable")
-          : new Outcome(Kind.DONE, ResultLines.unanswered(l, ResultLines.UNREACHABLE, "the gateway could not be "
-              + "reached or did not answer in " + maxAttempts + " attempts: " + e), "unreachable");
+      // the front door, not the line: the batch's window bounds how long the line may wait for it
+      return new Outcome(Kind.UNREACHABLE, null, "unreachable", e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Outcome(Kind.RETRY, null, "interrupted");
@@ -84,10 +99,10 @@ public final class Forwarder implements AutoCloseable {
           + MAX_RESPONSE_BYTES + " bytes"), "too_large");
     }
     String requestId = r.headers().firstValue("x-request-id").orElse(ResultLines.requestId(l));
-    if (status == 429 || status == 503) {
+    if (status == 429 || status == 502 || status == 503 || status == 504) {
       return new Outcome(Kind.THROTTLED, null, Integer.toString(status));
     }
-    boolean transient5xx = status == 408 || status == 500 || status == 502 || status == 504;
+    boolean transient5xx = status == 408 || status == 500;
     if (transient5xx && attempt < maxAttempts) {
       return new Outcome(Kind.RETRY, null, Integer.toString(status));
     }

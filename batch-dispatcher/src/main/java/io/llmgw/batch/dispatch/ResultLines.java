@@ -21,7 +21,6 @@ public final class ResultLines {
   public static final String EXPIRED = "batch_expired";
   public static final String CANCELLED = "batch_cancelled";
   public static final String MODEL_NOT_FOUND = "model_not_found";
-  public static final String UNREACHABLE = "gateway_unreachable";
 
   private ResultLines() {}
 

@@ -58,8 +58,13 @@ public interface BatchStore extends AutoCloseable {
    */
   void extend(List<QueuedLine> lines, String owner, long now, long visibilityMillis);
 
-  /** Gives a claimed line back, to be claimed again from {@code notBefore}. */
-  void release(QueuedLine line, long notBefore);
+  /**
+   * Gives a claimed line back, to be claimed again from {@code notBefore}.
+   *
+   * @param refundAttempt the attempt its claim counted was not about the line (the gateway was full or unreachable),
+   *     so it does not count toward the line's attempts
+   */
+  void release(QueuedLine line, long notBefore, boolean refundAttempt);
 
   /** Writes the line's result unless it has one, and takes the line off the queue; true when this call wrote it. */
   boolean finish(LineResult result);

@@ -112,11 +112,14 @@ final class RedisScripts {
         end
       end
       return out""";
-  // ARGV: prefix, pool, member, notBefore
+  // ARGV: prefix, pool, member, notBefore, refund (1: the claim's attempt does not count), batch id, custom id
   static final String RELEASE = """
       local p, pool, m = ARGV[1], ARGV[2], ARGV[3]
       if redis.call('zrem', p .. 'claimed:' .. pool, m) == 1 then
         redis.call('zadd', p .. 'delayed:' .. pool, ARGV[4], m)
+        if ARGV[5] == '1' and tonumber(redis.call('hget', p .. 'attempts:' .. ARGV[6], ARGV[7]) or '0') > 0 then
+          redis.call('hincrby', p .. 'attempts:' .. ARGV[6], ARGV[7], -1)
+        end
       end
       return 1""";
 }

@@ -225,8 +225,9 @@ public final class RedisStore implements BatchStore {
   }
 
   @Override
-  public void release(QueuedLine l, long notBefore) {
-    runLong(RedisScripts.RELEASE, prefix, l.pool(), member(l.batchId(), l.customId()), Long.toString(notBefore));
+  public void release(QueuedLine l, long notBefore, boolean refundAttempt) {
+    runLong(RedisScripts.RELEASE, prefix, l.pool(), member(l.batchId(), l.customId()), Long.toString(notBefore),
+        refundAttempt ? "1" : "0", l.batchId(), l.customId());
   }
 
   @Override

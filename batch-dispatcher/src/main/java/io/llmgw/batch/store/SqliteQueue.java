@@ -96,12 +96,13 @@ final class SqliteQueue {
     }
   }
 
-  void release(QueuedLine l, long notBefore) throws SQLException {
-    try (PreparedStatement p = db.prepareStatement("UPDATE queue SET owner = NULL, claim_until = 0, not_before = ? "
-        + "WHERE batch_id = ? AND custom_id = ?")) {
+  void release(QueuedLine l, long notBefore, boolean refundAttempt) throws SQLException {
+    try (PreparedStatement p = db.prepareStatement("UPDATE queue SET owner = NULL, claim_until = 0, not_before = ?, "
+        + "attempts = max(attempts - ?, 0) WHERE batch_id = ? AND custom_id = ?")) {
       p.setLong(1, notBefore);
-      p.setString(2, l.batchId());
-      p.setString(3, l.customId());
+      p.setInt(2, refundAttempt ? 1 : 0);
+      p.setString(3, l.batchId());
+      p.setString(4, l.customId());
       p.executeUpdate();
     }
   }

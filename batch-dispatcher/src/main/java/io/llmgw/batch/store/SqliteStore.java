@@ -181,9 +181,9 @@ public final class SqliteStore implements BatchStore {
   }
 
   @Override
-  public synchronized void release(QueuedLine l, long notBefore) {
+  public synchronized void release(QueuedLine l, long notBefore, boolean refundAttempt) {
     tx(() -> {
-      queue.release(l, notBefore);
+      queue.release(l, notBefore, refundAttempt);
       return null;
     });
   }

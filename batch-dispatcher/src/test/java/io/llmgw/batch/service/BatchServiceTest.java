@@ -231,8 +231,8 @@ class BatchServiceTest {
   }
 
   @Test
-  void aTransientFailureIsRetriedAfterAPauseThenGivenUp() throws Exception {
-    gateway.answer = body -> new FakeGateway.Answer(502, "bad gateway");
+  void aTransientFailureOfTheLineIsRetriedAfterAPauseThenGivenUp() throws Exception {
+    gateway.answer = body -> new FakeGateway.Answer(500, "{\"error\":{\"message\":\"engine crashed\"}}");
     String id = submit(lines(1));
     validate();
     for (int attempt = 1; attempt <= 5; attempt++) {
@@ -243,7 +243,41 @@ class BatchServiceTest {
       clock.advance(Duration.ofSeconds(31)); // past the longest back-off
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> batch(id).get("request_counts").get("failed").asInt() == 1);
-    assertThat(service.metrics().retriedTotal("ns/pool", "502")).isEqualTo(4);
+    assertThat(service.metrics().retriedTotal("ns/pool", "500")).isEqualTo(4);
+  }
+
+  @Test
+  void aGatewayThatGoesAwayHoldsEveryPoolAndSpendsNoLinesAttempts() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean away = new java.util.concurrent.atomic.AtomicBoolean(true);
+    gateway.answer = body -> away.get() ? FakeGateway.DROP : FakeGateway.ok(body);
+    String id = submit(lines(5));
+    validate();
+    service.dispatcher().tick(); // the first pass sends what the budget allows: every line finds the door shut
+    await().atMost(Duration.ofSeconds(10)).until(() -> service.metrics().gatewayReachable() == 0
+        && service.dispatcher().inFlightTotal() == 0);
+    int sentBeforeOutageSeen = gateway.received.get();
+    for (int pass = 0; pass < 30; pass++) { // far past five attempts a line, with the back-off's clock moving
+      clock.advance(Duration.ofSeconds(9)); // past the longest back-off between probes
+      service.dispatcher().tick();
+      int sent = sentBeforeOutageSeen + pass + 1;
+      await().atMost(Duration.ofSeconds(10)).until(() -> gateway.received.get() == sent
+          && service.dispatcher().inFlightTotal() == 0);
+    }
+    assertThat(gateway.received.get()).as("one probe a pass while away, never the whole budget")
+        .isEqualTo(sentBeforeOutageSeen + 30);
+    assertThat(batch(id).get("request_counts").get("failed").asInt()).as("no line spent its attempts").isZero();
+
+    away.set(false);
+    clock.advance(Duration.ofSeconds(9)); // past the longest back-off between probes
+    service.dispatcher().tick(); // the probe goes through; the next pass sends the rest
+    await().atMost(Duration.ofSeconds(10)).until(() -> service.metrics().gatewayReachable() == 1);
+    service.dispatcher().tick();
+    await().atMost(Duration.ofSeconds(10)).until(() -> {
+      service.lifecycle().tick();
+      return "completed".equals(batch(id).get("status").asText());
+    });
+    assertThat(batch(id).get("request_counts").get("completed").asInt()).isEqualTo(5);
+    assertThat(batch(id).get("request_counts").get("failed").asInt()).isZero();
   }
 
   @Test

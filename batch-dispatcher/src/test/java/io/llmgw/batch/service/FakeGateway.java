@@ -33,6 +33,9 @@ final class FakeGateway implements AutoCloseable {
     }
   }
 
+  /** The front door is gone: the connection is reset without an answer (a proxy restarting). */
+  static final Answer DROP = new Answer(-1, "");
+
   private final Vertx vertx = Vertx.vertx();
   private final HttpServer server;
   final AtomicReference<String> loadOverride = new AtomicReference<>();
@@ -104,6 +107,8 @@ final class FakeGateway implements AutoCloseable {
       Answer a = answer.apply(body);
       if (a == null) {
         held.add(req);
+      } else if (a == DROP) {
+        req.connection().close();
       } else if (a.delayMillis() > 0) {
         vertx.setTimer(a.delayMillis(), t -> req.response().setStatusCode(a.status())
             .putHeader("content-type", "application/json").end(a.body()));

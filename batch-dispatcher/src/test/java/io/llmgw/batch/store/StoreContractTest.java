@@ -124,11 +124,27 @@ class StoreContractTest {
       accepted(s, "batch_1", NOW + 3_600_000, 1);
       Claim c = s.claim("ns/pool", 1, "a", NOW, 60_000).getFirst();
       assertThat(c.attempts()).isZero();
-      s.release(c.item(), NOW + 5_000);
+      s.release(c.item(), NOW + 5_000, false);
       assertThat(s.claim("ns/pool", 1, "a", NOW + 4_999, 60_000)).isEmpty();
       Claim again = s.claim("ns/pool", 1, "a", NOW + 5_000, 60_000).getFirst();
       assertThat(again.attempts()).isEqualTo(1);
       assertThat(again.item()).isEqualTo(c.item());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aLineReleasedBecauseTheGatewayWasFullOrAwayKeepsItsAttempts(Kind kind) {
+    try (BatchStore s = kind.open().get()) {
+      accepted(s, "batch_1", NOW + 3_600_000, 1);
+      for (int i = 0; i < 10; i++) { // ten sends into an outage
+        Claim c = s.claim("ns/pool", 1, "a", NOW + i, 60_000).getFirst();
+        assertThat(c.attempts()).isZero();
+        s.release(c.item(), NOW + i, true);
+      }
+      Claim c = s.claim("ns/pool", 1, "a", NOW + 10, 60_000).getFirst();
+      s.release(c.item(), NOW + 10, false); // an answer about the line counts
+      assertThat(s.claim("ns/pool", 1, "a", NOW + 10, 60_000).getFirst().attempts()).isEqualTo(1);
     }
   }
 
