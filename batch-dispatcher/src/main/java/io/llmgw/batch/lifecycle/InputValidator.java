@@ -3,8 +3,10 @@ package io.llmgw.batch.lifecycle;
 import static io.llmgw.api.ClientText.clean;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.ResultLines;
@@ -26,7 +28,12 @@ import java.util.Set;
  * but of the line, and goes to the error file.
  */
 public final class InputValidator {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Duplicate keys refused: the tree keeps only the last, so the line sent would not be the line written, and the
+   * gateway refuses such a body when a client sends it.
+   */
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
   private static final int MAX_ERRORS_LISTED = 100;
   private static final int MAX_CUSTOM_ID = 512;
 
@@ -76,7 +83,10 @@ public final class InputValidator {
       try {
         line = JSON.readTree(new String(content, from, len, StandardCharsets.UTF_8));
       } catch (JsonProcessingException e) {
-        problem = "line " + lineNumber + " is not valid JSON: " + clean(e.getOriginalMessage());
+        String why = clean(e.getOriginalMessage());
+        problem = why.startsWith("Duplicate field") ? "line " + lineNumber + " repeats a key (" + why + "); JSON "
+            + "readers differ on which one counts, so the gateway refuses such a request"
+            : "line " + lineNumber + " is not valid JSON: " + why;
       }
       if (problem == null) {
         problem = check(b, line, lineNumber, ids);

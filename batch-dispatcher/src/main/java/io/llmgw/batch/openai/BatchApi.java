@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,13 +146,35 @@ public final class BatchApi {
     store.file(id).ifPresentOrElse(f -> send(ctx, 200, OpenAiShapes.file(f)), () -> notFound(ctx, "file", id));
   }
 
+  /**
+   * Deletes a file, unless a batch that has not ended reads it (refused 409 naming the batches): a batch still being
+   * validated would otherwise fail, and the file's owner would lose every line of it.
+   */
   private void deleteFile(RoutingContext ctx) {
     String id = ctx.pathParam("id");
+    List<String> readers = batchesReading(id);
+    if (!readers.isEmpty()) {
+      send(ctx, 409, OpenAiShapes.error("file " + id + " is the input of " + readers.size() + " batch"
+          + (readers.size() == 1 ? "" : "es") + " that have not ended (" + String.join(", ", readers.subList(0,
+              Math.min(5, readers.size())))
+          + (readers.size() > 5 ? ", …" : "") + "); delete it once they have, or "
+          + "cancel them first", "invalid_request_error", "file_id", "file_in_use"));
+      return;
+    }
     if (!store.deleteFile(id)) {
       notFound(ctx, "file", id);
       return;
     }
     send(ctx, 200, OpenAiShapes.JSON.createObjectNode().put("id", id).put("object", "file").put("deleted", true));
+  }
+
+  /** The batches, not ended, whose input is the file. */
+  private List<String> batchesReading(String fileId) {
+    List<String> out = new ArrayList<>();
+    for (String batchId : store.batchIds(Arrays.stream(BatchStatus.values()).filter(st -> !st.terminal()).toList())) {
+      store.batch(batchId).filter(b -> fileId.equals(b.inputFileId())).ifPresent(b -> out.add(b.id()));
+    }
+    return out;
   }
 
   private void fileContent(RoutingContext ctx) {

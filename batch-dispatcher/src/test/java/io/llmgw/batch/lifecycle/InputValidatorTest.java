@@ -61,6 +61,18 @@ class InputValidatorTest {
   }
 
   @Test
+  void aLineThatRepeatsAKeyIsRefusedAsTheGatewayRefusesSuchABody() {
+    String twice = "{\"custom_id\":\"a\",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":{\"model\":"
+        + "\"m\",\"model\":\"other\",\"messages\":[]}}";
+    InputValidator.Outcome o = run(line("ok", "m") + "\n" + twice + "\n");
+    assertThat(o.errors()).singleElement().satisfies(e -> {
+      assertThat(e.line()).isEqualTo(2);
+      assertThat(e.message()).contains("line 2 repeats a key").contains("'model'");
+    });
+    assertThat(o.lines()).as("the batch fails whole, as for any bad line").isEmpty();
+  }
+
+  @Test
   void limitsOnLinesAndTheirSizeAndEmptyFilesAreErrors() {
     assertThat(run(line("a", "m") + "\n" + line("b", "m").replace("hi", "x".repeat(200))).errors())
         .singleElement().satisfies(e -> {

@@ -43,6 +43,10 @@ final class ApiClient implements AutoCloseable {
         .POST(HttpRequest.BodyPublishers.ofString(json)).build());
   }
 
+  Reply delete(String path) throws Exception {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE().build());
+  }
+
   Reply get(String path) throws Exception {
     return send(HttpRequest.newBuilder(URI.create(base + path)).GET().build());
   }

@@ -247,6 +247,35 @@ class BatchServiceTest {
   }
 
   @Test
+  void aFileThatBatchesStillReadCannotBeDeletedUnderThem() throws Exception {
+    ApiClient.Reply file = api.upload("batch", lines(2));
+    String fileId = file.json().get("id").asText();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ids.add(api.post("/v1/batches", "{\"input_file_id\":\"" + fileId + "\",\"endpoint\":\"/v1/chat/completions\","
+          + "\"completion_window\":\"24h\"}").json().get("id").asText());
+    }
+    ApiClient.Reply refused = api.delete("/v1/files/" + fileId);
+    assertThat(refused.status()).isEqualTo(409);
+    assertThat(refused.json().at("/error/code").asText()).isEqualTo("file_in_use");
+    assertThat(refused.json().at("/error/message").asText()).contains("3 batches").contains(ids.getFirst());
+    validate(); // every batch reads its lines from the file it kept
+    await().atMost(Duration.ofSeconds(10)).until(() -> {
+      service.dispatcher().tick();
+      service.lifecycle().tick();
+      return ids.stream().allMatch(id -> {
+        try {
+          return "completed".equals(batch(id).get("status").asText());
+        } catch (Exception e) {
+          return false;
+        }
+      });
+    });
+    assertThat(api.delete("/v1/files/" + fileId).status()).as("once they have ended").isEqualTo(200);
+    assertThat(api.get("/v1/files/" + fileId).status()).isEqualTo(404);
+  }
+
+  @Test
   void aGatewayThatGoesAwayHoldsEveryPoolAndSpendsNoLinesAttempts() throws Exception {
     java.util.concurrent.atomic.AtomicBoolean away = new java.util.concurrent.atomic.AtomicBoolean(true);
     gateway.answer = body -> away.get() ? FakeGateway.DROP : FakeGateway.ok(body);
