@@ -1,6 +1,7 @@
 package io.llmgw.batch.dispatch;
 
 import io.llmgw.api.LoadReport;
+import io.llmgw.api.LogSampler;
 import io.llmgw.api.PoolLoad;
 import io.llmgw.batch.BatchMetrics;
 import io.llmgw.batch.BatchSettings;
@@ -35,6 +36,8 @@ public final class Dispatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
   private static final long UNREADABLE_LOG_EVERY_MILLIS = 30_000;
   private static final long STATS_EVERY_MILLIS = 1_000;
+  /** A failing store fails every line and every pass: one line per kind per 10 s, with how many were left out. */
+  private static final LogSampler SAMPLED = LogSampler.everyTenSeconds();
 
   private final BatchStore store;
   private final BatchSettings settings;
@@ -131,7 +134,11 @@ public final class Dispatcher implements AutoCloseable {
         probe &= dispatch(e.getKey(), e.getValue(), probe) == 0;
       } catch (RuntimeException ex) {
         // one pool's queue failing (the store, a line it cannot read) does not hold up the others
-        LOG.warn("batch dispatcher: pool {} skipped this pass: {}", e.getKey(), ex.toString());
+        long skipped = SAMPLED.admit("pool-skipped");
+        if (skipped >= 0) {
+          LOG.warn("batch dispatcher: pool {} skipped this pass: {}{}", e.getKey(), ex.toString(),
+              LogSampler.leftOut(skipped));
+        }
       }
     }
     if (probe) {
@@ -199,8 +206,11 @@ public final class Dispatcher implements AutoCloseable {
         gateway.probeNotSent();
       }
       // the store failed: the claim lapses and the line is delivered again
-      LOG.warn("batch dispatcher: line {} of {} could not be recorded ({}); it will be sent again", c.item().line(),
-          c.item().batchId(), e.toString());
+      long skipped = SAMPLED.admit("line-not-recorded");
+      if (skipped >= 0) {
+        LOG.warn("batch dispatcher: line {} of {} could not be recorded ({}); it will be sent again{}",
+            c.item().line(), c.item().batchId(), e.toString(), LogSampler.leftOut(skipped));
+      }
     } finally {
       Set<QueuedLine> mine = inFlight.get(pool);
       if (mine != null && mine.remove(c.item())) {

@@ -3,6 +3,7 @@ package io.llmgw.batch.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.api.ClientText;
+import io.llmgw.api.LogSampler;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class BatchApi {
   private static final Logger LOG = LoggerFactory.getLogger(BatchApi.class);
+  private static final LogSampler FAILURES = LogSampler.everyTenSeconds();
   private static final Set<String> ENDPOINTS = Set.of("/v1/chat/completions", "/v1/completions", "/v1/embeddings");
   private static final String WINDOW = "24h";
   private static final long WINDOW_SECONDS = 24 * 3600;
@@ -78,6 +80,7 @@ public final class BatchApi {
     r.get("/v1/batches/:id").blockingHandler(this::getBatch, false);
     r.get("/v1/batches").blockingHandler(this::listBatches, false);
     r.get("/metrics").blockingHandler(this::metrics, false);
+    r.get("/ready").blockingHandler(this::ready, false);
     r.get("/admin/batch/status").blockingHandler(ctx -> send(ctx, 200, OpenAiShapes.JSON.valueToTree(status.get())),
         false);
     r.route().handler(ctx -> send(ctx, 404, OpenAiShapes.error("no such resource: " + ctx.request().method() + " "
@@ -96,7 +99,11 @@ public final class BatchApi {
           + (ctx.failure() == null ? "status " + code : ClientText.clean(ctx.failure().toString()));
     };
     if (code >= 500) {
-      LOG.warn("{} {}: {}", ctx.request().method(), ctx.request().path(), message);
+      // a failing store fails every call: one line per 10 s, saying how many more there were
+      long skipped = FAILURES.admit("server-error");
+      if (skipped >= 0) {
+        LOG.warn("{} {}: {}{}", ctx.request().method(), ctx.request().path(), message, LogSampler.leftOut(skipped));
+      }
     }
     send(ctx, code, OpenAiShapes.error(message, code >= 500 ? "server_error" : "invalid_request_error", null, null));
   }
@@ -290,6 +297,26 @@ public final class BatchApi {
       return;
     }
     send(ctx, 200, OpenAiShapes.batch(b, store.counts(id, b.total())));
+  }
+
+  /**
+   * Readiness (the Deployment's probe): 503 while the store cannot write, so uploads and batches go to a replica that
+   * can (or wait) instead of failing; once a write fails, each probe tries a small one, so readiness returns with room.
+   */
+  private void ready(RoutingContext ctx) {
+    if (store.writeFailure() != null) {
+      try {
+        store.probeWrite();
+      } catch (RuntimeException stillFailing) {
+        // writeFailure says why
+      }
+    }
+    String failure = store.writeFailure();
+    ObjectNode body = OpenAiShapes.JSON.createObjectNode().put("ready", failure == null);
+    if (failure != null) {
+      body.put("reason", "the store cannot write (see the service's log)");
+    }
+    send(ctx, failure == null ? 200 : 503, body);
   }
 
   private void metrics(RoutingContext ctx) {

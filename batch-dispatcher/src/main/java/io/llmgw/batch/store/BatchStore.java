@@ -90,4 +90,15 @@ public interface BatchStore extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * Why the store's last write failed (a full disk, a broken connection), or null while writes succeed. A store that
+   * cannot tell says null.
+   */
+  default String writeFailure() {
+    return null;
+  }
+
+  /** Tries a write that needs room; afterwards {@link #writeFailure} says whether writes work again. */
+  default void probeWrite() {}
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -36,12 +37,14 @@ public final class SqliteStore implements BatchStore {
         ok INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY(batch_id, custom_id));
       CREATE TABLE IF NOT EXISTS counts(batch_id TEXT PRIMARY KEY, completed INTEGER NOT NULL DEFAULT 0,
         failed INTEGER NOT NULL DEFAULT 0);
+      CREATE TABLE IF NOT EXISTS scratch(id INTEGER PRIMARY KEY, b BLOB);
       """;
 
   private final Connection db;
   private final FileChannel lockChannel;
   private final FileLock lock;
 
+  private volatile String writeFailure;
   private final SqliteFiles files;
   private final SqliteBatches batches;
   private final SqliteQueue queue;
@@ -100,7 +103,7 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized boolean putFile(StoredFile f, byte[] content) {
-    return tx(() -> files.putFile(f, content));
+    return write(() -> files.putFile(f, content));
   }
 
   @Override
@@ -120,12 +123,12 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized boolean deleteFile(String id) {
-    return tx(() -> files.deleteFile(id));
+    return write(() -> files.deleteFile(id));
   }
 
   @Override
   public synchronized void deleteBatch(String id) {
-    tx(() -> {
+    write(() -> {
       batches.deleteBatch(id);
       return null;
     });
@@ -133,7 +136,7 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized void createBatch(Batch b) {
-    tx(() -> {
+    write(() -> {
       batches.createBatch(b);
       return null;
     });
@@ -156,12 +159,12 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized boolean transition(String id, BatchStatus from, Batch next) {
-    return tx(() -> batches.transition(id, from, next));
+    return write(() -> batches.transition(id, from, next));
   }
 
   @Override
   public synchronized boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now) {
-    return tx(() -> queue.accept(next, lines, known, now));
+    return write(() -> queue.accept(next, lines, known, now));
   }
 
   @Override
@@ -169,12 +172,12 @@ public final class SqliteStore implements BatchStore {
     if (max <= 0) {
       return List.of();
     }
-    return tx(() -> queue.claim(pool, max, owner, now, visibilityMillis));
+    return write(() -> queue.claim(pool, max, owner, now, visibilityMillis));
   }
 
   @Override
   public synchronized void extend(List<QueuedLine> lines, String owner, long now, long visibilityMillis) {
-    tx(() -> {
+    write(() -> {
       queue.extend(lines, owner, now, visibilityMillis);
       return null;
     });
@@ -182,7 +185,7 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized void release(QueuedLine l, long notBefore, boolean refundAttempt) {
-    tx(() -> {
+    write(() -> {
       queue.release(l, notBefore, refundAttempt);
       return null;
     });
@@ -190,12 +193,12 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized boolean finish(LineResult result) {
-    return tx(() -> queue.finish(result));
+    return write(() -> queue.finish(result));
   }
 
   @Override
   public synchronized int drop(String batchId, Function<QueuedLine, LineResult> make) {
-    return tx(() -> queue.drop(batchId, make));
+    return write(() -> queue.drop(batchId, make));
   }
 
   @Override
@@ -242,6 +245,56 @@ public final class SqliteStore implements BatchStore {
     T run() throws SQLException;
   }
 
+  /** The database's size in pages (of 4 KiB), for tests that cap it. */
+  synchronized long pages() throws SQLException {
+    try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("PRAGMA page_count")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  /** Caps the database at {@code pages} pages: how tests make the store's disk full and free again. */
+  synchronized void maxPages(long pages) throws SQLException {
+    db.setAutoCommit(true); // a pragma outside any transaction
+    try (Statement s = db.createStatement()) {
+      s.execute("PRAGMA max_page_count=" + pages);
+    } finally {
+      db.setAutoCommit(false);
+    }
+  }
+
+  /** A transaction that writes: its failure or success is what {@link #writeFailure} reports. */
+  private <T> T write(Work<T> work) {
+    try {
+      T out = tx(work);
+      writeFailure = null;
+      return out;
+    } catch (IllegalStateException e) {
+      writeFailure = e.getMessage();
+      throw e;
+    }
+  }
+
+  @Override
+  public String writeFailure() {
+    return writeFailure;
+  }
+
+  /**
+   * Writes one 4 KiB row and commits: fails while the disk has no room for the write-ahead log to grow (or the
+   * database's page cap is reached). A write that fits in pages the file already has free passes it while a larger one
+   * may not; readiness then turns off again at that larger write's failure.
+   */
+  @Override
+  public synchronized void probeWrite() {
+    write(() -> {
+      try (Statement st = db.createStatement()) {
+        st.executeUpdate("INSERT OR REPLACE INTO scratch(id, b) VALUES (1, randomblob(4096))");
+      }
+      return null;
+    });
+  }
+
   private <T> T tx(Work<T> work) {
     try {
       T out = work.run();
@@ -250,10 +303,28 @@ public final class SqliteStore implements BatchStore {
     } catch (SQLException e) {
       try {
         db.rollback();
-      } catch (SQLException ignored) {
-        // the connection is broken; the next call fails and says so
+      } catch (SQLException alreadyRolledBack) {
+        restartTransaction();
       }
       throw new IllegalStateException("batch store: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * SQLite rolls a transaction back by itself on some errors (a full disk, an I/O error), after which the driver's
+   * rollback fails and it never begins the next transaction: every later commit would fail with "no transaction is
+   * active" until a restart. Leaving manual-commit mode and entering it again begins a fresh one.
+   */
+  private void restartTransaction() {
+    try {
+      db.setAutoCommit(true);
+    } catch (SQLException nothingToCommit) {
+      // expected: there is no transaction to end; the connection is in autocommit mode now all the same
+    }
+    try {
+      db.setAutoCommit(false);
+    } catch (SQLException e) {
+      // the connection is broken; the next call fails and says so
     }
   }
 

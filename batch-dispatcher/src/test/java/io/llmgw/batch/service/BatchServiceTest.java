@@ -247,6 +247,13 @@ class BatchServiceTest {
   }
 
   @Test
+  void readinessIsUpWhileTheStoreWrites() throws Exception {
+    ApiClient.Reply ready = api.get("/ready");
+    assertThat(ready.status()).isEqualTo(200);
+    assertThat(ready.json().get("ready").asBoolean()).isTrue();
+  }
+
+  @Test
   void aFileThatBatchesStillReadCannotBeDeletedUnderThem() throws Exception {
     ApiClient.Reply file = api.upload("batch", lines(2));
     String fileId = file.json().get("id").asText();

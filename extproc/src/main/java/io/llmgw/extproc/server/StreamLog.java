@@ -2,7 +2,7 @@ package io.llmgw.extproc.server;
 
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.grpc.Status;
-import io.llmgw.extproc.observe.LogSampler;
+import io.llmgw.api.LogSampler;
 import io.llmgw.extproc.reply.ErrorReply;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

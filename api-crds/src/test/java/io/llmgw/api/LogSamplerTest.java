@@ -1,4 +1,4 @@
-package io.llmgw.extproc.observe;
+package io.llmgw.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

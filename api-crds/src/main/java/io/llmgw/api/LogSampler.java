@@ -1,4 +1,4 @@
-package io.llmgw.extproc.observe;
+package io.llmgw.api;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
