@@ -18,7 +18,7 @@ import java.util.function.Function;
  * Orders the producers a configuration needs: every attribute some plugin consumes has exactly one producer, added
  * with its defaults when the configuration lists none ({@link AttributeKey#defaultProducer()}), and producers run
  * after the producers of what they consume. Producers whose attributes nobody consumes are kept (an operator listed
- * them) but run last.
+ * them). Otherwise the listed ones run in their order, then the defaults added.
  */
 public final class Producers {
   private Producers() {}
