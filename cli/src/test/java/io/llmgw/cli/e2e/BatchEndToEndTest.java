@@ -22,6 +22,7 @@ import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.bench.load.Rig;
 import io.llmgw.cli.StatusCommandAccess;
+import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.sim.engine.SimConfig;
@@ -153,6 +154,60 @@ class BatchEndToEndTest {
 
     String status = StatusCommandAccess.run("127.0.0.1:" + rig.epp().metricsPort(), "127.0.0.1:" + batches.port());
     assertThat(status).contains("BATCH POOL").containsPattern("default/sim-pool +0 +0s +0 +0\\.9\\d .* 128 sending"); // 2 pods × 64 slots
+  }
+
+  /**
+   * Issue 27: the front door goes away mid-batch (its proxy stopped, the EPP still answering /admin/load) and comes back
+   * on the same port. Every line completes once, none fails; the lines sent into the outage spent no attempts.
+   */
+  @Test
+  void aBatchOutlivesItsFrontDoorGoingAwayAndComingBack() throws Exception {
+    int frontPort = LoopbackPorts.free();
+    ProxySettings front = ProxySettings.defaults().withListener("127.0.0.1", frontPort)
+        .withEpp("127.0.0.1", rig.epp().grpcPort());
+    DevProxy door = DevProxy.start(front);
+    int port = LoopbackPorts.free();
+    try (BatchService service = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", port)
+        .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + frontPort)
+        .withStore("sqlite:" + dir.resolve("outage.db")), Clock.systemUTC())) {
+      OpenAIClient direct = Gateways.client(port);
+      StringBuilder in = new StringBuilder();
+      for (int i = 0; i < 200; i++) {
+        in.append(line("o-" + i, i % 2 == 0 ? BASE : "sql-lora")).append('\n');
+      }
+      FileObject file = direct.files().create(FileCreateParams.builder()
+          .file(in.toString().getBytes(StandardCharsets.UTF_8)).purpose(FilePurpose.BATCH).build());
+      door.close(); // the proxy stops before the first line goes out
+      Batch created = direct.batches().create(BatchCreateParams.builder().inputFileId(file.id())
+          .endpoint(BatchCreateParams.Endpoint.V1_CHAT_COMPLETIONS)
+          .completionWindow(BatchCreateParams.CompletionWindow._24H).build());
+      await().atMost(Duration.ofSeconds(30)).until(() -> service.metrics().gatewayReachable() == 0);
+      String pool = service.dispatcher().lastReading().pools().getFirst().pool();
+      await().atMost(Duration.ofSeconds(30)).until(() -> service.dispatcher().inFlightTotal() == 0);
+      double burst = service.metrics().retriedTotal(pool, "unreachable");
+      // then one probe at a time, always the earliest line: with the burst, five sends of one line into the outage,
+      // as many as a line has attempts (0.5 + 1 + 2 + 4 s of back-off)
+      await().atMost(Duration.ofSeconds(30))
+          .until(() -> service.metrics().retriedTotal(pool, "unreachable") >= burst + 4);
+      assertThat(direct.batches().retrieve(created.id()).requestCounts().orElseThrow().failed()).isZero();
+
+      door = DevProxy.start(front); // back on the same port
+      await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+          .until(() -> direct.batches().retrieve(created.id()).status().equals(Batch.Status.COMPLETED));
+      Batch done = direct.batches().retrieve(created.id());
+      assertThat(done.requestCounts().orElseThrow().completed()).isEqualTo(200);
+      assertThat(done.requestCounts().orElseThrow().failed()).isZero();
+      assertThat(service.metrics().gatewayReachable()).isEqualTo(1);
+      Map<String, Integer> perId = new HashMap<>();
+      try (HttpResponse r = direct.files().content(done.outputFileId().orElseThrow()); InputStream out = r.body()) {
+        for (String l : new String(out.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+          perId.merge(JSON.readTree(l).get("custom_id").asText(), 1, Integer::sum);
+        }
+      }
+      assertThat(perId).hasSize(200).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+    } finally {
+      door.close();
+    }
   }
 
   @Test
