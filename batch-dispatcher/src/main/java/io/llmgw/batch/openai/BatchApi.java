@@ -9,14 +9,12 @@ import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.StoredFile;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -38,7 +36,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * OpenAI's Files and Batches API, enough of it that an OpenAI client's {@code files} and {@code batches} calls work
- * unchanged; plus {@code /metrics} and {@code /admin/batch/status}. Every refusal has OpenAI's error shape.
+ * unchanged; plus the service's own paths ({@link ServicePaths}). Every refusal has OpenAI's error shape.
  */
 public final class BatchApi {
   private static final Logger LOG = LoggerFactory.getLogger(BatchApi.class);
@@ -48,7 +46,6 @@ public final class BatchApi {
   private static final long WINDOW_SECONDS = 24 * 3600;
   private static final int MAX_METADATA = 16;
   private static final int MAX_JSON_BODY = 64 << 10;
-  private static final PrometheusTextFormatWriter TEXT_FORMAT = PrometheusTextFormatWriter.create();
 
   private final BatchStore store;
   private final BatchSettings settings;
@@ -79,10 +76,7 @@ public final class BatchApi {
     r.post("/v1/batches/:id/cancel").blockingHandler(this::cancel, false);
     r.get("/v1/batches/:id").blockingHandler(this::getBatch, false);
     r.get("/v1/batches").blockingHandler(this::listBatches, false);
-    r.get("/metrics").blockingHandler(this::metrics, false);
-    r.get("/ready").blockingHandler(this::ready, false);
-    r.get("/admin/batch/status").blockingHandler(ctx -> send(ctx, 200, OpenAiShapes.JSON.valueToTree(status.get())),
-        false);
+    ServicePaths.route(r, store, status, registry);
     r.route().handler(ctx -> send(ctx, 404, OpenAiShapes.error("no such resource: " + ctx.request().method() + " "
         + ctx.request().path(), "invalid_request_error", null, "not_found")));
     r.route().failureHandler(this::failure);
@@ -299,38 +293,6 @@ public final class BatchApi {
     send(ctx, 200, OpenAiShapes.batch(b, store.counts(id, b.total())));
   }
 
-  /**
-   * Readiness (the Deployment's probe): 503 while the store cannot write, so uploads and batches go to a replica that
-   * can (or wait) instead of failing; once a write fails, each probe tries a small one, so readiness returns with room.
-   */
-  private void ready(RoutingContext ctx) {
-    if (store.writeFailure() != null) {
-      try {
-        store.probeWrite();
-      } catch (RuntimeException stillFailing) {
-        // writeFailure says why
-      }
-    }
-    String failure = store.writeFailure();
-    ObjectNode body = OpenAiShapes.JSON.createObjectNode().put("ready", failure == null);
-    if (failure != null) {
-      body.put("reason", "the store cannot write (see the service's log)");
-    }
-    send(ctx, failure == null ? 200 : 503, body);
-  }
-
-  private void metrics(RoutingContext ctx) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-    try {
-      TEXT_FORMAT.write(out, registry.scrape());
-    } catch (IOException e) {
-      ctx.fail(500, e);
-      return;
-    }
-    ctx.response().putHeader("content-type", PrometheusTextFormatWriter.CONTENT_TYPE)
-        .end(Buffer.buffer(out.toByteArray()));
-  }
-
   private static String safeName(String name) {
     if (name == null || name.isBlank()) {
       return "upload.jsonl";
@@ -352,7 +314,7 @@ public final class BatchApi {
         null, "not_found"));
   }
 
-  private static void send(RoutingContext ctx, int status, JsonNode body) {
+  static void send(RoutingContext ctx, int status, JsonNode body) {
     if (ctx.response().ended()) {
       return;
     }

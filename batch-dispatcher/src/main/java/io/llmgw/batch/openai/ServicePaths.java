@@ -1,0 +1,58 @@
+package io.llmgw.batch.openai;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmgw.batch.store.BatchStore;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.function.Supplier;
+
+/** The batch service's own paths beside OpenAI's API: {@code /metrics}, {@code /admin/batch/status} and {@code /ready}. */
+final class ServicePaths {
+  private static final PrometheusTextFormatWriter TEXT_FORMAT = PrometheusTextFormatWriter.create();
+
+  private ServicePaths() {}
+
+  static void route(Router r, BatchStore store, Supplier<Object> status, PrometheusRegistry registry) {
+    r.get("/metrics").blockingHandler(ctx -> metrics(ctx, registry), false);
+    r.get("/ready").blockingHandler(ctx -> ready(ctx, store), false);
+    r.get("/admin/batch/status").blockingHandler(
+        ctx -> BatchApi.send(ctx, 200, OpenAiShapes.JSON.valueToTree(status.get())), false);
+  }
+
+  /**
+   * Readiness (the Deployment's probe): 503 while the store cannot write, so uploads and batches go to a replica that
+   * can (or wait) instead of failing; once a write fails, each probe tries a small one, so readiness returns with room.
+   */
+  private static void ready(RoutingContext ctx, BatchStore store) {
+    if (store.writeFailure() != null) {
+      try {
+        store.probeWrite();
+      } catch (RuntimeException stillFailing) {
+        // writeFailure says why
+      }
+    }
+    String failure = store.writeFailure();
+    ObjectNode body = OpenAiShapes.JSON.createObjectNode().put("ready", failure == null);
+    if (failure != null) {
+      body.put("reason", "the store cannot write (see the service's log)");
+    }
+    BatchApi.send(ctx, failure == null ? 200 : 503, body);
+  }
+
+  private static void metrics(RoutingContext ctx, PrometheusRegistry registry) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+    try {
+      TEXT_FORMAT.write(out, registry.scrape());
+    } catch (IOException e) {
+      ctx.fail(500, e);
+      return;
+    }
+    ctx.response().putHeader("content-type", PrometheusTextFormatWriter.CONTENT_TYPE)
+        .end(Buffer.buffer(out.toByteArray()));
+  }
+}
