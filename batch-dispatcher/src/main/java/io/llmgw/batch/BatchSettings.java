@@ -150,10 +150,6 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
         retention);
   }
 
-  public BatchSettings withRetention(Duration keep) {
-    return new BatchSettings(endpoints, store, budget, delivery, limits, keep);
-  }
-
   /** Hides the EPP token and a Redis address's credentials: settings may be logged. */
   @Override
   public String toString() {
