@@ -323,6 +323,12 @@ public final class ServeCommand implements Callable<Integer> {
     }
     SchedulingConfig withScorer = base.withScorer(PluginSpec.of(SessionAffinityScorer.TYPE), weight,
         " + --session-affinity " + weight);
+    boolean sessionFlags = spec.commandLine().getParseResult().hasMatchedOption("--session-header")
+        || sessionFromUser;
+    if (base.lists(SessionIdProducer.TYPE) && sessionFlags) {
+      throw new IllegalArgumentException("--session-header and --session-from-user say where sessions come from, and "
+          + base.source() + " says it too (its " + SessionIdProducer.TYPE + "); give one");
+    }
     return base.lists(SessionIdProducer.TYPE) ? withScorer : withScorer.withPlugin(PluginSpec.of(
         SessionIdProducer.TYPE, Map.of("sessionHeader", sessionHeader.toLowerCase(java.util.Locale.ROOT),
             "useUserField", sessionFromUser)));

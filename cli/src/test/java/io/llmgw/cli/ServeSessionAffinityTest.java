@@ -67,4 +67,26 @@ class ServeSessionAffinityTest {
     assertThat(List.of(scheduling("--config", "../examples/pool.yaml", "--policy", "least-request"))
         .getFirst().plugins()).anyMatch(p -> p.type().equals(SessionAffinityScorer.TYPE));
   }
+
+  @Test
+  void aPluginsFileThatNamesTheSessionProducerAndTheSessionFlagsAreNotBothTaken(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("plugins.yaml"), """
+        kind: EndpointPickerConfig
+        plugins:
+          - type: session-id-producer
+            parameters: {sessionHeader: x-chat-id}
+          - type: max-score-picker
+        schedulingProfiles:
+          - name: default
+            plugins: [{pluginRef: max-score-picker}]
+        """);
+    SchedulingConfig fromFile = scheduling("--config", "../examples/pool.yaml", "--plugins-config", file.toString(),
+        "--session-affinity", "2");
+    assertThat(producer(fromFile).parameters()).as("the file's producer, not a second one")
+        .containsEntry("sessionHeader", "x-chat-id");
+    assertThat(fromFile.plugins()).filteredOn(p -> p.type().equals(SessionIdProducer.TYPE)).hasSize(1);
+    assertThatThrownBy(() -> scheduling("--config", "../examples/pool.yaml", "--plugins-config", file.toString(),
+        "--session-affinity", "2", "--session-header", "x-other")).hasMessageContaining("give one");
+  }
 }

@@ -9,27 +9,34 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /** The batch service's own paths beside OpenAI's API: {@code /metrics}, {@code /admin/batch/status} and {@code /ready}. */
 final class ServicePaths {
   private static final PrometheusTextFormatWriter TEXT_FORMAT = PrometheusTextFormatWriter.create();
+  private static final long PROBE_EVERY_NANOS = 1_000_000_000L;
 
   private ServicePaths() {}
 
   static void route(Router r, BatchStore store, Supplier<Object> status, PrometheusRegistry registry) {
     r.get("/metrics").blockingHandler(ctx -> metrics(ctx, registry), false);
-    r.get("/ready").blockingHandler(ctx -> ready(ctx, store), false);
+    AtomicLong lastProbe = new AtomicLong(System.nanoTime() - PROBE_EVERY_NANOS);
+    r.get("/ready").blockingHandler(ctx -> ready(ctx, store, lastProbe), false);
     r.get("/admin/batch/status").blockingHandler(
         ctx -> BatchApi.send(ctx, 200, OpenAiShapes.JSON.valueToTree(status.get())), false);
   }
 
   /**
    * Readiness (the Deployment's probe): 503 while the store cannot write, so uploads and batches go to a replica that
-   * can (or wait) instead of failing; once a write fails, each probe tries a small one, so readiness returns with room.
+   * can (or wait) instead of failing; once a write fails, probes try a small one (at most one a second), so readiness
+   * returns with room.
    */
-  private static void ready(RoutingContext ctx, BatchStore store) {
-    if (store.writeFailure() != null) {
+  private static void ready(RoutingContext ctx, BatchStore store, AtomicLong lastProbe) {
+    long now = System.nanoTime();
+    long last = lastProbe.get();
+    // at most one probe write a second, however often /ready is asked (it needs no token)
+    if (store.writeFailure() != null && now - last >= PROBE_EVERY_NANOS && lastProbe.compareAndSet(last, now)) {
       try {
         store.probeWrite();
       } catch (RuntimeException stillFailing) {

@@ -171,6 +171,29 @@ class BatchServiceTest {
   }
 
   @Test
+  void poolFailuresAtTheGatewayCloseThePoolAndSpendNoAttempts() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    int[] failures = {502, 503, 504, 502, 503, 504, 502}; // more than a line's five attempts
+    gateway.answer = body -> {
+      int n = calls.getAndIncrement();
+      return n < failures.length ? new FakeGateway.Answer(failures[n], "upstream unavailable") : FakeGateway.ok(body);
+    };
+    String id = submit(lines(1));
+    validate();
+    for (int sent = 1; sent <= failures.length; sent++) {
+      service.dispatcher().tick(); // a fresh reading reopens the pool; the line goes again
+      int expected = sent;
+      await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() == expected
+          && service.dispatcher().inFlightTotal() == 0);
+      assertThat(service.dispatcher().status().getFirst().throttled()).as("closed until the next reading").isTrue();
+    }
+    service.dispatcher().tick();
+    await().atMost(Duration.ofSeconds(10)).until(() -> batch(id).get("request_counts").get("completed").asInt() == 1);
+    assertThat(batch(id).get("request_counts").get("failed").asInt()).isZero();
+    assertThat(service.metrics().retriedTotal("ns/pool", "502")).isEqualTo(3);
+  }
+
+  @Test
   void loadThatCannotBeReadMeansNothingIsSent() throws Exception {
     String id = submit(lines(3));
     validate();
@@ -280,6 +303,9 @@ class BatchServiceTest {
     });
     assertThat(api.delete("/v1/files/" + fileId).status()).as("once they have ended").isEqualTo(200);
     assertThat(api.get("/v1/files/" + fileId).status()).isEqualTo(404);
+    ApiClient.Reply garbage = api.delete("/v1/files/%E2%80%AEfile-%22x%22");
+    assertThat(garbage.status()).as("an id no file has, however odd").isEqualTo(404);
+    assertThat(garbage.json().at("/error/code").asText()).isEqualTo("not_found");
   }
 
   @Test

@@ -170,7 +170,7 @@ public final class EppPlugins {
     consumers.addAll(preRequest);
     consumers.addAll(response);
     List<Producer> producers = Producers.order(only(Producer.class, listed), consumers,
-        type -> lifecycle.containsKey(type) ? (Producer) create(PluginSpec.of(type), env) : null);
+        type -> lifecycle.containsKey(type) && create(PluginSpec.of(type), env) instanceof Producer p ? p : null);
     return new Pipeline(resolvers, producers, admission, loaders.getFirst(), profile, preRequest, response);
   }
 

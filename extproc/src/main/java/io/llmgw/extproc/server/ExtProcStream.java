@@ -192,10 +192,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void forward(Routed r) {
     deps.vitals().decided();
     StreamLog.routed(ctx.requestId(), ctx.requestedModel(), ctx.choice().target(), r.decision().primary().address());
-    for (ProcessingResponse frame : headerFixes.frames(ctx, r, deps.destinationFallbacks(), fullDuplexRequest,
-        bodyEnded)) {
-      out.onNext(frame);
-    }
+    headerFixes.send(out, ctx, r, deps.destinationFallbacks(), fullDuplexRequest, bodyEnded);
     intake.body().discard(); // sent on: a long response must not keep the prompt reachable
   }
 

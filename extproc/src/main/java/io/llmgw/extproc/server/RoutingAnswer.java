@@ -5,11 +5,11 @@ import com.google.protobuf.Struct;
 import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.stub.StreamObserver;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Routed;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -39,12 +39,13 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
   }
 
   /**
-   * The frames that route the request where {@code r} says.
+   * Sends the frames that route the request where {@code r} says, straight to the stream (no list per request).
    *
    * @param withFallbacks the destination lists the fallbacks after the primary
    * @param bodyEnded the body ended on a body frame (not at trailers): its last re-emitted chunk ends the stream
    */
-  List<ProcessingResponse> frames(RequestContext ctx, Routed r, boolean withFallbacks, boolean fullDuplex,
+  void send(StreamObserver<ProcessingResponse> out, RequestContext ctx, Routed r, boolean withFallbacks,
+      boolean fullDuplex,
       boolean bodyEnded) {
     // the protocol forbids different values in the header and the metadata: proxies may read either
     String destination = withFallbacks ? r.decision().destinationValue() : r.decision().primary().address();
@@ -61,14 +62,13 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
       if (rewritten) {
         common.setBodyMutation(Frames.replaceBody(r.body()));
       }
-      return List.of(Frames.requestBody(common.build(), metadata));
+      out.onNext(Frames.requestBody(common.build(), metadata));
+      return;
     }
     List<ByteString> chunks = RequestBody.chunks(r.body(), RequestBody.MAX_CHUNK_BYTES);
-    List<ProcessingResponse> out = new ArrayList<>(chunks.size() + 1);
-    out.add(Frames.requestHeaders(common.build(), metadata));
+    out.onNext(Frames.requestHeaders(common.build(), metadata));
     for (int i = 0; i < chunks.size(); i++) {
-      out.add(Frames.streamedRequestBody(chunks.get(i), bodyEnded && i == chunks.size() - 1));
+      out.onNext(Frames.streamedRequestBody(chunks.get(i), bodyEnded && i == chunks.size() - 1));
     }
-    return out;
   }
 }

@@ -55,7 +55,10 @@ final class StreamLog {
     LOG.warn("request {}: ext_proc frames out of order ({}); ending the stream", requestId, violation);
   }
 
+  /** Per request: guarded, so that a routed request builds no argument array while DEBUG is off. */
   static void routed(String requestId, String model, String target, String destination) {
-    LOG.debug("request {}: model {} target {} -> {}", requestId, model, target, destination);
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("request {}: model {} target {} -> {}", requestId, model, target, destination);
+    }
   }
 }
