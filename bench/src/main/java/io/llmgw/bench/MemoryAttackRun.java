@@ -56,7 +56,7 @@ public final class MemoryAttackRun {
     try (StaticPods pods = new StaticPods(4, 0, ScrapeLoadRun.metricsPage(),
         "{\"data\":[{\"id\":\"base\"},{\"id\":\"adapter-1\",\"parent\":\"base\"}]}")) {
       Path config = Files.createTempFile("attack", ".yaml");
-      Files.writeString(config, ExtProcLoadRun.yaml(pods));
+      Files.writeString(config, ExtProcFrames.yaml(pods));
       EppSettings s = EppSettings.defaults(config).onLoopbackEphemeralPorts()
           .withMaxBodyBytes(16 << 20);
       s = s.withRequests(s.requests().withIdleTimeout(Duration.ofSeconds(5)));
@@ -77,12 +77,12 @@ public final class MemoryAttackRun {
         long t0 = System.nanoTime();
         for (int i = 0; i < bodies; i++) {
           var call = open(stub, large);
-          call.onNext(ExtProcLoadRun.postHeaders());
+          call.onNext(ExtProcFrames.postHeaders());
           call.onNext(
-              ExtProcLoadRun.requestBody(ByteString.copyFromUtf8("{\"model\":\"adapter-1\",\"prompt\":\""), false));
+              ExtProcFrames.requestBody(ByteString.copyFromUtf8("{\"model\":\"adapter-1\",\"prompt\":\""), false));
           for (int sent = 0; sent < bodyMiB << 20 && !large.answered(call); sent += CHUNK) {
             awaitReady(call);
-            call.onNext(ExtProcLoadRun.requestBody(chunk, false));
+            call.onNext(ExtProcFrames.requestBody(chunk, false));
           }
           held.add(call);
         }
@@ -256,8 +256,8 @@ public final class MemoryAttackRun {
       @Override
       public void onCompleted() {}
     });
-    call.onNext(ExtProcLoadRun.postHeaders());
-    call.onNext(ExtProcLoadRun.requestBody(ByteString.copyFrom(ExtProcLoadRun.chatBody()), true));
+    call.onNext(ExtProcFrames.postHeaders());
+    call.onNext(ExtProcFrames.requestBody(ByteString.copyFrom(ExtProcFrames.chatBody()), true));
     if (!first.await(10, TimeUnit.SECONDS)) {
       first.countDown();
     }

@@ -25,15 +25,15 @@ import java.net.InetSocketAddress;
  * address without reading the body, echoes the body back, and passes the response through. Whatever the real EPP
  * costs beyond this is its own work.
  */
-final class NullExtProc implements AutoCloseable {
+public final class NullExtProc implements AutoCloseable {
   private final Server server;
 
-  NullExtProc(String destination) throws IOException {
+  public NullExtProc(String destination) throws IOException {
     server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .addService(new Service(destination)).build().start();
+        .directExecutor().addService(new Service(destination)).build().start();
   }
 
-  int port() {
+  public int port() {
     return server.getPort();
   }
 

@@ -10,12 +10,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /** N pods on 127.0.x.y serving fixed vLLM-style {@code /metrics} and {@code /v1/models} pages, for load runs. */
-final class StaticPods implements AutoCloseable {
+public final class StaticPods implements AutoCloseable {
   private final ExecutorService workers = Executors.newFixedThreadPool(4);
   private final List<HttpServer> servers = new ArrayList<>();
 
   /** With {@code port} 0 the first pod takes a free port and the others share it, as a pool's targetPort requires. */
-  StaticPods(int count, int port, String metricsPage, String modelsJson) throws IOException {
+  public StaticPods(int count, int port, String metricsPage, String modelsJson) throws IOException {
     byte[] metrics = metricsPage.getBytes(StandardCharsets.UTF_8);
     byte[] models = modelsJson.getBytes(StandardCharsets.UTF_8);
     boolean sharePort = true;
@@ -40,15 +40,15 @@ final class StaticPods implements AutoCloseable {
     }
   }
 
-  static String ip(int i) {
+  public static String ip(int i) {
     return "127.0." + (1 + i / 250) + "." + (1 + i % 250);
   }
 
-  String address(int i) {
+  public String address(int i) {
     return ip(i) + ":" + servers.get(i).getAddress().getPort();
   }
 
-  int size() {
+  public int size() {
     return servers.size();
   }
 

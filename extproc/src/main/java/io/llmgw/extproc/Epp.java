@@ -138,6 +138,10 @@ public final class Epp implements AutoCloseable {
     // streams on, while the kubelet, which cannot speak TLS to a gRPC probe, uses the plaintext health port.
     grpc = (identity == null ? NettyServerBuilder.forAddress(grpcAddress)
         : NettyServerBuilder.forAddress(grpcAddress, EppTls.credentials(identity)))
+        // Frames are handled on the connection's event loop: nothing on the stream path blocks (waits are
+        // callbacks), and handing every frame to a pool thread cost more CPU than the EPP's own work (bench/README.md,
+        // "The exchange at the protocol's cost").
+        .directExecutor()
         .addService(new ExtProcService(parts.streams()))
         .addService(health.service())
         .permitKeepAliveTime(l.keepAlivePermit().toMillis(), TimeUnit.MILLISECONDS)

@@ -1,10 +1,6 @@
 package io.llmgw.scraper;
 
 import io.llmgw.picker.PodMetrics;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -16,8 +12,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
@@ -27,9 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Polls every endpoint's metrics with non-blocking HTTP. At most one scrape per endpoint is in flight (a slow pod is
- * skipped, never piled onto), at most {@code maxConcurrent} overall, and all parsing runs on one worker thread, so
- * scraping is bounded to about one core however many pods there are.
+ * Polls every endpoint's metrics with non-blocking HTTP ({@link HttpPages}). At most one scrape per endpoint is in
+ * flight (a slow pod is skipped, never piled onto), at most {@code maxConcurrent} overall, and all parsing runs on the
+ * client's one event loop, so scraping is bounded to about one core however many pods there are.
  */
 public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsScraper.class);
@@ -37,8 +31,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   static final int MAX_BODY_BYTES = 8 << 20;
   private final ScrapeSettings settings;
   private final ScheduledExecutorService scheduler;
-  private final ExecutorService worker;
-  private final HttpClient http;
+  private final HttpPages http;
   private final Clock clock;
   private volatile long lastTickMillis;
   /** Told of every outcome, in the order added (metrics first, then whoever waits for fresh metrics). */
@@ -58,16 +51,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     this.lastTickMillis = clock.millis();
     this.listeners.add(listener);
     this.permits = new Semaphore(settings.maxConcurrent());
-    this.worker = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "metrics-scraper");
-      t.setDaemon(true);
-      return t;
-    });
-    this.http = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(settings.timeout())
-        .executor(worker)
-        .build();
+    this.http = new HttpPages(settings.timeout(), MAX_BODY_BYTES);
   }
 
   /**
@@ -156,7 +140,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     // the report describes the pod at some moment after this: what the gateway sends from now on may be missing from it
     Instant requestedAt = clock.instant();
     try {
-      http.sendAsync(get(address, "/metrics"), BoundedBody.handler(MAX_BODY_BYTES))
+      http.get(address, "/metrics")
           .whenComplete((resp, err) -> {
             try {
               onMetrics(slot, resp, err, requestedAt);
@@ -176,13 +160,13 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
   }
 
-  private void onMetrics(Slot slot, HttpResponse<String> resp, Throwable err, Instant requestedAt) {
+  private void onMetrics(Slot slot, HttpPages.Page resp, Throwable err, Instant requestedAt) {
     if (err != null) {
       fail(slot, describe(err));
       return;
     }
-    if (resp.statusCode() != 200) {
-      fail(slot, "HTTP " + resp.statusCode());
+    if (resp.status() != 200) {
+      fail(slot, "HTTP " + resp.status());
       return;
     }
     ParsedMetrics parsed = PrometheusTextParser.parse(resp.body(), slot.target.engine().metricNames());
@@ -219,13 +203,13 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   }
 
   private void fetchModels(Slot slot) {
-    http.sendAsync(get(slot.target.address(), "/v1/models"), BoundedBody.handler(MAX_BODY_BYTES))
+    http.get(slot.target.address(), "/v1/models")
         .whenComplete((resp, err) -> {
           String problem;
           if (err != null) {
             problem = describe(err);
-          } else if (resp.statusCode() != 200) {
-            problem = "HTTP " + resp.statusCode();
+          } else if (resp.status() != 200) {
+            problem = "HTTP " + resp.status();
           } else {
             try {
               slot.models = ServedModels.parse(resp.body());
@@ -257,10 +241,6 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     failed(slot, "/metrics", error);
   }
 
-  private HttpRequest get(String address, String path) {
-    return HttpRequest.newBuilder(URI.create("http://" + address + path)).timeout(settings.timeout()).GET().build();
-  }
-
   private static String describe(Throwable err) {
     Throwable cause = err.getCause() != null ? err.getCause() : err;
     String msg = cause.getMessage();
@@ -274,7 +254,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     if (t != null) {
       t.cancel(false);
     }
-    worker.shutdownNow();
+    http.close();
   }
 
   private static final class Slot {

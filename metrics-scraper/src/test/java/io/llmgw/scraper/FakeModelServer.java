@@ -19,11 +19,13 @@ public final class FakeModelServer implements AutoCloseable {
   private volatile String models;
   private volatile int status = 200;
   private final AtomicInteger metricsHits = new AtomicInteger();
+  private final java.util.Set<java.net.InetSocketAddress> clients = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public FakeModelServer(String ip, int port) throws IOException {
     server = HttpServer.create(new InetSocketAddress(ip, port), 64);
     server.createContext("/metrics", ex -> {
       metricsHits.incrementAndGet();
+      clients.add(ex.getRemoteAddress());
       reply(ex, status, metrics);
     });
     server.createContext("/v1/models", ex -> reply(ex, status, models));
@@ -50,6 +52,11 @@ public final class FakeModelServer implements AutoCloseable {
 
   public int metricsHits() {
     return metricsHits.get();
+  }
+
+  /** How many connections (client address and port) the metrics page was asked for on. */
+  public int connections() {
+    return clients.size();
   }
 
   public void setVllm(int waiting, int running, double kv, int maxLora, List<String> runningAdapters,

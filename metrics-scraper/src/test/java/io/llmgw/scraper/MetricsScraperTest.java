@@ -121,6 +121,39 @@ class MetricsScraperTest {
   }
 
   @Test
+  void aPodThatTakesTheRequestAndNeverAnswersFailsWithinTheTimeoutAndIsScrapedAgain() throws Exception {
+    var quick = new MetricsScraper(new ScrapeSettings(Duration.ofMillis(50), Duration.ofSeconds(1),
+        Duration.ofMillis(300), 8), scheduler, Clock.systemUTC(), listener);
+    try (ServerSocket pod = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.30"))) {
+      pod.setSoTimeout(5_000);
+      String address = "127.0.0.30:" + pod.getLocalPort();
+      quick.setTargets(List.of(new ScrapeTarget(address, Engine.VLLM)));
+      quick.start();
+      try (Socket silent = pod.accept()) {
+        await().atMost(Duration.ofSeconds(5))
+            .untilAsserted(() -> assertThat(quick.state(address).lastError()).contains("within 300 ms"));
+        assertThat(quick.state(address).healthy()).isFalse();
+        try (Socket next = pod.accept()) {
+          assertThat(next.isConnected()).as("the timed-out connection is dropped and the pod asked again").isTrue();
+        }
+      }
+    } finally {
+      quick.close();
+    }
+  }
+
+  @Test
+  void scrapesReuseTheirConnection() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.31", 0)) {
+      pod.setVllm(1, 1, 0.1, 4, List.of(), List.of());
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(10)).until(() -> pod.metricsHits() >= 20);
+      assertThat(pod.connections()).as("20 scrapes, kept-alive connections").isLessThanOrEqualTo(3);
+    }
+  }
+
+  @Test
   void withMorePodsThanPermitsEveryPodStillGetsItsTurn() throws Exception {
     var oneAtATime = new MetricsScraper(new ScrapeSettings(Duration.ofMillis(50), Duration.ofSeconds(1),
         Duration.ofSeconds(1), 1), scheduler, Clock.systemUTC(), listener);

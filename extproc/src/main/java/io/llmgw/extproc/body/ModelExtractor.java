@@ -1,31 +1,28 @@
 package io.llmgw.extproc.body;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.async.ByteBufferFeeder;
 import io.llmgw.picker.SessionKey;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Finds the top-level {@code model} of a JSON body fed in chunks of any size, without building a tree: a non-blocking
- * token scan that also validates the whole body. A top-level key that appears twice is refused: JSON readers differ on
- * which one wins (the scan would route on the first, a Python server serves the last). Not thread-safe; one per request.
+ * Finds the top-level {@code model} of a JSON body fed in chunks of any size, and validates the whole body on the way
+ * (RFC 8259: structure, strings with their escapes and UTF-8, numbers, literals), without building a tree and without
+ * decoding a string it does not keep: a prompt's text is only scanned for its closing quote. Only top-level keys and
+ * the values of {@code model} and {@code user} are decoded. A top-level key that appears twice is refused: JSON readers
+ * differ on which one wins (the scan would route on the first, a Python server serves the last). Not thread-safe; one
+ * per request.
  */
 public final class ModelExtractor {
   /** Containers nested deeper than this (the root object is level 1) are refused; real requests stay far below. */
   public static final int MAX_NESTING = 128;
 
-  private static final JsonFactory FACTORY = new JsonFactory();
+  /** A read-only chunk is scanned through this thread's copy of it, piece by piece: array loops, not buffer calls. */
+  private static final int PIECE = 16 << 10;
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[PIECE]);
 
-  private final JsonParser parser;
-  private final ByteBufferFeeder feeder;
-  private int depth;
+  private final JsonScan scan = new JsonScan();
   private boolean rootSeen;
-  private boolean rootClosed;
   private String pendingField;
   private String model;
   private String user;
@@ -39,40 +36,28 @@ public final class ModelExtractor {
   private BodyProblem problem;
   private final Set<String> topLevelKeys = new HashSet<>();
 
-  public ModelExtractor() {
-    try {
-      parser = FACTORY.createNonBlockingByteBufferParser();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-    feeder = (ByteBufferFeeder) parser.getNonBlockingInputFeeder();
-  }
-
   /** Feeds the next chunk; cheap to call with empty chunks. Stops scanning after the first problem. */
   public void feed(ByteBuffer chunk) {
     if (problem != null || !chunk.hasRemaining()) {
       return;
     }
-    try {
-      feeder.feedInput(chunk);
-      drain();
-    } catch (IOException e) {
-      problem = BodyProblem.NOT_JSON;
+    if (chunk.hasArray()) {
+      scan.feed(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
+      chunk.position(chunk.limit());
+      return;
+    }
+    byte[] scratch = SCRATCH.get();
+    while (chunk.hasRemaining() && problem == null) {
+      int n = Math.min(scratch.length, chunk.remaining());
+      chunk.get(scratch, 0, n);
+      scan.feed(scratch, 0, n);
     }
   }
 
   /** Ends the input; the body is either an {@link ExtractedBody} or a {@link BodyProblem}. */
   public Object finish() {
     if (problem == null) {
-      try {
-        feeder.endOfInput();
-        drain();
-        if (!rootClosed) {
-          problem = BodyProblem.NOT_JSON;
-        }
-      } catch (IOException e) {
-        problem = BodyProblem.NOT_JSON;
-      }
+      scan.end();
     }
     if (problem != null) {
       return problem;
@@ -84,98 +69,132 @@ public final class ModelExtractor {
         maxCompletionTokens > 0 ? maxCompletionTokens : maxTokens);
   }
 
-  private void drain() throws IOException {
-    JsonToken t;
-    while ((t = parser.nextToken()) != null && t != JsonToken.NOT_AVAILABLE) {
-      if (rootClosed) {
-        problem = BodyProblem.NOT_JSON;
-        return;
-      }
-      if (!rootSeen) {
-        rootSeen = true;
-        if (t != JsonToken.START_OBJECT) {
-          problem = BodyProblem.NOT_AN_OBJECT;
-          return;
-        }
-      }
-      switch (t) {
-        case START_OBJECT, START_ARRAY -> {
-          if (depth == 1 && "model".equals(pendingField) && model == null) {
-            problem = BodyProblem.MODEL_NOT_A_STRING;
-            return;
-          }
-          if (depth == 1 && isPromptField()) {
-            promptStart = tokenStart();
-            promptDepth = depth;
-          }
-          pendingField = null;
-          if (++depth > MAX_NESTING) {
-            problem = BodyProblem.TOO_DEEP;
-            return;
-          }
-        }
-        case END_OBJECT, END_ARRAY -> {
-          depth--;
-          if (depth == promptDepth) {
-            promptEnd = parser.currentLocation().getByteOffset();
-            promptDepth = -1;
-          }
-          if (depth == 0) {
-            rootClosed = true;
-          }
-        }
-        case FIELD_NAME -> {
-          if (depth == 1) {
-            pendingField = parser.currentName();
-            if (!topLevelKeys.add(pendingField)) {
-              problem = BodyProblem.DUPLICATE_KEY;
-              return;
-            }
-          }
-        }
-        default -> {
-          if (depth == 1) {
-            scalarAtTop(t);
-          }
-        }
-      }
-    }
-  }
-
-  /** The number as an int when it is one and positive, else 0 (the pod answers for what it accepts). */
-  private int positiveInt() throws IOException {
-    return parser.getNumberType() == JsonParser.NumberType.INT && parser.getIntValue() > 0 ? parser.getIntValue() : 0;
-  }
-
-  /** The non-blocking parser reports a token's location one byte past its first character (quote or bracket). */
-  private long tokenStart() {
-    return parser.currentTokenLocation().getByteOffset() - 1;
-  }
-
   private boolean isPromptField() {
     return "messages".equals(pendingField) || "prompt".equals(pendingField);
   }
 
-  private void scalarAtTop(JsonToken t) throws IOException {
-    if ("model".equals(pendingField) && model == null) {
-      if (t != JsonToken.VALUE_STRING || parser.getText().isEmpty()) {
-        problem = BodyProblem.MODEL_NOT_A_STRING;
+  /** What the scan reports, in body order: the extraction's rules over the tokens. */
+  private final class JsonScan extends JsonByteScanner {
+    @Override
+    protected void fail(BodyProblem p) {
+      problem = p;
+    }
+
+    @Override
+    protected boolean failed() {
+      return problem != null;
+    }
+
+    @Override
+    protected void containerStart(int depthBefore, boolean object, long offset) {
+      if (!root(object)) {
         return;
       }
-      model = parser.getText();
-      modelStart = tokenStart();
-      modelEnd = parser.currentLocation().getByteOffset();
-    } else if (t == JsonToken.VALUE_NUMBER_INT && "max_tokens".equals(pendingField)) {
-      maxTokens = positiveInt();
-    } else if (t == JsonToken.VALUE_NUMBER_INT && "max_completion_tokens".equals(pendingField)) {
-      maxCompletionTokens = positiveInt();
-    } else if ("user".equals(pendingField) && t == JsonToken.VALUE_STRING
-        && parser.getTextLength() <= SessionKey.MAX_LENGTH) {
-      user = parser.getText();
-    } else if (isPromptField() && t == JsonToken.VALUE_STRING && promptStart < 0) {
-      promptStart = tokenStart();
-      promptEnd = parser.currentLocation().getByteOffset();
+      if (depthBefore == 1 && "model".equals(pendingField) && model == null) {
+        fail(BodyProblem.MODEL_NOT_A_STRING);
+        return;
+      }
+      if (depthBefore == 1 && isPromptField()) {
+        promptStart = offset;
+        promptDepth = depthBefore;
+      }
+      pendingField = null;
     }
-    pendingField = null;
+
+    @Override
+    protected void containerEnd(int depthAfter, long endOffset) {
+      if (depthAfter == promptDepth) {
+        promptEnd = endOffset;
+        promptDepth = -1;
+      }
+    }
+
+    /** Top-level keys, and the values of {@code model} and {@code user} (at most what a session id may be). */
+    @Override
+    protected int captureLimit(int depth, boolean key) {
+      if (depth != 1) {
+        return 0;
+      }
+      if (key || "model".equals(pendingField) && model == null) {
+        return Integer.MAX_VALUE;
+      }
+      // six bytes at most per character (an escape): longer than this is longer than a session id may be
+      return "user".equals(pendingField) ? SessionKey.MAX_LENGTH * 6 : 0;
+    }
+
+    @Override
+    protected void key(int depth, String name) {
+      if (depth == 1) {
+        pendingField = name;
+        if (!topLevelKeys.add(name)) {
+          fail(BodyProblem.DUPLICATE_KEY);
+        }
+      }
+    }
+
+    @Override
+    protected void string(int depth, String decoded, long start, long end) {
+      if (!root(false) || depth != 1) {
+        return;
+      }
+      if ("model".equals(pendingField) && model == null) {
+        if (decoded.isEmpty()) {
+          fail(BodyProblem.MODEL_NOT_A_STRING);
+          return;
+        }
+        model = decoded;
+        modelStart = start;
+        modelEnd = end;
+      } else if ("user".equals(pendingField) && decoded != null && decoded.length() <= SessionKey.MAX_LENGTH) {
+        user = decoded;
+      } else if (isPromptField() && promptStart < 0) {
+        promptStart = start;
+        promptEnd = end;
+      }
+      pendingField = null;
+    }
+
+    @Override
+    protected void number(int depth, boolean integral, long value) {
+      if (!root(false) || depth != 1) {
+        return;
+      }
+      if ("model".equals(pendingField) && model == null) {
+        fail(BodyProblem.MODEL_NOT_A_STRING);
+        return;
+      }
+      // what fits an int and is positive counts; anything else is unsaid (the pod answers for what it accepts)
+      int positive = integral && value > 0 && value <= Integer.MAX_VALUE ? (int) value : 0;
+      if ("max_tokens".equals(pendingField)) {
+        maxTokens = positive;
+      } else if ("max_completion_tokens".equals(pendingField)) {
+        maxCompletionTokens = positive;
+      }
+      pendingField = null;
+    }
+
+    @Override
+    protected void literal(int depth) {
+      if (!root(false) || depth != 1) {
+        return;
+      }
+      if ("model".equals(pendingField) && model == null) {
+        fail(BodyProblem.MODEL_NOT_A_STRING);
+        return;
+      }
+      pendingField = null;
+    }
+
+    /** The body's first token: only an object may open it (an array says so at once, a scalar when it ends). */
+    private boolean root(boolean object) {
+      if (!rootSeen) {
+        rootSeen = true;
+        if (!object) {
+          fail(BodyProblem.NOT_AN_OBJECT);
+          return false;
+        }
+      }
+      return true;
+    }
   }
 }

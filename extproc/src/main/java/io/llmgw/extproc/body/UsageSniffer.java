@@ -1,27 +1,36 @@
 package io.llmgw.extproc.body;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.google.protobuf.ByteString;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Reads token usage from a response as it streams past, in bounded memory: from the SSE event that carries
- * {@code usage} (with {@code stream_options.include_usage}), or from the tail of a JSON body, where OpenAI-style
- * servers put {@code usage}. Unknown usage is simply null; nothing here can fail the response.
+ * Reads token usage from a response as it streams past, in bounded memory and without copying the chunks that pass:
+ * from the SSE event that carries {@code usage} (with {@code stream_options.include_usage}), or from the tail of a JSON
+ * body, where OpenAI-style servers put {@code usage}. An SSE chunk is scanned for its lines in a per-thread scratch
+ * array (nothing allocated); only a line split across chunks is kept, and only the line that names {@code usage} is
+ * ever parsed. A JSON body keeps references to its last chunks and is read once, at its end. Unknown usage is simply null; nothing here
+ * can fail the response.
  */
 public final class UsageSniffer {
-  private static final JsonFactory JSON = new JsonFactory();
   private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+  private static final int[] USAGE_SKIP = horspoolSkips(USAGE);
   private static final byte[] DONE = "data: [DONE]".getBytes(StandardCharsets.US_ASCII);
   private static final int MAX_SSE_LINE = 64 << 10;
   private static final int JSON_TAIL = 8 << 10;
+  /** A chunk is scanned in pieces of this size, so the scratch array stays bounded whatever the proxy sends. */
+  private static final int PIECE = 32 << 10;
+  /** Per thread (the gRPC event loops): a carried line and a piece fit. */
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[MAX_SSE_LINE + PIECE]);
 
   private final boolean sse;
-  private byte[] carry = new byte[0];
+  /** SSE: the unfinished line the last chunk ended with. */
+  private ByteString carry = ByteString.EMPTY;
+  /** JSON: the last chunks, at least {@link #JSON_TAIL} bytes of them when the body is that long. */
+  private final ArrayDeque<ByteString> tail = new ArrayDeque<>(2);
+  private int tailBytes;
   private TokenUsage usage;
   private int dataEvents;
 
@@ -31,35 +40,66 @@ public final class UsageSniffer {
 
   public void accept(ByteString chunk, boolean endOfStream) {
     if (sse) {
-      acceptSse(concat(carry, chunk), endOfStream);
-      return;
+      acceptSse(chunk, endOfStream);
+    } else {
+      acceptJson(chunk, endOfStream);
     }
-    // Only the tail can hold usage: copy no more of a large JSON body than the tail keeps.
-    carry = chunk.size() >= JSON_TAIL
-        ? chunk.substring(chunk.size() - JSON_TAIL).toByteArray()
-        : lastBytes(concat(carry, chunk), JSON_TAIL);
+  }
+
+  private void acceptJson(ByteString chunk, boolean endOfStream) {
+    if (!chunk.isEmpty()) {
+      tail.addLast(chunk);
+      tailBytes += chunk.size();
+      while (tailBytes - tail.peekFirst().size() >= JSON_TAIL) {
+        tailBytes -= tail.removeFirst().size();
+      }
+    }
     if (endOfStream) {
-      int at = lastIndexOf(carry, USAGE);
-      TokenUsage u = at < 0 ? null : usageObjectAt(carry, at + USAGE.length, carry.length);
+      ByteString whole = ByteString.EMPTY;
+      for (ByteString c : tail) {
+        whole = whole.concat(c); // a rope: only the tail below is copied
+      }
+      byte[] last = whole.substring(Math.max(0, whole.size() - JSON_TAIL)).toByteArray();
+      tail.clear();
+      int at = lastIndexOf(last, USAGE);
+      TokenUsage u = at < 0 ? null : usageObjectAt(last, at + USAGE.length, last.length);
       if (u != null) {
         usage = u;
       }
     }
   }
 
-  private void acceptSse(byte[] data, boolean endOfStream) {
+  private void acceptSse(ByteString chunk, boolean endOfStream) {
+    int size = chunk.size();
+    for (int off = 0; off < size || off == 0; off += PIECE) {
+      int n = Math.min(PIECE, size - off);
+      acceptSsePiece(n == size ? chunk : chunk.substring(off, off + n), endOfStream && off + n == size);
+    }
+  }
+
+  /**
+   * Scans a piece of at most {@link #PIECE} bytes, after the carried partial line, in this thread's scratch array: one
+   * bulk copy, then plain loops over an array, instead of a virtual call per byte on the chunk.
+   */
+  private void acceptSsePiece(ByteString piece, boolean endOfStream) {
+    byte[] data = SCRATCH.get();
+    int carried = carry.size();
+    carry.copyTo(data, 0);
+    piece.copyTo(data, carried);
+    int size = carried + piece.size();
     int start = 0;
-    for (int i = 0; i < data.length; i++) {
+    for (int i = 0; i < size; i++) {
       if (data[i] == '\n') {
         sseLine(data, start, i);
         start = i + 1;
       }
     }
     if (endOfStream) {
-      sseLine(data, start, data.length);
-      start = data.length;
+      sseLine(data, start, size);
+      start = size;
     }
-    carry = data.length - start > MAX_SSE_LINE ? new byte[0] : Arrays.copyOfRange(data, start, data.length);
+    carry = start == size || size - start > MAX_SSE_LINE ? ByteString.EMPTY : ByteString.copyFrom(data, start,
+        size - start);
   }
 
   public TokenUsage usage() {
@@ -78,10 +118,10 @@ public final class UsageSniffer {
 
   private void sseLine(byte[] data, int start, int end) {
     if (end - start > 5 && data[start] == 'd') {
-      if (!startsWith(data, start, end, DONE)) {
+      if (!regionEquals(data, start, end, DONE)) {
         dataEvents++;
       }
-      int at = indexOf(data, start, end, USAGE);
+      int at = indexOfUsage(data, start, end);
       TokenUsage u = at < 0 ? null : usageObjectAt(data, at + USAGE.length, end);
       if (u != null) {
         usage = u;
@@ -89,70 +129,116 @@ public final class UsageSniffer {
     }
   }
 
-  /** Reads {@code : { "prompt_tokens": n, "completion_tokens": m, ... }} starting after the {@code "usage"} key. */
-  private static TokenUsage usageObjectAt(byte[] data, int from, int end) {
-    int i = from;
-    while (i < end && (data[i] == ' ' || data[i] == ':' || data[i] == '\t')) {
-      i++;
+  /**
+   * Reads {@code : { "prompt_tokens": n, "completion_tokens": m, ... }} starting after the {@code "usage"} key: the two
+   * counts at the object's own level, whatever else it nests; null when the object does not close within the bytes.
+   * No parser is made for it (one per response cost more than the rest of the response path).
+   */
+  private static TokenUsage usageObjectAt(byte[] d, int from, int end) {
+    int i = skipSpace(d, from, end);
+    if (i < end && d[i] == ':') {
+      i = skipSpace(d, i + 1, end);
     }
-    if (i >= end || data[i] != '{') {
+    if (i >= end || d[i] != '{') {
       return null;
     }
     long prompt = -1;
     long completion = -1;
-    try (JsonParser p = JSON.createParser(data, i, end - i)) {
-      p.nextToken();
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken v = p.nextToken();
-        if (v == JsonToken.VALUE_NUMBER_INT && "prompt_tokens".equals(name)) {
-          prompt = p.getLongValue();
-        } else if (v == JsonToken.VALUE_NUMBER_INT && "completion_tokens".equals(name)) {
-          completion = p.getLongValue();
-        } else {
-          p.skipChildren();
+    int depth = 0;
+    for (; i < end; i++) {
+      byte c = d[i];
+      if (c == '"') {
+        int close = closingQuote(d, i + 1, end);
+        if (close < 0) {
+          return null;
         }
+        int value = depth == 1 ? skipSpace(d, close + 1, end) : end;
+        if (value < end && d[value] == ':') {
+          value = skipSpace(d, value + 1, end);
+          if (regionIs(d, i + 1, close, PROMPT_TOKENS)) {
+            prompt = digits(d, value, end);
+          } else if (regionIs(d, i + 1, close, COMPLETION_TOKENS)) {
+            completion = digits(d, value, end);
+          }
+        }
+        i = close;
+      } else if (c == '{' || c == '[') {
+        depth++;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        return prompt < 0 && completion < 0 ? null : new TokenUsage(Math.max(0, prompt), Math.max(0, completion));
       }
-    } catch (Exception e) {
-      return null;
     }
-    return prompt < 0 && completion < 0 ? null : new TokenUsage(Math.max(0, prompt), Math.max(0, completion));
+    return null;
   }
 
-  private static boolean startsWith(byte[] data, int start, int end, byte[] prefix) {
+  private static final byte[] PROMPT_TOKENS = "prompt_tokens".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] COMPLETION_TOKENS = "completion_tokens".getBytes(StandardCharsets.US_ASCII);
+
+  private static int skipSpace(byte[] d, int i, int end) {
+    while (i < end && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')) {
+      i++;
+    }
+    return i;
+  }
+
+  /** The index of the quote that closes a string whose text starts at {@code i}, or -1. */
+  private static int closingQuote(byte[] d, int i, int end) {
+    for (; i < end; i++) {
+      if (d[i] == '\\') {
+        i++;
+      } else if (d[i] == '"') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean regionIs(byte[] d, int start, int end, byte[] word) {
+    return end - start == word.length && Arrays.equals(d, start, end, word, 0, word.length);
+  }
+
+  /** A whole number of at most 18 digits starting at {@code i}, or -1 when none is there. */
+  private static long digits(byte[] d, int i, int end) {
+    long n = 0;
+    int start = i;
+    while (i < end && i - start < 18 && d[i] >= '0' && d[i] <= '9') {
+      n = n * 10 + (d[i++] - '0');
+    }
+    return i == start ? -1 : n;
+  }
+
+  private static boolean regionEquals(byte[] data, int start, int end, byte[] prefix) {
     return end - start >= prefix.length && Arrays.equals(data, start, start + prefix.length, prefix, 0, prefix.length);
   }
 
-  private static byte[] lastBytes(byte[] data, int n) {
-    return data.length > n ? Arrays.copyOfRange(data, data.length - n, data.length) : data;
-  }
-
-  private static byte[] concat(byte[] a, ByteString b) {
-    if (a.length == 0) {
-      return b.toByteArray();
+  /** Where {@code "usage"} starts in the line, by Horspool's skips: most lines are passed seven bytes at a time. */
+  private static int indexOfUsage(byte[] data, int start, int end) {
+    int last = USAGE.length - 1;
+    for (int i = start; i <= end - USAGE.length; i += USAGE_SKIP[data[i + last] & 0xFF]) {
+      if (data[i + last] == '"' && regionEquals(data, i, end, USAGE)) {
+        return i;
+      }
     }
-    byte[] out = Arrays.copyOf(a, a.length + b.size());
-    b.copyTo(out, a.length);
-    return out;
+    return -1;
   }
 
-  private static int indexOf(byte[] data, int start, int end, byte[] needle) {
-    outer : for (int i = start; i <= end - needle.length; i++) {
+  private static int[] horspoolSkips(byte[] needle) {
+    int[] skip = new int[256];
+    Arrays.fill(skip, needle.length);
+    for (int j = 0; j < needle.length - 1; j++) {
+      skip[needle[j] & 0xFF] = needle.length - 1 - j;
+    }
+    return skip;
+  }
+
+  private static int lastIndexOf(byte[] data, byte[] needle) {
+    outer : for (int i = data.length - needle.length; i >= 0; i--) {
       for (int j = 0; j < needle.length; j++) {
         if (data[i + j] != needle[j]) {
           continue outer;
         }
       }
       return i;
-    }
-    return -1;
-  }
-
-  private static int lastIndexOf(byte[] data, byte[] needle) {
-    for (int i = data.length - needle.length; i >= 0; i--) {
-      if (Arrays.equals(data, i, i + needle.length, needle, 0, needle.length)) {
-        return i;
-      }
     }
     return -1;
   }

@@ -203,7 +203,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       ctx.moveTo(RequestState.RESPONDING);
       deps.director().responseStarted(ctx, IncomingRequest.servedEndpoint(req.getMetadataContext()));
     }
-    out.onNext(relay.headers(IncomingRequest.headers(h.getHeaders()), routed ? ctx : null));
+    out.onNext(relay.headers(IncomingRequest.header(h.getHeaders(), ":status"),
+        IncomingRequest.header(h.getHeaders(), "content-type"), routed ? ctx : null));
     if (h.getEndOfStream()) {
       finish(relay.status());
     }

@@ -28,6 +28,17 @@ final class IncomingRequest {
     return out;
   }
 
+  /** One header's value (name in lower case), or null: for a response, where two headers matter and no map is built. */
+  static String header(HeaderMap map, String name) {
+    for (int i = 0; i < map.getHeadersCount(); i++) {
+      HeaderValue h = map.getHeaders(i);
+      if (h.getKey().equalsIgnoreCase(name)) {
+        return h.getRawValue().isEmpty() ? h.getValue() : h.getRawValue().toString(StandardCharsets.UTF_8);
+      }
+    }
+    return null;
+  }
+
   static List<String> spoofedRoutingHeaders(Map<String, String> headers) {
     List<String> out = new ArrayList<>(0);
     for (String name : headers.keySet()) {

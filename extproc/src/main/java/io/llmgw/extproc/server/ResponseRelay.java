@@ -10,13 +10,16 @@ import io.llmgw.extproc.body.ResponseModelRewriter;
 import io.llmgw.extproc.body.UsageSniffer;
 import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
-import java.util.Map;
 
 /**
  * The response side of one exchange: every chunk passes through, with the model name rewritten back when the request
  * was rewritten, a model-less route's variant named in headers, token usage read on the way.
  */
 final class ResponseRelay {
+  /** The answer to response headers that need no change: the same immutable message every time. */
+  private static final ProcessingResponse UNTOUCHED_HEADERS = Frames.responseHeaders(
+      CommonResponse.getDefaultInstance());
+
   private final boolean fullDuplex;
   private ResponseModelRewriter rewriter;
   private UsageSniffer usage;
@@ -26,29 +29,30 @@ final class ResponseRelay {
     this.fullDuplex = fullDuplex;
   }
 
-  /** @param ctx the request, when it was routed (null: the response passes untouched) */
-  ProcessingResponse headers(Map<String, String> response, RequestContext ctx) {
-    status = response.getOrDefault(":status", "0");
-    usage = new UsageSniffer(response.get("content-type"));
-    CommonResponse.Builder common = CommonResponse.newBuilder();
-    if (ctx != null) {
-      Choice choice = ctx.choice();
-      HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
-      if (!choice.target().equals(ctx.requestedModel())) {
-        rewriter = new ResponseModelRewriter(choice.target(), ctx.requestedModel());
-        mutation.addRemoveHeaders("content-length");
-      }
-      if (choice.variant() != null) {
-        mutation.addSetHeaders(Frames.setHeader(EppProtocol.VARIANT, choice.target()));
-        if (!choice.unmet().isEmpty()) {
-          mutation.addSetHeaders(Frames.setHeader(EppProtocol.REQUIREMENTS_UNMET, String.join("; ", choice.unmet())));
-        }
-      }
-      if (mutation.getRemoveHeadersCount() > 0 || mutation.getSetHeadersCount() > 0) {
-        common.setHeaderMutation(mutation);
+  /**
+   * @param status the response's {@code :status}, or null
+   * @param contentType its {@code content-type}, or null
+   * @param ctx the request, when it was routed (null: the response passes untouched)
+   */
+  ProcessingResponse headers(String status, String contentType, RequestContext ctx) {
+    this.status = status == null ? "0" : status;
+    usage = new UsageSniffer(contentType);
+    if (ctx == null || ctx.choice().variant() == null && ctx.choice().target().equals(ctx.requestedModel())) {
+      return UNTOUCHED_HEADERS;
+    }
+    Choice choice = ctx.choice();
+    HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
+    if (!choice.target().equals(ctx.requestedModel())) {
+      rewriter = new ResponseModelRewriter(choice.target(), ctx.requestedModel());
+      mutation.addRemoveHeaders("content-length");
+    }
+    if (choice.variant() != null) {
+      mutation.addSetHeaders(Frames.setHeader(EppProtocol.VARIANT, choice.target()));
+      if (!choice.unmet().isEmpty()) {
+        mutation.addSetHeaders(Frames.setHeader(EppProtocol.REQUIREMENTS_UNMET, String.join("; ", choice.unmet())));
       }
     }
-    return Frames.responseHeaders(common.build());
+    return Frames.responseHeaders(CommonResponse.newBuilder().setHeaderMutation(mutation).build());
   }
 
   ProcessingResponse body(HttpBody chunk) {

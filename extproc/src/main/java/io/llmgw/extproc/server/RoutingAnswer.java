@@ -49,15 +49,16 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
       boolean bodyEnded) {
     // the protocol forbids different values in the header and the metadata: proxies may read either
     String destination = withFallbacks ? r.decision().destinationValue() : r.decision().primary().address();
+    DestinationFrames.Destination frames = DestinationFrames.destination(destination);
     CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
     HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
-    mutation.addSetHeaders(Frames.setHeader(EppProtocol.DESTINATION, destination));
-    mutation.addSetHeaders(Frames.setHeader(EppProtocol.ROUTE, ctx.route().key().toString()));
+    mutation.addSetHeaders(frames.header());
+    mutation.addSetHeaders(DestinationFrames.route(ctx.route().key()));
     boolean rewritten = !ctx.choice().target().equals(ctx.requestedModel());
     if (rewritten) {
       mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
     }
-    Struct metadata = Frames.destinationMetadata(destination);
+    Struct metadata = frames.metadata();
     if (!fullDuplex) {
       if (rewritten) {
         common.setBodyMutation(Frames.replaceBody(r.body()));

@@ -16,6 +16,7 @@ class UsageSnifferTest {
       sse.accept(ByteString.copyFromUtf8(stream.substring(off, end)), end == stream.length());
     }
     assertThat(sse.usage()).isEqualTo(new TokenUsage(11, 7));
+    assertThat(sse.dataEvents()).as("two data events; [DONE] is not one").isEqualTo(2);
 
     UsageSniffer json = new UsageSniffer("application/json");
     json.accept(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":3,"), false);
@@ -27,8 +28,50 @@ class UsageSnifferTest {
     big.accept(ByteString.copyFromUtf8("\"usage\": {\"prompt_tokens\":8,\"total_tokens\":8,\"x\":{\"y\":1}}}"), true);
     assertThat(big.usage()).as("usage at the tail of a 1 MiB JSON body").isEqualTo(new TokenUsage(8, 0));
 
+    UsageSniffer split = new UsageSniffer("application/json");
+    split.accept(ByteString.copyFromUtf8("{\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":6}"), false);
+    for (int i = 0; i < 10; i++) {
+      split.accept(ByteString.copyFromUtf8(" ".repeat(1024)), false);
+    }
+    split.accept(ByteString.copyFromUtf8("}"), true);
+    assertThat(split.usage()).as("usage 10 KiB before the end: past the tail, not read").isNull();
+
     UsageSniffer garbage = new UsageSniffer("application/json");
     garbage.accept(ByteString.copyFromUtf8("{\"usage\":"), true);
     assertThat(garbage.usage()).isNull();
+  }
+
+  @Test
+  void onlyTheUsageObjectsOwnCountsAreRead() {
+    assertThat(jsonUsage("{\"usage\": {\"prompt_tokens\": 11, \"prompt_tokens_details\": {\"cached_tokens\": 5, "
+        + "\"completion_tokens\": 99}, \"note\": \"a \\\"completion_tokens\\\": 42\", \"completion_tokens\":7}}"))
+        .as("nested and quoted look-alikes are not the counts").isEqualTo(new TokenUsage(11, 7));
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":")).as("unterminated").isNull();
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":\"3\",\"completion_tokens\":-2}}")).as("not whole numbers")
+        .isNull();
+    assertThat(jsonUsage("{\"usage\":null}")).isNull();
+  }
+
+  private static TokenUsage jsonUsage(String body) {
+    UsageSniffer json = new UsageSniffer("application/json");
+    json.accept(ByteString.copyFromUtf8(body), true);
+    return json.usage();
+  }
+
+  @Test
+  void streamedEventsAreCountedWithoutUsageAndAcrossChunkBoundaries() {
+    UsageSniffer sse = new UsageSniffer("text/event-stream");
+    StringBuilder stream = new StringBuilder();
+    for (int i = 0; i < 50; i++) {
+      stream.append("data: {\"choices\":[{\"delta\":{\"content\":\"t").append(i).append("\"}}]}\n\n");
+    }
+    stream.append("data: [DONE]\n\n");
+    byte[] bytes = stream.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    for (int off = 0; off < bytes.length; off += 37) {
+      int end = Math.min(bytes.length, off + 37);
+      sse.accept(ByteString.copyFrom(bytes, off, end - off), end == bytes.length);
+    }
+    assertThat(sse.usage()).isNull();
+    assertThat(sse.dataEvents()).isEqualTo(50);
   }
 }

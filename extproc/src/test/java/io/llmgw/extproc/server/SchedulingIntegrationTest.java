@@ -100,7 +100,7 @@ class SchedulingIntegrationTest {
       }
       assertThat(picked).as("the file's prefix-cache scorer at work").containsOnly(picked.getFirst());
       assertThat(file.metricsText()).contains("llmgw_plugin_duration_seconds_count{extension_point=\"scorer\","
-          + "plugin_name=\"prefix-cache-scorer\",plugin_type=\"prefix-cache-scorer\"} 4")
+          + "plugin_name=\"prefix-cache-scorer\",plugin_type=\"prefix-cache-scorer\"} 1") // the first of 4, sampled
           .contains("plugin_type=\"just-in-time-loader\"");
     }
   }

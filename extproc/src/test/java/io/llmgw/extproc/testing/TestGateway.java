@@ -38,7 +38,7 @@ public final class TestGateway implements AutoCloseable {
 
   /** @param routes routes (and objectives) over the pool {@code pool}, whose pods are {@link #address} 1…{@code pods} */
   public TestGateway(EppSettings settings, int pods, String routes) {
-    parts = Components.wire(settings, clock, clock, scheduler, Runnable::run, scrapes, new EppMetrics(), runtime);
+    parts = Components.wire(settings, clock, clock, scheduler, Runnable::run, scrapes, new EppMetrics(1), runtime);
     apply(pods, routes);
   }
 

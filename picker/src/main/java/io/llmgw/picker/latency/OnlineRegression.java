@@ -5,7 +5,8 @@ package io.llmgw.picker.latency;
  * {@code decay} per observation, so the fit follows a pod whose behaviour drifts, and the ridge keeps them solvable
  * while a feature has not varied yet. The first feature is the constant 1 and is not shrunk: a feature that has not
  * varied yet takes no share of the constant (a pod only ever seen under one request would otherwise be predicted at
- * half its latency when idle). Seven or so features: solving costs nothing next to a request. Not thread-safe.
+ * half its latency when idle). The fit is solved when next read, not on every observation: every request observes,
+ * few predictions read, and a burst of observations between two reads is solved once. Not thread-safe.
  */
 public final class OnlineRegression {
   private final int d;
@@ -15,6 +16,7 @@ public final class OnlineRegression {
   private final double[] b;
   private final double[] theta;
   private double weight;
+  private boolean unsolved;
 
   public OnlineRegression(int features, double decay, double ridge) {
     this.d = features;
@@ -33,10 +35,11 @@ public final class OnlineRegression {
       }
     }
     weight = weight * decay + 1;
-    solve();
+    unsolved = true;
   }
 
   public double predict(double[] x) {
+    solveIfObserved();
     double y = 0;
     for (int i = 0; i < d; i++) {
       y += theta[i] * x[i];
@@ -46,12 +49,20 @@ public final class OnlineRegression {
 
   /** The fitted weights, one per feature. */
   public double[] weights() {
+    solveIfObserved();
     return theta.clone();
   }
 
   /** The decayed number of observations behind the fit. */
   public double weight() {
     return weight;
+  }
+
+  private void solveIfObserved() {
+    if (unsolved) {
+      unsolved = false;
+      solve();
+    }
   }
 
   /** Gaussian elimination with partial pivoting on (A + ridge·I') θ = b, I' the identity without the constant. */

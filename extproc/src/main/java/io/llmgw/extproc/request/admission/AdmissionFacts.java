@@ -41,7 +41,7 @@ public final class AdmissionFacts {
   /** Requests already wait in flow control for these pools: a newcomer queues behind them, never overtakes. */
   public boolean othersWaiting() {
     if (othersWaiting == null) {
-      othersWaiting = flowControlOn() && flow.hasWaiting(PoolSet.of(ctx.choice().pools()));
+      othersWaiting = flowControlOn() && flow.anyWaiting() && flow.hasWaiting(PoolSet.of(ctx.choice().pools()));
     }
     return othersWaiting;
   }
