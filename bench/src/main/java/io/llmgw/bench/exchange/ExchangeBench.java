@@ -49,8 +49,8 @@ public final class ExchangeBench implements Callable<Integer> {
   @Option(names = "--chunks", defaultValue = "200", description = "whole: response frames (default: ${DEFAULT-VALUE}).")
   int chunks;
 
-  @Option(names = "--warmup", defaultValue = "10",
-      description = "Seconds before each window (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--warmup", defaultValue = "30", description = "Seconds before each window: the EPP compiles for "
+      + "longer than 15 s on two cores (default: ${DEFAULT-VALUE}).")
   int warmupSeconds;
 
   @Option(names = "--window", defaultValue = "10", description = "Measured seconds (default: ${DEFAULT-VALUE}).")

@@ -1,15 +1,14 @@
 package io.llmgw.extproc.body;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * A push scanner for one JSON text (RFC 8259) fed as byte pieces of any size: it checks the grammar, string escapes,
- * UTF-8 and nesting, and reports each value to its subclass in body order with its byte offsets. A string is decoded
- * only when the subclass asks for it at its start ({@link #captureLimit}); every other string is only scanned for its
+ * UTF-8 and nesting, and reports each value to its {@link JsonEvents} in body order with its byte offsets. A string is decoded
+ * only when the events ask for it at its start ({@link JsonEvents#captureLimit}); every other string is only scanned for its
  * end, in a loop over plain ASCII bytes. After the first problem it reports nothing more.
  */
-abstract class JsonByteScanner {
+final class JsonByteScanner {
   private static final int VALUE = 0;
   private static final int VALUE_OR_CLOSE = 1;
   private static final int KEY_OR_CLOSE = 2;
@@ -22,15 +21,6 @@ abstract class JsonByteScanner {
   private static final int UNICODE = 9;
   private static final int NUMBER = 10;
   private static final int LITERAL = 11;
-
-  private static final int N_SIGN = 0;
-  private static final int N_ZERO = 1;
-  private static final int N_INT = 2;
-  private static final int N_DOT = 3;
-  private static final int N_FRAC = 4;
-  private static final int N_E = 5;
-  private static final int N_E_SIGN = 6;
-  private static final int N_EXP = 7;
 
   private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
@@ -45,58 +35,26 @@ abstract class JsonByteScanner {
   private long stringStart;
   private int utf8Continuations;
   private int unicodeDigits;
-  private int captureLimit;
-  private byte[] capture = new byte[32];
-  private int captured;
-  private boolean captureOverflow;
-
-  private int numberState;
-  private boolean numberNegative;
-  private boolean numberIntegral;
-  private long numberValue;
-  private boolean numberOverflow;
+  private final CapturedString capture = new CapturedString();
+  private final JsonNumber number = new JsonNumber();
 
   private byte[] literal;
   private int literalAt;
 
-  protected abstract void fail(BodyProblem problem);
+  private final JsonEvents events;
 
-  protected abstract boolean failed();
-
-  /** An object or array opens inside {@code depthBefore} containers (0: it is the root) at {@code offset}. */
-  protected abstract void containerStart(int depthBefore, boolean object, long offset);
-
-  /** A container closed, leaving {@code depthAfter} open; {@code endOffset} is one past its closing bracket. */
-  protected abstract void containerEnd(int depthAfter, long endOffset);
-
-  /** How many raw bytes of the string starting here to keep and decode (0: none, only scan for its end). */
-  protected abstract int captureLimit(int depth, boolean key);
-
-  /** A key of an object at {@code depth}; its name, or null when not captured. */
-  protected abstract void key(int depth, String name);
-
-  /** A string value; decoded when captured within its limit, else null; offsets of its quotes, end exclusive. */
-  protected abstract void string(int depth, String decoded, long start, long end);
-
-  /** A number; {@code integral} when it has no fraction or exponent ({@code value} then holds it, saturated). */
-  protected abstract void number(int depth, boolean integral, long value);
-
-  /** {@code true}, {@code false} or {@code null}. */
-  protected abstract void literal(int depth);
-
-  /** Containers open now. */
-  protected final int depth() {
-    return depth;
+  JsonByteScanner(JsonEvents events) {
+    this.events = events;
   }
 
   final void feed(byte[] b, int from, int length) {
     int end = from + length;
     long base = consumed - from;
     int i = from;
-    while (i < end && !failed()) {
+    while (i < end && !events.failed()) {
       i = switch (state) {
         case STRING -> string(b, i, end, base);
-        case NUMBER -> number(b, i, base);
+        case NUMBER -> number(b, i);
         default -> structural(b, i, base);
       };
     }
@@ -105,8 +63,8 @@ abstract class JsonByteScanner {
 
   /** The input ended: anything but a closed root is not JSON (a bare root number included, as Jackson has it). */
   final void end() {
-    if (!failed() && state != DONE) {
-      fail(BodyProblem.NOT_JSON);
+    if (!events.failed() && state != DONE) {
+      events.fail(BodyProblem.NOT_JSON);
     }
   }
 
@@ -114,12 +72,12 @@ abstract class JsonByteScanner {
     byte c = b[i];
     switch (state) {
       case ESCAPE -> {
-        keep(c);
+        capture.keep(c);
         escape(c);
         return i + 1;
       }
       case UNICODE -> {
-        keep(c);
+        capture.keep(c);
         unicodeDigit(c);
         return i + 1;
       }
@@ -146,14 +104,14 @@ abstract class JsonByteScanner {
         } else if (c == '}' && state == KEY_OR_CLOSE) {
           close(c, base + i);
         } else {
-          fail(BodyProblem.NOT_JSON);
+          events.fail(BodyProblem.NOT_JSON);
         }
       }
       case COLON -> {
         if (c == ':') {
           state = VALUE;
         } else {
-          fail(BodyProblem.NOT_JSON);
+          events.fail(BodyProblem.NOT_JSON);
         }
       }
       case AFTER_VALUE -> {
@@ -162,10 +120,10 @@ abstract class JsonByteScanner {
         } else if (c == '}' || c == ']') {
           close(c, base + i);
         } else {
-          fail(BodyProblem.NOT_JSON);
+          events.fail(BodyProblem.NOT_JSON);
         }
       }
-      default -> fail(BodyProblem.NOT_JSON); // DONE: something after the root value
+      default -> events.fail(BodyProblem.NOT_JSON); // DONE: something after the root value
     }
     return i + 1;
   }
@@ -174,12 +132,12 @@ abstract class JsonByteScanner {
     switch (c) {
       case '{', '[' -> {
         boolean object = c == '{';
-        containerStart(depth, object, offset);
-        if (failed()) {
+        events.containerStart(depth, object, offset);
+        if (events.failed()) {
           return;
         }
         if (depth == ModelExtractor.MAX_NESTING) {
-          fail(BodyProblem.TOO_DEEP);
+          events.fail(BodyProblem.TOO_DEEP);
           return;
         }
         containers[depth++] = c;
@@ -192,16 +150,9 @@ abstract class JsonByteScanner {
       default -> {
         if (c == '-' || (c >= '0' && c <= '9')) {
           state = NUMBER;
-          numberNegative = c == '-';
-          numberIntegral = true;
-          numberValue = 0;
-          numberOverflow = false;
-          numberState = c == '-' ? N_SIGN : c == '0' ? N_ZERO : N_INT;
-          if (c > '0') {
-            numberValue = c - '0';
-          }
+          number.start(c);
         } else {
-          fail(BodyProblem.NOT_JSON);
+          events.fail(BodyProblem.NOT_JSON);
         }
       }
     }
@@ -210,11 +161,11 @@ abstract class JsonByteScanner {
   private void close(byte c, long offset) {
     byte open = containers[depth - 1];
     if ((c == '}') != (open == '{')) {
-      fail(BodyProblem.NOT_JSON);
+      events.fail(BodyProblem.NOT_JSON);
       return;
     }
     depth--;
-    containerEnd(depth, offset + 1);
+    events.containerEnd(depth, offset + 1);
     state = depth == 0 ? DONE : AFTER_VALUE;
   }
 
@@ -223,9 +174,7 @@ abstract class JsonByteScanner {
     stringIsKey = key;
     stringStart = offset;
     utf8Continuations = 0;
-    captured = 0;
-    captureOverflow = false;
-    captureLimit = captureLimit(depth, key);
+    capture.reset(events.captureLimit(depth, key));
   }
 
   /**
@@ -237,7 +186,7 @@ abstract class JsonByteScanner {
     int start = i;
     while (utf8Continuations > 0 && i < end) { // the rest of a character the last piece cut
       if ((b[i++] & 0xC0) != 0x80) {
-        fail(BodyProblem.NOT_JSON);
+        events.fail(BodyProblem.NOT_JSON);
         return end;
       }
       utf8Continuations--;
@@ -247,7 +196,7 @@ abstract class JsonByteScanner {
       if (c >= 0x20 && c != '"' && c != '\\') { // a negative byte (not ASCII) falls out here too
         i++;
       } else if (c == '"') {
-        keepRun(b, start, i);
+        capture.keep(b, start, i);
         endString(base + i + 1);
         return i + 1;
       } else if (c == '\\') {
@@ -257,24 +206,24 @@ abstract class JsonByteScanner {
         }
         i = next;
         if (state != STRING) { // the escape runs past this piece
-          keepRun(b, start, i);
+          capture.keep(b, start, i);
           return i;
         }
       } else if (c >= 0) {
-        fail(BodyProblem.NOT_JSON); // a control character, unescaped
+        events.fail(BodyProblem.NOT_JSON); // a control character, unescaped
         return end;
       } else {
         int lead = c & 0xFF;
         int n = lead >= 0xC2 && lead <= 0xDF ? 1 : lead >= 0xE0 && lead <= 0xEF ? 2 : lead >= 0xF0 && lead <= 0xF4 ? 3
             : -1;
         if (n < 0) {
-          fail(BodyProblem.NOT_JSON);
+          events.fail(BodyProblem.NOT_JSON);
           return end;
         }
         int have = Math.min(n, end - i - 1);
         for (int k = 1; k <= have; k++) {
           if ((b[i + k] & 0xC0) != 0x80) {
-            fail(BodyProblem.NOT_JSON);
+            events.fail(BodyProblem.NOT_JSON);
             return end;
           }
         }
@@ -282,7 +231,7 @@ abstract class JsonByteScanner {
         i += have + 1;
       }
     }
-    keepRun(b, start, i);
+    capture.keep(b, start, i);
     return i;
   }
 
@@ -295,12 +244,12 @@ abstract class JsonByteScanner {
     byte e = b[i + 1];
     if (e != 'u') {
       escape(e);
-      return failed() ? -1 : i + 2;
+      return events.failed() ? -1 : i + 2;
     }
     int digits = Math.min(4, end - i - 2);
     for (int k = 0; k < digits; k++) {
       if (Character.digit(b[i + 2 + k], 16) < 0) {
-        fail(BodyProblem.NOT_JSON);
+        events.fail(BodyProblem.NOT_JSON);
         return -1;
       }
     }
@@ -311,12 +260,6 @@ abstract class JsonByteScanner {
     return i + 2 + digits;
   }
 
-  private void keepRun(byte[] b, int from, int to) {
-    if (captureLimit > 0) {
-      keep(b, from, to - from);
-    }
-  }
-
   private void escape(byte c) {
     switch (c) {
       case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> state = STRING;
@@ -324,97 +267,42 @@ abstract class JsonByteScanner {
         state = UNICODE;
         unicodeDigits = 0;
       }
-      default -> fail(BodyProblem.NOT_JSON);
+      default -> events.fail(BodyProblem.NOT_JSON);
     }
   }
 
   private void unicodeDigit(byte c) {
     if (Character.digit(c, 16) < 0) {
-      fail(BodyProblem.NOT_JSON);
+      events.fail(BodyProblem.NOT_JSON);
     } else if (++unicodeDigits == 4) {
       state = STRING;
     }
   }
 
   private void endString(long end) {
-    String decoded = captureLimit > 0 && !captureOverflow ? JsonStrings.decode(capture, captured) : null;
+    String decoded = capture.decoded();
     if (stringIsKey) {
       state = COLON;
-      key(depth, decoded);
+      events.key(depth, decoded);
     } else {
       state = depth == 0 ? DONE : AFTER_VALUE;
-      string(depth, decoded, stringStart, end);
+      events.string(depth, decoded, stringStart, end);
     }
   }
 
-  private int number(byte[] b, int i, long base) {
+  private int number(byte[] b, int i) {
     byte c = b[i];
-    boolean digit = c >= '0' && c <= '9';
-    switch (numberState) {
-      case N_SIGN -> {
-        if (!digit) {
-          fail(BodyProblem.NOT_JSON);
-          return i + 1;
-        }
-        numberState = c == '0' ? N_ZERO : N_INT;
-        accumulate(c);
+    switch (number.accept(c)) {
+      case PART -> {
+        return i + 1;
       }
-      case N_ZERO, N_INT -> {
-        if (digit && numberState == N_INT) {
-          accumulate(c);
-        } else if (digit) {
-          fail(BodyProblem.NOT_JSON); // a leading zero
-        } else if (c == '.') {
-          numberState = N_DOT;
-          numberIntegral = false;
-        } else if (c == 'e' || c == 'E') {
-          numberState = N_E;
-          numberIntegral = false;
-        } else {
-          return endNumber(c, i);
-        }
+      case ENDED -> {
+        return endNumber(c, i);
       }
-      case N_DOT -> {
-        if (!digit) {
-          fail(BodyProblem.NOT_JSON);
-        }
-        numberState = N_FRAC;
+      default -> {
+        events.fail(BodyProblem.NOT_JSON);
+        return i + 1;
       }
-      case N_FRAC, N_EXP -> {
-        if (c == 'e' || c == 'E') {
-          if (numberState == N_EXP) {
-            fail(BodyProblem.NOT_JSON);
-          }
-          numberState = N_E;
-        } else if (!digit) {
-          return endNumber(c, i);
-        }
-      }
-      case N_E -> {
-        if (c == '+' || c == '-') {
-          numberState = N_E_SIGN;
-        } else if (digit) {
-          numberState = N_EXP;
-        } else {
-          fail(BodyProblem.NOT_JSON);
-        }
-      }
-      default -> { // N_E_SIGN
-        if (!digit) {
-          fail(BodyProblem.NOT_JSON);
-        }
-        numberState = N_EXP;
-      }
-    }
-    return i + 1;
-  }
-
-  private void accumulate(byte c) {
-    int d = c - '0';
-    if (numberValue > (Long.MAX_VALUE - d) / 10) {
-      numberOverflow = true;
-    } else {
-      numberValue = numberValue * 10 + d;
     }
   }
 
@@ -424,7 +312,7 @@ abstract class JsonByteScanner {
    */
   private int endNumber(byte c, int i) {
     if (depth == 0 && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-      fail(BodyProblem.NOT_JSON);
+      events.fail(BodyProblem.NOT_JSON);
       return i + 1;
     }
     endNumber();
@@ -433,8 +321,7 @@ abstract class JsonByteScanner {
 
   private void endNumber() {
     state = depth == 0 ? DONE : AFTER_VALUE;
-    long value = numberOverflow ? Long.MAX_VALUE : numberValue;
-    number(depth, numberIntegral, numberNegative ? -value : value);
+    events.number(depth, number.integral(), number.value());
   }
 
   private void startLiteral(byte[] expected) {
@@ -445,37 +332,10 @@ abstract class JsonByteScanner {
 
   private void literalByte(byte c) {
     if (c != literal[literalAt]) {
-      fail(BodyProblem.NOT_JSON);
+      events.fail(BodyProblem.NOT_JSON);
     } else if (++literalAt == literal.length) {
       state = depth == 0 ? DONE : AFTER_VALUE;
-      literal(depth);
-    }
-  }
-
-  private void keep(byte c) {
-    if (captureLimit > 0 && !captureOverflow) {
-      ensure(1);
-      if (!captureOverflow) {
-        capture[captured++] = c;
-      }
-    }
-  }
-
-  private void keep(byte[] b, int from, int n) {
-    if (n > 0 && !captureOverflow) {
-      ensure(n);
-      if (!captureOverflow) {
-        System.arraycopy(b, from, capture, captured, n);
-        captured += n;
-      }
-    }
-  }
-
-  private void ensure(int n) {
-    if ((long) captured + n > captureLimit) {
-      captureOverflow = true;
-    } else if (captured + n > capture.length) {
-      capture = Arrays.copyOf(capture, Math.max(capture.length * 2, captured + n));
+      events.literal(depth);
     }
   }
 }

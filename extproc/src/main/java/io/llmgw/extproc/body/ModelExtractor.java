@@ -21,7 +21,7 @@ public final class ModelExtractor {
   private static final int PIECE = 16 << 10;
   private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[PIECE]);
 
-  private final JsonScan scan = new JsonScan();
+  private final JsonByteScanner scan = new JsonByteScanner(new Events());
   private boolean rootSeen;
   private String pendingField;
   private String model;
@@ -74,19 +74,19 @@ public final class ModelExtractor {
   }
 
   /** What the scan reports, in body order: the extraction's rules over the tokens. */
-  private final class JsonScan extends JsonByteScanner {
+  private final class Events implements JsonEvents {
     @Override
-    protected void fail(BodyProblem p) {
+    public void fail(BodyProblem p) {
       problem = p;
     }
 
     @Override
-    protected boolean failed() {
+    public boolean failed() {
       return problem != null;
     }
 
     @Override
-    protected void containerStart(int depthBefore, boolean object, long offset) {
+    public void containerStart(int depthBefore, boolean object, long offset) {
       if (!root(object)) {
         return;
       }
@@ -102,7 +102,7 @@ public final class ModelExtractor {
     }
 
     @Override
-    protected void containerEnd(int depthAfter, long endOffset) {
+    public void containerEnd(int depthAfter, long endOffset) {
       if (depthAfter == promptDepth) {
         promptEnd = endOffset;
         promptDepth = -1;
@@ -111,7 +111,7 @@ public final class ModelExtractor {
 
     /** Top-level keys, and the values of {@code model} and {@code user} (at most what a session id may be). */
     @Override
-    protected int captureLimit(int depth, boolean key) {
+    public int captureLimit(int depth, boolean key) {
       if (depth != 1) {
         return 0;
       }
@@ -123,7 +123,7 @@ public final class ModelExtractor {
     }
 
     @Override
-    protected void key(int depth, String name) {
+    public void key(int depth, String name) {
       if (depth == 1) {
         pendingField = name;
         if (!topLevelKeys.add(name)) {
@@ -133,7 +133,7 @@ public final class ModelExtractor {
     }
 
     @Override
-    protected void string(int depth, String decoded, long start, long end) {
+    public void string(int depth, String decoded, long start, long end) {
       if (!root(false) || depth != 1) {
         return;
       }
@@ -155,7 +155,7 @@ public final class ModelExtractor {
     }
 
     @Override
-    protected void number(int depth, boolean integral, long value) {
+    public void number(int depth, boolean integral, long value) {
       if (!root(false) || depth != 1) {
         return;
       }
@@ -174,7 +174,7 @@ public final class ModelExtractor {
     }
 
     @Override
-    protected void literal(int depth) {
+    public void literal(int depth) {
       if (!root(false) || depth != 1) {
         return;
       }
