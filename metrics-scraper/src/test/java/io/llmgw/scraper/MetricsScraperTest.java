@@ -143,6 +143,27 @@ class MetricsScraperTest {
   }
 
   @Test
+  void aPodThatAnswersWithSomethingOtherThanHttpFailsItsScrapeAndIsAskedAgain() throws Exception {
+    try (ServerSocket pod = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.32"))) {
+      pod.setSoTimeout(5_000);
+      String address = "127.0.0.32:" + pod.getLocalPort();
+      scraper.setTargets(List.of(new ScrapeTarget(address, Engine.VLLM)));
+      scraper.start();
+      try (Socket garbage = pod.accept()) {
+        garbage.getOutputStream().write("\u0000\u0001 not http at all\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+        garbage.getOutputStream().flush();
+        await().atMost(Duration.ofSeconds(5))
+            .untilAsserted(() -> assertThat(scraper.state(address).consecutiveFailures()).isPositive());
+      }
+      assertThat(scraper.state(address).healthy()).isFalse();
+      assertThat(scraper.state(address).lastError()).isNotBlank();
+      try (Socket next = pod.accept()) {
+        assertThat(next.isConnected()).as("the next tick asks again, on a new connection").isTrue();
+      }
+    }
+  }
+
+  @Test
   void scrapesReuseTheirConnection() throws Exception {
     try (FakeModelServer pod = new FakeModelServer("127.0.0.31", 0)) {
       pod.setVllm(1, 1, 0.1, 4, List.of(), List.of());

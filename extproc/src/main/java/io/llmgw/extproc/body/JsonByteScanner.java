@@ -47,7 +47,7 @@ final class JsonByteScanner {
     this.events = events;
   }
 
-  final void feed(byte[] b, int from, int length) {
+  void feed(byte[] b, int from, int length) {
     int end = from + length;
     long base = consumed - from;
     int i = from;
@@ -62,7 +62,7 @@ final class JsonByteScanner {
   }
 
   /** The input ended: anything but a closed root is not JSON (a bare root number included, as Jackson has it). */
-  final void end() {
+  void end() {
     if (!events.failed() && state != DONE) {
       events.fail(BodyProblem.NOT_JSON);
     }

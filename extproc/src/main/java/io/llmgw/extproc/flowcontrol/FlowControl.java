@@ -68,12 +68,12 @@ public final class FlowControl {
     return settings;
   }
 
-  /** Requests are waiting for these pools: a newcomer must queue behind them, not overtake them. */
   /** Whether any request waits anywhere: the lock-free question asked before {@link #hasWaiting}. */
   public boolean anyWaiting() {
     return queued.get() > 0;
   }
 
+  /** Requests are waiting for these pools: a newcomer must queue behind them, not overtake them. */
   public synchronized boolean hasWaiting(PoolSet pools) {
     PoolQueue q = queues.get(pools);
     return q != null && !q.queue.isEmpty();

@@ -11,6 +11,7 @@ import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.scraper.ScrapeListener;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -19,6 +20,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,17 +28,11 @@ import org.slf4j.LoggerFactory;
 public final class EppMetrics implements ScrapeListener, AdapterEvents {
   private static final Logger LOG = LoggerFactory.getLogger(EppMetrics.class);
 
+  /** Plugin calls per one observed into {@code llmgw_plugin_duration_seconds}. */
+  static final int PLUGIN_TIMING_SAMPLE = 16;
+
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final int pluginTimingSample;
-
-  public EppMetrics() {
-    this(PLUGIN_TIMING_SAMPLE);
-  }
-
-  /** @param pluginTimingSample observe one plugin call in this many (1: every call, as tests that count calls need) */
-  public EppMetrics(int pluginTimingSample) {
-    this.pluginTimingSample = pluginTimingSample;
-  }
   private final Counter requests = Counter.builder().name("llmgw_requests_total")
       .help("Requests by requested model, target, priority and HTTP status (or cancelled/error/incomplete)")
       .labelNames("model", "target", "priority", "code").register(registry);
@@ -84,6 +80,15 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   private final Counter idleExpired = Counter.builder().name("llmgw_streams_idle_expired_total")
       .help("Streams whose request sent nothing for --request-idle-timeout while it arrived (answered 408 or ended)")
       .register(registry);
+  public EppMetrics() {
+    this(PLUGIN_TIMING_SAMPLE);
+  }
+
+  /** @param pluginTimingSample observe one plugin call in this many (1: every call, as tests that count calls need) */
+  public EppMetrics(int pluginTimingSample) {
+    this.pluginTimingSample = pluginTimingSample;
+  }
+
   private final Histogram pluginDurations = Histogram.builder().name("llmgw_plugin_duration_seconds")
       .help("Time each plugin of the request lifecycle took per call, by extension point, plugin type and name; one "
           + "call in 16 is observed")
@@ -101,15 +106,13 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
         pluginTimingSample);
   }
 
-  static final int PLUGIN_TIMING_SAMPLE = 16;
-
   /** Observes the first call and every {@code every}th after; the count is not atomic, a lost update only moves a sample. */
-  private static final class SampledDurations implements java.util.function.LongConsumer {
-    private final io.prometheus.metrics.core.datapoints.DistributionDataPoint series;
+  private static final class SampledDurations implements LongConsumer {
+    private final DistributionDataPoint series;
     private final int every;
     private int calls;
 
-    SampledDurations(io.prometheus.metrics.core.datapoints.DistributionDataPoint series, int every) {
+    SampledDurations(DistributionDataPoint series, int every) {
       this.series = series;
       this.every = every;
     }

@@ -22,8 +22,7 @@ final class IncomingRequest {
   static Map<String, String> headers(HeaderMap map) {
     Map<String, String> out = new HashMap<>(map.getHeadersCount() * 2);
     for (HeaderValue h : map.getHeadersList()) {
-      String v = h.getRawValue().isEmpty() ? h.getValue() : h.getRawValue().toString(StandardCharsets.UTF_8);
-      out.put(h.getKey().toLowerCase(Locale.ROOT), v);
+      out.put(h.getKey().toLowerCase(Locale.ROOT), value(h));
     }
     return out;
   }
@@ -33,10 +32,14 @@ final class IncomingRequest {
     for (int i = 0; i < map.getHeadersCount(); i++) {
       HeaderValue h = map.getHeaders(i);
       if (h.getKey().equalsIgnoreCase(name)) {
-        return h.getRawValue().isEmpty() ? h.getValue() : h.getRawValue().toString(StandardCharsets.UTF_8);
+        return value(h);
       }
     }
     return null;
+  }
+
+  private static String value(HeaderValue h) {
+    return h.getRawValue().isEmpty() ? h.getValue() : h.getRawValue().toString(StandardCharsets.UTF_8);
   }
 
   static List<String> spoofedRoutingHeaders(Map<String, String> headers) {
