@@ -14,12 +14,14 @@ import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.plugins.DefaultPlugins;
+import io.llmgw.extproc.request.prepare.PromptTokensProducer;
 import io.llmgw.extproc.request.prepare.SessionIdProducer;
 import io.llmgw.picker.SessionKey;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
+import io.llmgw.scraper.kvevents.KvEventSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -134,8 +136,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--policy", converter = PolicyConverter.class,
       description = "seed (pack each adapter onto few pods; default), scorers (GIE queue/kv-cache/prefix/lora-affinity), "
-          + "latency (the pod with the least predicted latency, learned online), or a baseline for comparison: "
-          + "round-robin, random, least-request. Short for a plugin configuration.")
+          + "precise (scorers, with prefixes matched against the pods' KV-cache events: --kv-events-port), latency "
+          + "(the pod with the least predicted latency, learned online), or a baseline for comparison: round-robin, "
+          + "random, least-request. Short for a plugin configuration.")
   PolicyShorthand policy;
 
   @Option(names = "--plugins-config", paramLabel = "FILE",
@@ -166,6 +169,27 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--scrape-interval", converter = DurationConverter.class,
       description = "How often each pod's /metrics is polled (default: ${DEFAULT-VALUE}).")
   Duration scrapeInterval;
+
+  @Option(names = "--kv-events-port", paramLabel = "PORT", defaultValue = "0",
+      description = "Subscribe to every pod's KV-cache events (vLLM's --kv-events-config ZeroMQ endpoint) on this port; "
+          + "what the precise-prefix-cache-scorer (--policy precise) reads (default: off).")
+  int kvEventsPort;
+
+  @Option(names = "--kv-events-replay-port", paramLabel = "PORT", defaultValue = "0",
+      description = "The pods' KV-event replay endpoint, asked for missed batches (default: off; vLLM's example uses "
+          + "the event port + 1).")
+  int kvEventsReplayPort;
+
+  @Option(names = "--tokenizer", paramLabel = "sim|hf:PATH",
+      description = "How the precise prefix scorer turns prompts into the engine's token ids: sim (the simulator's), "
+          + "or hf:PATH to a model's Hugging Face tokenizer.json (completion prompts; chat prompts need the model's "
+          + "chat template, not rendered yet, and are matched approximately). Without it every prompt is matched "
+          + "approximately.")
+  String tokenizer;
+
+  @Option(names = "--kv-events-topic", defaultValue = "",
+      description = "Subscribe to this topic prefix only (default: every topic).")
+  String kvEventsTopic;
 
   @Option(names = "--stale-after", converter = DurationConverter.class,
       description = "Pods whose metrics are older are not picked (default: ${DEFAULT-VALUE}).")
@@ -313,8 +337,17 @@ public final class ServeCommand implements Callable<Integer> {
     SchedulingConfig base = pluginsConfig != null
         ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
         : policy.config(threshold);
+    if (tokenizer != null) {
+      if (base.lists(PromptTokensProducer.TYPE)) {
+        throw new IllegalArgumentException("--tokenizer and " + base.source() + "'s " + PromptTokensProducer.TYPE
+            + " both choose the tokenizer; give one");
+      }
+      base = base.withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER,
+          tokenizer)));
+    }
     double weight = sessionAffinity != null ? sessionAffinity
-        : pluginsConfig != null || policy == PolicyShorthand.SCORERS ? 0 : DEFAULT_SESSION_AFFINITY;
+        : pluginsConfig != null || policy == PolicyShorthand.SCORERS || policy == PolicyShorthand.PRECISE ? 0
+        : DEFAULT_SESSION_AFFINITY;
     if (!(weight >= 0 && weight <= 1000)) {
       throw new IllegalArgumentException("--session-affinity is a weight between 0 and 1000, not " + weight);
     }
@@ -354,7 +387,8 @@ public final class ServeCommand implements Callable<Integer> {
         .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout))
-        .withScrape(d.scrape().withInterval(scrapeInterval), staleAfter)
+        .withScrape(d.scrape().withInterval(scrapeInterval).withKvEvents(new KvEventSettings(kvEventsPort,
+            kvEventsReplayPort, kvEventsTopic, d.scrape().kvEvents().replayTimeout())), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
             .withMmeshPort(mmeshPort))
         // a copy busier than the seed policy's threshold on two ticks running earns another

@@ -22,6 +22,7 @@ import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.config.PluginEnv;
+import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.ScrapeListener;
 import io.llmgw.scraper.ScrapeStates;
@@ -38,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * API); tests build the same parts over fakes.
  */
 public record Components(Datastore datastore, EppMetrics metrics, Adapters adapters, CopyScaler copyScaler,
-    FlowControl flow, LatencyTracker latency, SchedulingProfile profile, GatewayStatus status, StreamDeps streams) {
+    FlowControl flow, LatencyTracker latency, SchedulingProfile profile, GatewayStatus status, StreamDeps streams,
+    EngineBlockIndex engineBlocks) {
   private static final Logger LOG = LoggerFactory.getLogger(Components.class);
 
   /**
@@ -60,8 +62,11 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     FlowControl flow = new FlowControl(s.flow(), saturation, datastore, clock, flowDispatcher, scheduler,
         new FlowMetrics(metrics.registry()));
     Rollouts rollouts = new Rollouts(adapters, datastore, scheduler, s.rolloutDrainCheck());
+    EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndex.DEFAULT_MAX_BLOCKS_PER_POD,
+        EngineBlockIndex.DEFAULT_RELEARN_NANOS, ticker);
     Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
-        ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator()),
+        ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
+        engineBlocks),
         new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics),
         LOG::warn);
     SchedulingProfile profile = pipeline.profile();
@@ -78,6 +83,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     FlowMetrics.watch(metrics.registry(), flow, status);
     datastore.onChange(t -> {
       profile.retainOnly(t.addresses());
+      engineBlocks.retainOnly(t.addresses());
       datastore.inFlight().forgetIdleExcept(t.addresses());
       latency.retain(t.config().routes(), t.addresses());
       rollouts.onChange(t);
@@ -88,6 +94,8 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     metrics.watchStreams(limits::openStreams, limits::bufferedBytes);
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
         s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits, new Vitals(clock));
-    return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams);
+    metrics.watchEngineBlocks(engineBlocks);
+    return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams,
+        engineBlocks);
   }
 }

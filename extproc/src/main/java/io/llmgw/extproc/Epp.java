@@ -24,6 +24,7 @@ import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.scraper.MetricsScraper;
+import io.llmgw.scraper.kvevents.KvEventSubscriber;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -58,6 +59,8 @@ public final class Epp implements AutoCloseable {
   private final ExecutorService flowDispatcher = Executors.newSingleThreadExecutor(r -> daemon(r, "epp-flow"));
   private final EppMetrics metrics = new EppMetrics();
   private final MetricsScraper scraper;
+  /** Follows the pods' KV-cache events when the pools publish them; null otherwise. */
+  private final KvEventSubscriber kvEvents;
   private final Components parts;
   private final HealthServer health = new HealthServer();
   private HealthWatch healthWatch;
@@ -83,6 +86,13 @@ public final class Epp implements AutoCloseable {
       scheduler.shutdownNow();
       flowDispatcher.shutdownNow();
       throw e;
+    }
+    if (s.scrape().kvEvents().enabled()) {
+      kvEvents = new KvEventSubscriber(s.scrape().kvEvents(), parts.engineBlocks());
+      parts.datastore().onChange(t -> kvEvents.pods(t.addresses()));
+      parts.metrics().watchKvEvents(kvEvents.stats());
+    } else {
+      kvEvents = null;
     }
     parts.datastore().onChange(t -> health.setReady(serving));
     parts.metrics().watchReadiness(health::serving);
@@ -127,6 +137,9 @@ public final class Epp implements AutoCloseable {
   private void startServing() throws IOException {
     ListenSettings l = settings.listen();
     scraper.start();
+    if (kvEvents != null) {
+      kvEvents.start();
+    }
     new Housekeeping(settings, parts).schedule(scheduler);
     Duration scraperSilence = Duration.ofMillis(Math.max(5_000, 20 * settings.scrape().interval().toMillis()));
     healthWatch = new HealthWatch(parts.streams().vitals().watch("the metrics scraper", scraper::lastTickMillis,
@@ -260,6 +273,13 @@ public final class Epp implements AutoCloseable {
       }
     }
     scraper.close();
+    if (kvEvents != null) {
+      try {
+        kvEvents.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     scheduler.shutdownNow();
     flowDispatcher.shutdownNow();
     if (identity != null) {

@@ -1,8 +1,10 @@
 package io.llmgw.sim;
 
+import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import io.llmgw.sim.http.SimServer;
+import io.llmgw.sim.kvevents.VllmKvEventsConfig;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -87,13 +89,20 @@ public final class SimCommand implements Callable<Integer> {
       description = "Also serve the ModelMesh runtime SPI (mmesh.ModelRuntime gRPC) on this port (default: off).")
   int runtimePort;
 
+  @Option(names = "--kv-events-config", description = "vLLM's KV-cache event publishing, in vLLM's JSON, e.g. "
+      + "'{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\",\"endpoint\":\"tcp://*:5557\","
+      + "\"replay_endpoint\":\"tcp://*:5558\",\"topic\":\"kv-events\"}' (each pod binds on its own address; "
+      + "default: off).")
+  String kvEventsConfig;
+
   public SimConfig config() {
     return SimConfig.builder().model(model).adapters(adapters)
         .loras(maxLoras, maxCpuLoras == null ? maxLoras : maxCpuLoras)
         .capacity(maxNumSeqs, maxWaiting, gpuBlocks).maxModelLen(maxModelLen)
         .prefill(prefillOverheadMs, prefillPerTokenMs).decode(decodeBaseMs, decodePerSeqMs)
         .loraLatency(loraLoadMs, loraSwapMs).meanOutputTokens(meanOutputTokens).failureRate(failureRate).seed(seed)
-        .runtimePort(runtimePort).priorityScheduling(schedulingPolicy.equals("priority")).build();
+        .runtimePort(runtimePort).priorityScheduling(schedulingPolicy.equals("priority"))
+        .kvEvents(kvEventsConfig == null ? KvEventsConfig.OFF : VllmKvEventsConfig.parse(kvEventsConfig)).build();
   }
 
   @Override

@@ -4,16 +4,21 @@ import io.llmgw.api.ConfigException;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
+import io.llmgw.extproc.request.prepare.PromptTokensProducer;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.scorers.LoraPackingScorer;
+import io.llmgw.picker.scorers.PrecisePrefixCacheScorer;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
+import io.llmgw.scraper.kvevents.KvEventSettings;
+import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,6 +75,14 @@ public final class BenchCommand implements Callable<Integer> {
       + "the simulator and, near saturation, never catches up.")
   double warmup;
 
+  @Option(names = "--epp-replicas", split = ",", defaultValue = "1", description = "EPP replicas behind the dev "
+      + "proxy, one set of runs each (e.g. 1,2,4): each replica keeps its own state, as separate processes would "
+      + "(default: ${DEFAULT-VALUE}).")
+  List<Integer> replicas;
+
+  private static final KvEventSettings EVENTS = new KvEventSettings(KvEventsConfig.DEFAULT_ON.port(),
+      KvEventsConfig.DEFAULT_ON.replayPort(), "", Duration.ofSeconds(1));
+
   @Override
   public Integer call() throws Exception {
     Workload w = switch (workload) {
@@ -105,8 +118,9 @@ public final class BenchCommand implements Callable<Integer> {
     System.out.printf("llmgw bench: workload %s, %d pods (max-num-seqs %d, max-loras %d, max-cpu-loras %d), "
         + "%.0f s of Poisson arrivals per run, seed %d%n", w.name(), podCount, sim.maxNumSeqs(), sim.maxLoras(),
         sim.maxCpuLoras(), duration, seed);
-    if (warmup < 0 || duration <= 0) {
-      System.err.println("llmgw bench: --duration must be positive and --warmup not negative");
+    if (warmup < 0 || duration <= 0 || replicas.stream().anyMatch(n -> n < 1 || n > 16)) {
+      System.err.println("llmgw bench: --duration must be positive, --warmup not negative and --epp-replicas within "
+          + "1..16");
       return 2;
     }
     Path dir = Files.createTempDirectory("llmgw-bench");
@@ -115,9 +129,12 @@ public final class BenchCommand implements Callable<Integer> {
         warmUp(sim, w, specs.getFirst(), rates.getFirst(), dir);
       }
       for (double rate : rates) {
-        Map<PolicySpec, Row> rows = new LinkedHashMap<>();
-        for (PolicySpec policy : specs) {
-          rows.put(policy, runOne(sim, w, policy, rate, dir));
+        Map<String, Row> rows = new LinkedHashMap<>();
+        for (int n : replicas) {
+          for (PolicySpec policy : specs) {
+            rows.put(replicas.size() == 1 && n == 1 ? policy.toString() : policy + " ×" + n,
+                runOne(sim, w, policy, n, rate, dir));
+          }
         }
         print(rate, rows);
       }
@@ -135,7 +152,7 @@ public final class BenchCommand implements Callable<Integer> {
     int gpuBlocks = baseOnly ? 1024 : SimConfig.defaults().numGpuBlocks();
     return SimConfig.builder().adapters(baseOnly ? List.of() : w.models())
         .loras(longTail ? 4 : 3, longTail ? 64 : 15).capacity(maxNumSeqs, 1024, gpuBlocks)
-        .decode(decodeBaseMs, decodePerSeqMs).seed(seed).build();
+        .decode(decodeBaseMs, decodePerSeqMs).seed(seed).kvEvents(KvEventsConfig.DEFAULT_ON).build();
   }
 
   /**
@@ -143,7 +160,7 @@ public final class BenchCommand implements Callable<Integer> {
    * EPP, but they share this JVM. The arrivals use another seed, so no run sees these prompts again.
    */
   private void warmUp(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
-    try (Rig rig = startRig(sim, w, policy, dir)) {
+    try (Rig rig = startRig(sim, w, policy, replicas.getLast(), dir)) {
       System.out.printf("  warming up (%s at %.1f/s for %.0f s, not measured) ...", policy, rate, warmup);
       System.out.flush();
       RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, warmup, ~seed, 4096, 120).run(n -> {});
@@ -151,17 +168,24 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  private Rig startRig(SimConfig sim, Workload w, PolicySpec policy, Path dir) throws Exception {
+  private Rig startRig(SimConfig sim, Workload w, PolicySpec policy, int eppReplicas, Path dir) throws Exception {
     SchedulingConfig scheduling = policy.config(); // before the pods start: a bad file leaves nothing running
     SimPods pods = SimPods.start(sim, podCount, firstIp, 8000);
     Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, w.models());
-    EppSettings settings = EppSettings.defaults(config).onLoopbackEphemeralPorts().withScheduling(scheduling);
-    return Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0));
+    EppSettings d = EppSettings.defaults(config);
+    // every run's pods publish KV-cache events and every EPP follows them, so that policies differ only in routing
+    boolean simTokens = scheduling.lists(PrecisePrefixCacheScorer.TYPE) && !scheduling.lists(PromptTokensProducer.TYPE);
+    EppSettings settings = d.onLoopbackEphemeralPorts().withScheduling(!simTokens ? scheduling
+        : scheduling
+            .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, "sim"))))
+        .withScrape(d.scrape().withKvEvents(EVENTS), d.staleAfter());
+    return Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0), eppReplicas);
   }
 
-  private Row runOne(SimConfig sim, Workload w, PolicySpec policy, double rate, Path dir) throws Exception {
-    try (Rig rig = startRig(sim, w, policy, dir)) {
-      System.out.printf("  %-16s at %5.1f/s ...", policy, rate);
+  private Row runOne(SimConfig sim, Workload w, PolicySpec policy, int eppReplicas, double rate, Path dir)
+      throws Exception {
+    try (Rig rig = startRig(sim, w, policy, eppReplicas, dir)) {
+      System.out.printf("  %-16s ×%d at %5.1f/s ...", policy, eppReplicas, rate);
       System.out.flush();
       RunResult r = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, duration, seed, 4096, 120)
           .run(n -> {});
@@ -230,7 +254,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  private static void print(double rate, Map<PolicySpec, Row> rows) {
+  private static void print(double rate, Map<String, Row> rows) {
     System.out.printf("%n### %.0f requests/s%n%n", rate);
     System.out.println("| policy | done/s | tokens/s | TTFT p50 ms | TTFT p90 ms | TTFT p99 ms | TPOT p90 ms "
         + "| NTPOT p90 ms | errors | adapter swaps | GPU-slot hits | prefix-cache hits |");

@@ -12,6 +12,7 @@ import io.llmgw.sim.http.SimServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,12 +21,12 @@ import java.util.List;
  */
 public final class Rig implements AutoCloseable {
   private final SimPods pods;
-  private final Epp epp;
+  private final List<Epp> epps;
   private final DevProxy proxy;
 
-  private Rig(SimPods pods, Epp epp, DevProxy proxy) {
+  private Rig(SimPods pods, List<Epp> epps, DevProxy proxy) {
     this.pods = pods;
-    this.epp = epp;
+    this.epps = epps;
     this.proxy = proxy;
   }
 
@@ -36,18 +37,34 @@ public final class Rig implements AutoCloseable {
    * Takes ownership of {@code pods}: they close with the rig.
    */
   public static Rig start(SimPods pods, EppSettings settings, ProxySettings proxySettings) throws Exception {
-    Epp epp = null;
+    return start(pods, settings, proxySettings, 1);
+  }
+
+  /**
+   * As {@link #start(SimPods, EppSettings, ProxySettings)} with {@code replicas} EPPs over the same file (each with its
+   * own ports and its own state, as replicas in separate processes would be), the dev proxy spreading streams over them.
+   */
+  public static Rig start(SimPods pods, EppSettings settings, ProxySettings proxySettings, int replicas)
+      throws Exception {
+    if (replicas < 1 || replicas > 1 && proxySettings == null) {
+      throw new IllegalArgumentException("EPP replicas need the dev proxy in front, and there is at least one");
+    }
+    List<Epp> epps = new ArrayList<>();
     if (proxySettings != null) {
       settings = settings.withRequests(settings.requests().withDestinationFallbacks(true));
     }
     try {
-      epp = Epp.start(settings, Clock.systemUTC());
-      awaitScraped(epp, pods);
+      for (int i = 0; i < replicas; i++) {
+        epps.add(Epp.start(settings, Clock.systemUTC()));
+      }
+      for (Epp epp : epps) {
+        awaitScraped(epp, pods);
+      }
       DevProxy proxy = proxySettings == null ? null
-          : DevProxy.start(proxySettings.withEpp("127.0.0.1", epp.grpcPort()));
-      return new Rig(pods, epp, proxy);
+          : DevProxy.start(proxySettings.withEpps(epps.stream().map(e -> "127.0.0.1:" + e.grpcPort()).toList()));
+      return new Rig(pods, List.copyOf(epps), proxy);
     } catch (Exception | Error e) {
-      if (epp != null) {
+      for (Epp epp : epps) {
         epp.close();
       }
       pods.close();
@@ -89,8 +106,13 @@ public final class Rig implements AutoCloseable {
     return pods;
   }
 
+  /** The first EPP replica (the only one unless several were asked for). */
   public Epp epp() {
-    return epp;
+    return epps.getFirst();
+  }
+
+  public List<Epp> epps() {
+    return epps;
   }
 
   /** The dev proxy's port, or -1 without one. */
@@ -103,7 +125,9 @@ public final class Rig implements AutoCloseable {
     if (proxy != null) {
       proxy.close();
     }
-    epp.close();
+    for (Epp epp : epps) {
+      epp.close();
+    }
     pods.close();
   }
 }

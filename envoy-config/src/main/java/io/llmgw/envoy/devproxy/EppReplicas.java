@@ -48,6 +48,7 @@ final class EppReplicas implements AutoCloseable {
   }
 
   private final List<Replica> replicas = new ArrayList<>();
+  private final AtomicInteger turn = new AtomicInteger();
   private final ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "dev-proxy-epp-health");
     t.setDaemon(true);
@@ -68,12 +69,18 @@ final class EppReplicas implements AutoCloseable {
     }
   }
 
-  /** The healthy replica with the fewest open streams, not one of {@code tried} if another is left. */
+  /**
+   * The healthy replica with the fewest open streams, not one of {@code tried} if another is left; ties go round in
+   * turn (as Envoy's default round-robin would spread them), not always to the first.
+   */
   Replica pick(Set<Replica> tried) {
+    int start = Math.floorMod(turn.getAndIncrement(), replicas.size());
+    List<Replica> inTurn = new ArrayList<>(replicas.subList(start, replicas.size()));
+    inTurn.addAll(replicas.subList(0, start));
     Comparator<Replica> byLoad = Comparator.comparingInt(r -> r.open.get());
-    return replicas.stream().filter(r -> r.healthy && !tried.contains(r)).min(byLoad)
-        .or(() -> replicas.stream().filter(r -> !tried.contains(r)).min(byLoad))
-        .orElseGet(() -> replicas.stream().min(byLoad).orElseThrow());
+    return inTurn.stream().filter(r -> r.healthy && !tried.contains(r)).min(byLoad)
+        .or(() -> inTurn.stream().filter(r -> !tried.contains(r)).min(byLoad))
+        .orElseGet(() -> inTurn.stream().min(byLoad).orElseThrow());
   }
 
   List<Replica> all() {

@@ -10,7 +10,9 @@ import io.llmgw.extproc.state.Topology;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
+import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.scraper.ScrapeListener;
+import io.llmgw.scraper.kvevents.KvEventStats;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -248,6 +250,39 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
     GaugeWithCallback.builder().name("llmgw_buffered_body_bytes")
         .help("Bytes of request bodies still arriving, over all streams (--max-buffered-bytes)")
         .callback(cb -> cb.call(bufferedBytes.getAsLong())).register(registry);
+  }
+
+  /** The index of the pods' KV-cache blocks: its size against its cap, and blocks it could not place. */
+  public void watchEngineBlocks(EngineBlockIndex index) {
+    GaugeWithCallback.builder().name("llmgw_kv_index_blocks")
+        .help("KV-cache blocks the pods' events say they hold, over all pods (capped per pod)")
+        .callback(cb -> cb.call(index.blocks())).register(registry);
+    CounterWithCallback.builder().name("llmgw_kv_index_orphan_blocks")
+        .help("Stored blocks skipped because their parent block was never seen (events from before the subscription)")
+        .callback(cb -> cb.call(index.orphanBlocks())).register(registry);
+  }
+
+  /** The KV-event subscription: batches applied, gaps replayed, losses by cause, restarts seen. */
+  public void watchKvEvents(KvEventStats stats) {
+    CounterWithCallback.builder().name("llmgw_kv_event_batches").help("KV-event batches applied to the index")
+        .callback(cb -> cb.call(stats.batches())).register(registry);
+    CounterWithCallback.builder().name("llmgw_kv_event_replays")
+        .help("Gaps in a pod's KV-event sequence asked of its replay socket, and those not filled in time")
+        .labelNames("result").callback(cb -> {
+          cb.call(stats.replays() - stats.replaysUnanswered(), "filled");
+          cb.call(stats.replaysUnanswered(), "unfilled");
+        }).register(registry);
+    CounterWithCallback.builder().name("llmgw_kv_event_losses")
+        .help("Times a pod's blocks were dropped because its events could not be applied in order (gap, garbage, "
+            + "over_cap); the pod is then routed on the approximate prefix index while it relearns")
+        .labelNames("reason").callback(cb -> {
+          for (EngineBlockIndex.Loss l : EngineBlockIndex.Loss.values()) {
+            cb.call(stats.losses(l), l.name().toLowerCase(java.util.Locale.ROOT));
+          }
+        }).register(registry);
+    CounterWithCallback.builder().name("llmgw_kv_event_restarts")
+        .help("Pods whose KV-event numbering started over (an engine restart): their blocks were cleared")
+        .callback(cb -> cb.call(stats.restarts())).register(registry);
   }
 
   public void inFlightExpired(int n) {

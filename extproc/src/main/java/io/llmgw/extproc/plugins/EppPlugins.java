@@ -18,6 +18,7 @@ import io.llmgw.extproc.request.prepare.ObjectiveCheckProducer;
 import io.llmgw.extproc.request.prepare.Producer;
 import io.llmgw.extproc.request.prepare.Producers;
 import io.llmgw.extproc.request.prepare.PromptBlocksProducer;
+import io.llmgw.extproc.request.prepare.PromptTokensProducer;
 import io.llmgw.extproc.request.prepare.SessionIdProducer;
 import io.llmgw.extproc.request.residency.JustInTimeLoader;
 import io.llmgw.extproc.request.residency.Loader;
@@ -25,6 +26,9 @@ import io.llmgw.extproc.request.resolve.RolloutRedirect;
 import io.llmgw.extproc.request.resolve.TargetResolver;
 import io.llmgw.extproc.request.resolve.VariantChooser;
 import io.llmgw.extproc.request.resolve.WeightedTargets;
+import io.llmgw.extproc.tokens.HuggingFaceTokenizer;
+import io.llmgw.extproc.tokens.SimTokenizer;
+import io.llmgw.extproc.tokens.Tokenizer;
 import io.llmgw.picker.Plugin;
 import io.llmgw.picker.PluginId;
 import io.llmgw.picker.SchedulingProfile;
@@ -80,6 +84,7 @@ public final class EppPlugins {
     r.register(RolloutRedirect.TYPE, true, (p, env) -> none(p, new RolloutRedirect(env.rollouts())));
     r.register(PromptBlocksProducer.TYPE, false, EppPlugins::promptBlocks);
     r.register(SessionIdProducer.TYPE, false, EppPlugins::sessionId);
+    r.register(PromptTokensProducer.TYPE, false, EppPlugins::promptTokens);
     r.register(FairnessIdProducer.TYPE, false, (p, env) -> none(p, new FairnessIdProducer()));
     r.register(MaxTokensProducer.TYPE, false, (p, env) -> none(p, new MaxTokensProducer()));
     r.register(ObjectiveCheckProducer.TYPE, false,
@@ -235,6 +240,19 @@ public final class EppPlugins {
           + "prefix-tracking scorer cuts them, and the profile has none (prefix-cache-scorer, latency-scorer)");
     }
     return new PromptBlocksProducer(env.profile().prefixHasher());
+  }
+
+  private static Plugin promptTokens(Parameters p, LifecycleEnv env) {
+    p.allowOnly("tokenizer", "maxPromptBytes");
+    String name = p.text("tokenizer", Tokenizer.NONE.name(), "none|sim|hf:.+",
+        "none, sim (the simulator's), or hf:PATH of a model's Hugging Face tokenizer.json");
+    Tokenizer tokenizer = switch (name) {
+      case "none" -> Tokenizer.NONE;
+      case SimTokenizer.NAME -> new SimTokenizer();
+      default -> new HuggingFaceTokenizer(java.nio.file.Path.of(name.substring(HuggingFaceTokenizer.PREFIX.length())));
+    };
+    return new PromptTokensProducer(tokenizer, p.integer("maxPromptBytes",
+        PromptTokensProducer.DEFAULT_MAX_PROMPT_BYTES, 1024, 16 << 20));
   }
 
   private static Plugin sessionId(Parameters p, LifecycleEnv env) {

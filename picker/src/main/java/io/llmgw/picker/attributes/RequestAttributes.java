@@ -10,6 +10,9 @@ public final class RequestAttributes {
   /** The prompt's leading blocks, hashed per target for prefix-cache affinity. */
   public static final AttributeKey<PromptBlocks> PROMPT_BLOCKS = AttributeKey.of("prompt-blocks", PromptBlocks.class,
       "prompt-blocks-producer");
+  /** The prompt as the engine tokenizes it, for matching the engines' own KV-cache events. */
+  public static final AttributeKey<PromptTokens> PROMPT_TOKENS = AttributeKey.of("prompt-tokens", PromptTokens.class,
+      "prompt-tokens-producer");
   /** The session the request belongs to (a header, or OpenAI's {@code user} field when configured). */
   public static final AttributeKey<String> SESSION_ID = AttributeKey.of("session-id", String.class,
       "session-id-producer");

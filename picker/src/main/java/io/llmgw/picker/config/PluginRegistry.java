@@ -20,6 +20,7 @@ import io.llmgw.picker.scorers.LatencyScorer;
 import io.llmgw.picker.scorers.LeastRequestScorer;
 import io.llmgw.picker.scorers.LoraAffinityScorer;
 import io.llmgw.picker.scorers.LoraPackingScorer;
+import io.llmgw.picker.scorers.PrecisePrefixCacheScorer;
 import io.llmgw.picker.scorers.PrefixCacheScorer;
 import io.llmgw.picker.scorers.QueueScorer;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
@@ -89,6 +90,7 @@ public final class PluginRegistry {
     r.register(LoraAffinityScorer.TYPE, (p, env) -> none(p, new LoraAffinityScorer()));
     r.register(PrefixCacheScorer.TYPE, PluginRegistry::prefixCacheScorer);
     r.register(LatencyScorer.TYPE, PluginRegistry::latencyScorer);
+    r.register(PrecisePrefixCacheScorer.TYPE, PluginRegistry::precisePrefixCacheScorer);
     r.register(SessionAffinityScorer.TYPE, PluginRegistry::sessionAffinityScorer);
     r.register(LeastRequestScorer.TYPE, (p, env) -> none(p, new LeastRequestScorer()));
     r.register(LoraPackingScorer.TYPE, (p, env) -> new LoraPackingScorer(p.allowOnly("pendingThreshold")
@@ -114,6 +116,13 @@ public final class PluginRegistry {
     return new PrefixCacheScorer(hasher(p), lruCapacity(p));
   }
 
+  private static Plugin precisePrefixCacheScorer(Parameters p, PluginEnv env) {
+    p.allowOnly("blockSize", "hashBlockSize", "maxPrefixBlocksToMatch", "lruCapacityPerServer",
+        "maxTokenBlocksToMatch");
+    return new PrecisePrefixCacheScorer(env.engineBlocks(), hasher(p), lruCapacity(p),
+        p.integer("maxTokenBlocksToMatch", PrecisePrefixCacheScorer.DEFAULT_MAX_TOKEN_BLOCKS, 1, 1 << 16));
+  }
+
   private static Plugin latencyScorer(Parameters p, PluginEnv env) {
     p.allowOnly("blockSize", "hashBlockSize", "maxPrefixBlocksToMatch", "lruCapacityPerServer");
     return new LatencyScorer(env.estimator(), hasher(p), lruCapacity(p));
@@ -130,11 +139,9 @@ public final class PluginRegistry {
 
   private static Plugin sessionAffinityScorer(Parameters p, PluginEnv env) {
     p.movedTo(Map.of("sessionHeader", SESSION_PRODUCER, "useUserField", SESSION_PRODUCER));
-    p.allowOnly("maxSessions", "ttlSeconds", "maxQueue", "maxKvCacheUsage");
-    return new SessionAffinityScorer(
-        p.integer("maxSessions", SessionAffinityScorer.DEFAULT_MAX_SESSIONS, 1, 10_000_000),
-        p.integer("ttlSeconds", (int) SessionAffinityScorer.DEFAULT_TTL_SECONDS, 1, 86_400),
-        p.integer("maxQueue", 5, 1, 1_000_000), p.number("maxKvCacheUsage", 0.8, 0.01, 1.0), env.ticker());
+    p.allowOnly("balance", "maxQueue", "maxKvCacheUsage");
+    return new SessionAffinityScorer(p.number("balance", SessionAffinityScorer.DEFAULT_BALANCE, 1.0, 100.0),
+        p.integer("maxQueue", 5, 1, 1_000_000), p.number("maxKvCacheUsage", 0.8, 0.01, 1.0));
   }
 
   /**

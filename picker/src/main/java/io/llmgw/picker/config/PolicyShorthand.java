@@ -8,6 +8,7 @@ import io.llmgw.picker.scorers.LatencyScorer;
 import io.llmgw.picker.scorers.LeastRequestScorer;
 import io.llmgw.picker.scorers.LoraAffinityScorer;
 import io.llmgw.picker.scorers.LoraPackingScorer;
+import io.llmgw.picker.scorers.PrecisePrefixCacheScorer;
 import io.llmgw.picker.scorers.PrefixCacheScorer;
 import io.llmgw.picker.scorers.QueueScorer;
 import java.util.ArrayList;
@@ -24,6 +25,11 @@ public enum PolicyShorthand {
   SEED,
   /** The reference EPP's scorer set with its documented weights: queue 2, kv-cache 2, prefix-cache 3, lora-affinity 1. */
   SCORERS,
+  /**
+   * The scorer set with llm-d's precise prefix-cache scorer in place of the approximate one: prefixes matched against
+   * what the pods' own KV-cache events report (every replica alike), the approximate index for pods without events.
+   */
+  PRECISE,
   /**
    * The predicted-latency scorer (the pod where the request's latency and the delay it adds to others are least), with
    * the LoRA-affinity scorer at the same weight: a request's own latency does not show the batch slot its adapter takes
@@ -53,6 +59,12 @@ public enum PolicyShorthand {
         scorer(plugins, refs, PluginSpec.of(QueueScorer.TYPE), 2);
         scorer(plugins, refs, PluginSpec.of(KvCacheScorer.TYPE), 2);
         scorer(plugins, refs, PluginSpec.of(PrefixCacheScorer.TYPE), 3);
+        scorer(plugins, refs, PluginSpec.of(LoraAffinityScorer.TYPE), 1);
+      }
+      case PRECISE -> {
+        scorer(plugins, refs, PluginSpec.of(QueueScorer.TYPE), 2);
+        scorer(plugins, refs, PluginSpec.of(KvCacheScorer.TYPE), 2);
+        scorer(plugins, refs, PluginSpec.of(PrecisePrefixCacheScorer.TYPE), 3);
         scorer(plugins, refs, PluginSpec.of(LoraAffinityScorer.TYPE), 1);
       }
       case LATENCY -> {

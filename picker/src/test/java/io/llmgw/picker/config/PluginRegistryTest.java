@@ -59,8 +59,8 @@ class PluginRegistryTest {
 
   @Test
   void anUnknownTypeIsRefusedWithTheKnownOnes() {
-    refused(List.of(PluginSpec.of("precise-prefix-cache-scorer")), List.of(),
-        "'precise-prefix-cache-scorer' is not known", "queue-scorer", "lora-packing-scorer");
+    refused(List.of(PluginSpec.of("no-hit-lru-scorer")), List.of(),
+        "'no-hit-lru-scorer' is not known", "queue-scorer", "lora-packing-scorer");
   }
 
   @Test

@@ -18,6 +18,7 @@ import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.config.PluginEnv;
 import io.llmgw.picker.config.PluginRegistry;
 import io.llmgw.picker.config.PolicyShorthand;
+import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LatencyModelSettings;
 import io.llmgw.picker.latency.LoadSnapshot;
@@ -124,7 +125,7 @@ class LatencyScorerTest {
   @Test
   void thePolicyHashesPromptsAndRecordsWhatTheRequestMetBeforeItCounted() {
     PluginEnv env = new PluginEnv(Clock.fixed(Pods.NOW, ZoneOffset.UTC), Ticker.system(), () -> new Random(1),
-        Duration.ofSeconds(2), 1, PluginTimings.NONE, estimator);
+        Duration.ofSeconds(2), 1, PluginTimings.NONE, estimator, new EngineBlockIndex());
     SchedulingProfile profile = PluginRegistry.builtIn().build(PolicyShorthand.LATENCY.config(50), env, w -> {});
     assertThat(profile.prefixHasher()).isNotNull();
     long[] blocks = profile.prefixHasher().blocks("base", bytes(640), 640);

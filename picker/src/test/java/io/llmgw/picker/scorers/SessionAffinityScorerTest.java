@@ -20,23 +20,28 @@ import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.picker.pickers.MaxScorePicker;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Issue 17, item 2: a session's next request goes where its last one went, while that pod can take it; memory stays capped. */
+/**
+ * Issue 17, item 2 and issue 29, item 2: a session has a home pod every replica agrees on, kept while it has room, and
+ * left by all replicas together when it has not.
+ */
 class SessionAffinityScorerTest {
   final AtomicLong nanos = new AtomicLong();
-  final EndpointState a = pod(1, metrics(0, 0.1, Set.of()), new Pods.Pending());
-  final EndpointState b = pod(2, metrics(0, 0.1, Set.of()), new Pods.Pending());
-  final EndpointState c = pod(3, metrics(0, 0.1, Set.of()), new Pods.Pending());
+  final List<EndpointState> idle = IntStream.rangeClosed(1, 8)
+      .mapToObj(n -> pod(n, metrics(0, 0.1, Set.of()), new Pods.Pending())).toList();
 
-  SessionAffinityScorer scorer(int maxSessions) {
-    return new SessionAffinityScorer(maxSessions, 60, 5, 0.8,
-        nanos::get);
+  SessionAffinityScorer scorer() {
+    return new SessionAffinityScorer(SessionAffinityScorer.DEFAULT_BALANCE, 5, 0.8);
   }
 
   static double[] score(SessionAffinityScorer s, String session, List<EndpointState> candidates) {
@@ -46,67 +51,85 @@ class SessionAffinityScorerTest {
   }
 
   @Test
-  void theSessionsLastPodScoresOneAndNoOtherDoes() {
-    SessionAffinityScorer s = scorer(10);
-    assertThat(score(s, "chat-1", List.of(a, b, c))).containsExactly(0, 0, 0);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "chat-1"), b);
-    assertThat(score(s, "chat-1", List.of(a, b, c))).containsExactly(0, 1, 0);
-    assertThat(score(s, "chat-2", List.of(a, b, c))).as("another session").containsExactly(0, 0, 0);
-    assertThat(score(s, null, List.of(a, b, c))).as("no session").containsExactly(0, 0, 0);
-    assertThat(score(s, "chat-1", List.of(a, c))).as("its pod filtered out").containsExactly(0, 0);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "chat-1"), c);
-    assertThat(score(s, "chat-1", List.of(a, b, c))).as("it moved").containsExactly(0, 0, 1);
-  }
-
-  @Test
-  void aQueueWeakensTheSessionsPreferenceAndAFullQueueOrCacheEndsIt() {
-    SessionAffinityScorer s = scorer(10);
-    EndpointState some = pod(1, metrics(2, 0.1, Set.of()), new Pods.Pending());
-    EndpointState queued = pod(2, metrics(5, 0.1, Set.of()), new Pods.Pending());
-    EndpointState fullCache = pod(3, metrics(0, 0.85, Set.of()), new Pods.Pending());
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "some"), some);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "q"), queued);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "kv"), fullCache);
-    assertThat(score(s, "some", List.of(some, queued, fullCache))).containsExactly(0.6, 0, 0);
-    assertThat(score(s, "q", List.of(some, queued, fullCache))).containsExactly(0, 0, 0);
-    assertThat(score(s, "kv", List.of(some, queued, fullCache))).containsExactly(0, 0, 0);
-  }
-
-  @Test
-  void sessionsExpireAfterTheirTtlAndTheLeastRecentlyUsedGoFirst() {
-    SessionAffinityScorer s = scorer(2);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "one"), a);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "two"), b);
-    score(s, "one", List.of(a)); // "one" is now the more recently used
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "three"), c);
-    assertThat(score(s, "one", List.of(a))).containsExactly(1);
-    assertThat(score(s, "two", List.of(b))).as("evicted: least recently used").containsExactly(0);
-    assertThat(s.sessions()).isEqualTo(2);
-
-    nanos.addAndGet(Duration.ofSeconds(61).toNanos());
-    assertThat(score(s, "one", List.of(a))).as("expired").containsExactly(0);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "four"), a);
-    assertThat(s.sessions()).as("the expired ones went with the next write").isEqualTo(1);
-  }
-
-  @Test
-  void aFloodOfSessionIdsStaysWithinTheCap() {
-    SessionAffinityScorer s = scorer(1_000);
-    for (int i = 0; i < 200_000; i++) {
-      s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "flood-" + i), i % 2 == 0 ? a : b);
+  void aSessionHasOneHomeWhateverTheScorerInstanceOrTheCandidatesOrder() {
+    SessionAffinityScorer one = scorer();
+    SessionAffinityScorer other = scorer(); // another replica: no state in common
+    List<EndpointState> reversed = new ArrayList<>(idle);
+    Collections.reverse(reversed);
+    for (int i = 0; i < 200; i++) {
+      String session = "chat-" + i;
+      double[] a = score(one, session, idle);
+      double[] b = score(other, session, reversed);
+      int home = argmax(a);
+      assertThat(Arrays.stream(a).filter(x -> x > 0).count()).as("one home").isEqualTo(1);
+      assertThat(a[home]).as("an idle home").isEqualTo(1.0);
+      assertThat(idle.get(home).address()).isEqualTo(reversed.get(argmax(b)).address());
     }
-    assertThat(s.sessions()).isEqualTo(1_000);
-    assertThat(score(s, "flood-199999", List.of(a, b))).containsExactly(0, 1);
+    assertThat(score(one, null, idle)).as("no session").containsOnly(0.0);
   }
 
   @Test
-  void sessionsOfAPodThatLeftAreForgotten() {
-    SessionAffinityScorer s = scorer(10);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "x"), a);
-    s.onPicked(PickRequest.of("m").with(RequestAttributes.SESSION_ID, "y"), b);
-    s.retainOnly(Set.of(b.address()));
-    assertThat(s.sessions()).isEqualTo(1);
-    assertThat(score(s, "y", List.of(a, b))).containsExactly(0, 1);
+  void sessionsSpreadOverThePods() {
+    int[] homes = new int[idle.size()];
+    for (int i = 0; i < 8_000; i++) {
+      homes[argmax(score(scorer(), "s-" + i, idle))]++;
+    }
+    assertThat(IntStream.of(homes).boxed().toList()).allSatisfy(n -> assertThat(n).isBetween(800, 1_200));
+  }
+
+  @Test
+  void aHomeWhoseQueueOutgrowsTheBoundSendsItsSessionsToTheSameNextPodAndTakesThemBackWhenItDrains() {
+    String session = "conversation-7";
+    int home = argmax(score(scorer(), session, idle));
+    List<EndpointState> busy = new ArrayList<>(idle);
+    busy.set(home, pod(home + 1, metrics(3, 0.1, Set.of()), new Pods.Pending()));
+    double[] moved = score(scorer(), session, busy);
+    int next = argmax(moved);
+    assertThat(next).isNotEqualTo(home);
+    assertThat(score(scorer(), session, busy)).as("another replica moves it to the same pod").containsExactly(moved);
+    List<EndpointState> withoutHome = new ArrayList<>(idle);
+    withoutHome.remove(home);
+    assertThat(withoutHome.get(argmax(score(scorer(), session, withoutHome))).address())
+        .as("the next pod is the one it would have without its home").isEqualTo(idle.get(next).address());
+    assertThat(argmax(score(scorer(), session, idle))).as("back home once it drains").isEqualTo(home);
+  }
+
+  @Test
+  void aQueueWithinTheBoundWeakensThePreferenceAndAFullCacheEndsIt() {
+    EndpointState some = pod(1, metrics(2, 0.1, Set.of()), new Pods.Pending());
+    EndpointState queued = pod(2, metrics(2, 0.1, Set.of()), new Pods.Pending());
+    EndpointState fullCache = pod(3, metrics(2, 0.85, Set.of()), new Pods.Pending());
+    List<EndpointState> pods = List.of(some, queued, fullCache);
+    for (int i = 0; i < 50; i++) {
+      double[] out = score(scorer(), "s" + i, pods);
+      assertThat(out[2]).as("a full KV cache is never home").isZero();
+      assertThat(out[0] + out[1]).as("queue 2 of 5").isEqualTo(0.6);
+    }
+  }
+
+  @Test
+  void onlyTheLeavingPodsSessionsMove() {
+    List<EndpointState> seven = idle.subList(0, 7);
+    int moved = 0;
+    for (int i = 0; i < 1_000; i++) {
+      String before = idle.get(argmax(score(scorer(), "s-" + i, idle))).address();
+      String after = seven.get(argmax(score(scorer(), "s-" + i, seven))).address();
+      if (!before.equals(after)) {
+        assertThat(before).isEqualTo(idle.get(7).address());
+        moved++;
+      }
+    }
+    assertThat(moved).isBetween(80, 180);
+  }
+
+  static int argmax(double[] scores) {
+    int best = 0;
+    for (int i = 1; i < scores.length; i++) {
+      if (scores[i] > scores[best]) {
+        best = i;
+      }
+    }
+    return best;
   }
 
   @Test
@@ -123,17 +146,17 @@ class SessionAffinityScorerTest {
 
   @Test
   void theRegistryBuildsItFromParametersAndNamesWhatIsWrong() {
-    assertThat(profile(Map.of("maxSessions", 5, "maxQueue", 2)).allPlugins())
+    assertThat(profile(Map.of("balance", 1.5, "maxQueue", 2)).allPlugins())
         .anyMatch(p -> p instanceof SessionAffinityScorer);
     assertThatThrownBy(() -> profile(Map.of("sessionHeader", "x-chat-id"))).hasMessageContaining("sessionHeader")
         .hasMessageContaining("now a parameter of the session-id-producer");
-    assertThatThrownBy(() -> profile(Map.of("maxSessions", 0))).hasMessageContaining("between 1 and 10000000");
-    assertThatThrownBy(() -> profile(Map.of("ttl", 5))).hasMessageContaining("unknown parameter");
+    assertThatThrownBy(() -> profile(Map.of("balance", 0.5))).hasMessageContaining("balance");
+    assertThatThrownBy(() -> profile(Map.of("maxSessions", 5))).hasMessageContaining("unknown parameter");
   }
 
   @Test
   void itConsumesTheSessionAttribute() {
-    assertThat(scorer(10).consumes()).containsExactly(RequestAttributes.SESSION_ID);
+    assertThat(scorer().consumes()).containsExactly(RequestAttributes.SESSION_ID);
   }
 
   SchedulingProfile profile(Map<String, Object> parameters) {

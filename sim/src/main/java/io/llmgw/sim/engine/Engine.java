@@ -27,6 +27,7 @@ public final class Engine {
   private final Scheduler scheduler;
   private final AdapterTiers tiers;
   private final PrefixCache prefixCache;
+  private final KvEventSink kvEvents;
   private final EngineMetrics metrics;
   private final List<Sequence> waiting = new ArrayList<>();
   private final List<Sequence> running = new ArrayList<>();
@@ -40,10 +41,16 @@ public final class Engine {
   private boolean stepping;
 
   public Engine(SimConfig config, Scheduler scheduler) {
+    this(config, scheduler, KvEventSink.NONE);
+  }
+
+  /** @param kvEvents told of every block the prefix cache stores or evicts, a batch per step (on this thread) */
+  public Engine(SimConfig config, Scheduler scheduler, KvEventSink kvEvents) {
     this.config = config;
     this.scheduler = scheduler;
+    this.kvEvents = kvEvents;
     this.tiers = new AdapterTiers(config.maxLoras(), config.maxCpuLoras());
-    this.prefixCache = new PrefixCache(config.numGpuBlocks());
+    this.prefixCache = new PrefixCache(config.numGpuBlocks(), kvEvents);
     this.startNanos = scheduler.nanoTime();
     for (String a : config.adapters()) {
       tiers.register(a, "/adapters/" + a, Set.of());
@@ -99,6 +106,12 @@ public final class Engine {
     });
   }
 
+  /** vLLM's {@code POST /reset_prefix_cache}: the prefix cache forgets every block (reported as one event). */
+  public void resetPrefixCache() {
+    prefixCache.clear();
+    kvEvents.endOfStep();
+  }
+
   /** vLLM's {@code /v1/unload_lora_adapter}. Sequences already queued for the adapter still complete. */
   public LoadResult unload(String name) {
     if (!tiers.isRegistered(name)) {
@@ -140,7 +153,8 @@ public final class Engine {
         };
         metrics.activated(adapter, from);
       }
-      int cachedBlocks = prefixCache.matchAndInsert(s.request.prefixBlocks());
+      int cachedBlocks = prefixCache.matchAndInsert(s.request.prefixBlocks(), s.request.promptTokenIds(),
+          config.blockSize(), adapter);
       s.cachedTokens = Math.min(s.request.promptTokens() - 1, cachedBlocks * config.blockSize());
       prefillTokens += s.request.promptTokens() - s.cachedTokens + s.generated; // a preempted one recomputes its output
       if (!s.preempted) {
@@ -149,6 +163,7 @@ public final class Engine {
       admittedAny = true;
     }
     runningNow = running.size();
+    kvEvents.endOfStep();
     if (admittedAny) {
       ms += config.prefillOverheadMs() + config.prefillPerTokenMs() * prefillTokens;
     }

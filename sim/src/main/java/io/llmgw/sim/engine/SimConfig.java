@@ -22,6 +22,7 @@ import java.util.List;
  * @param priorityScheduling vLLM's {@code --scheduling-policy priority}: waiting requests go by their body's
  *     {@code priority} (lower first, default 0), and one that finds no room preempts running requests of a lower
  *     priority (they wait again and recompute their KV cache when readmitted); false: first come, first served
+ * @param kvEvents where the pod publishes its KV-cache events (vLLM's {@code --kv-events-config}); {@code OFF} by default
  */
 public record SimConfig(
     String model,
@@ -43,7 +44,8 @@ public record SimConfig(
     long seed,
     List<String> adapters,
     int runtimePort,
-    boolean priorityScheduling) {
+    boolean priorityScheduling,
+    KvEventsConfig kvEvents) {
 
   public static final String DEFAULT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -94,6 +96,7 @@ public record SimConfig(
     b.adapters = adapters;
     b.runtimePort = runtimePort;
     b.priorityScheduling = priorityScheduling;
+    b.kvEvents = kvEvents;
     return b;
   }
 
@@ -119,8 +122,14 @@ public record SimConfig(
     private int runtimePort;
     private boolean priorityScheduling;
     private List<String> adapters = List.of();
+    private KvEventsConfig kvEvents = KvEventsConfig.OFF;
 
     private Builder() {}
+
+    public Builder kvEvents(KvEventsConfig config) {
+      kvEvents = config;
+      return this;
+    }
 
     public Builder model(String name) {
       model = name;
@@ -189,7 +198,7 @@ public record SimConfig(
     public SimConfig build() {
       return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
           prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs,
-          meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling);
+          meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling, kvEvents);
     }
 
     /** vLLM's {@code --scheduling-policy priority} instead of first come, first served. */

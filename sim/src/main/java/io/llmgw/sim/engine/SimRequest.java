@@ -10,9 +10,17 @@ package io.llmgw.sim.engine;
  * @param maxTokens tokens to generate
  * @param lengthCapped true when the client set {@code max_tokens} (finish reason "length")
  * @param priority vLLM's request priority: lower goes first under priority scheduling (default 0)
+ * @param promptTokenIds the prompt's token ids ({@link SimTokens}), which KV-cache events carry; empty when a test
+ *     gives only a length
  */
 public record SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
-    boolean lengthCapped, int priority) {
+    boolean lengthCapped, int priority, int[] promptTokenIds) {
+  private static final int[] NO_TOKENS = new int[0];
+
+  public SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
+      boolean lengthCapped, int priority) {
+    this(model, adapter, promptTokens, prefixBlocks, maxTokens, lengthCapped, priority, NO_TOKENS);
+  }
 
   public SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
       boolean lengthCapped) {

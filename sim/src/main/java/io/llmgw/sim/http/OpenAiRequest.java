@@ -2,6 +2,7 @@ package io.llmgw.sim.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.llmgw.sim.engine.SimRequest;
+import io.llmgw.sim.engine.SimTokens;
 import java.util.SplittableRandom;
 import net.openhft.hashing.LongHashFunction;
 
@@ -9,8 +10,9 @@ import net.openhft.hashing.LongHashFunction;
  * A parsed {@code /v1/chat/completions}, {@code /v1/completions}, {@code /v1/embeddings} or {@code /v1/responses}
  * body: what the engine needs, and how to answer. An embedding is a prefill and one step; {@code inputs} is how many
  * vectors it answers with.
- * Tokens are approximated as 4 characters, prefix blocks as {@code blockSize × 4} characters, as GIE's prefix scorer
- * does, so prefix-aware routing and the simulated cache agree on what a shared prefix is.
+ * The prompt is rendered as text (a chat message as {@code role: content} and a newline) and cut into tokens by
+ * {@link SimTokens}; prefix blocks chain {@code blockSize} tokens each from the pod's hash seed and the adapter, as
+ * vLLM's block hashes do.
  */
 record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, boolean stream,
     boolean includeUsage, int priority, int inputs) {
@@ -21,8 +23,6 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
   boolean chat() {
     return api == Api.CHAT;
   }
-
-  static final int CHARS_PER_TOKEN = 4;
 
   /** Reads the body, or throws {@link IllegalArgumentException} with a message fit for a 400. */
   static OpenAiRequest parse(Api api, JsonNode body) {
@@ -109,20 +109,24 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
     return messages(input);
   }
 
-  SimRequest toEngine(String adapter, int blockSize, int meanOutputTokens, SplittableRandom random) {
-    int promptTokens = Math.max(1, (prompt.length() + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN);
+  SimRequest toEngine(String adapter, int blockSize, long hashSeed, int meanOutputTokens, SplittableRandom random) {
+    int[] tokenIds = SimTokens.encode(prompt);
+    int promptTokens = Math.max(1, tokenIds.length);
     int tokens = maxTokens != null ? maxTokens : 1 + random.nextInt(2 * meanOutputTokens - 1);
-    return new SimRequest(model, adapter, promptTokens, prefixBlocks(adapter, blockSize * CHARS_PER_TOKEN), tokens,
-        maxTokens != null, priority);
+    return new SimRequest(model, adapter, promptTokens, prefixBlocks(tokenIds, adapter, blockSize, hashSeed), tokens,
+        maxTokens != null, priority, tokenIds);
   }
 
-  /** Chained hashes of the prompt's full blocks; the chain starts from the adapter, as vLLM keys its cache by LoRA. */
-  long[] prefixBlocks(String adapter, int blockChars) {
-    int n = prompt.length() / blockChars;
+  /**
+   * Chained hashes of the prompt's full blocks, from the pod's seed (vLLM draws its own at random unless
+   * {@code PYTHONHASHSEED} is set) and the adapter, as vLLM keys its cache by LoRA.
+   */
+  static long[] prefixBlocks(int[] tokenIds, String adapter, int blockSize, long hashSeed) {
+    int n = tokenIds.length / blockSize;
     long[] out = new long[n];
-    long previous = adapter == null ? 0 : LongHashFunction.xx().hashChars(adapter);
+    long previous = adapter == null ? hashSeed : LongHashFunction.xx(hashSeed).hashChars(adapter);
     for (int i = 0; i < n; i++) {
-      previous = LongHashFunction.xx(previous).hashChars(prompt, i * blockChars, blockChars);
+      previous = LongHashFunction.xx(previous).hashInts(tokenIds, i * blockSize, blockSize);
       out[i] = previous;
     }
     return out;

@@ -2,11 +2,13 @@ package io.llmgw.sim.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.llmgw.sim.engine.Engine;
+import io.llmgw.sim.engine.KvEventSink;
 import io.llmgw.sim.engine.LoadResult;
 import io.llmgw.sim.engine.Sequence;
 import io.llmgw.sim.engine.SequenceListener;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.engine.SimRequest;
+import io.llmgw.sim.kvevents.KvEventPublisher;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Promise;
@@ -38,7 +40,10 @@ public final class SimServer extends AbstractVerticle {
   private final int port;
   private final SplittableRandom random;
   private final long created = System.currentTimeMillis() / 1000;
+  /** The seed of this pod's block hashes, which only the pod knows (vLLM draws its own at random). */
+  private final long blockHashSeed;
   private volatile Engine engine;
+  private KvEventPublisher kvEvents;
   private HttpServer server;
   private io.grpc.Server runtime;
   private long responses;
@@ -48,11 +53,21 @@ public final class SimServer extends AbstractVerticle {
     this.host = host;
     this.port = port;
     this.random = new SplittableRandom(config.seed());
+    this.blockHashSeed = new SplittableRandom(~config.seed()).nextLong();
   }
 
   @Override
   public void start(Promise<Void> started) {
-    engine = new Engine(config, new VertxScheduler(vertx));
+    if (config.kvEvents().enabled()) {
+      try {
+        kvEvents = new KvEventPublisher(config.kvEvents(), host);
+      } catch (RuntimeException e) {
+        started.fail(new IllegalStateException("cannot bind the KV-event sockets on " + host + ":"
+            + config.kvEvents().port() + "/" + config.kvEvents().replayPort() + ": " + e.getMessage(), e));
+        return;
+      }
+    }
+    engine = new Engine(config, new VertxScheduler(vertx), kvEvents == null ? KvEventSink.NONE : kvEvents);
     if (config.runtimePort() > 0) {
       try {
         runtime = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
@@ -87,6 +102,14 @@ public final class SimServer extends AbstractVerticle {
       case "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/responses" -> {
         if (post) {
           withBody(req, body -> generate(req, API.get(path), body));
+        } else {
+          methodNotAllowed(req);
+        }
+      }
+      case "/reset_prefix_cache" -> {
+        if (post) {
+          engine.resetPrefixCache();
+          req.response().setStatusCode(200).end();
         } else {
           methodNotAllowed(req);
         }
@@ -131,7 +154,8 @@ public final class SimServer extends AbstractVerticle {
       return;
     }
     String adapter = request.model().equals(config.model()) ? null : request.model();
-    SimRequest sim = request.toEngine(adapter, config.blockSize(), config.meanOutputTokens(), random);
+    SimRequest sim = request.toEngine(adapter, config.blockSize(), blockHashSeed, config.meanOutputTokens(),
+        random);
     String id = OpenAiResponses.id(api, responses++);
     Responder responder = request.stream() ? new Streaming(req.response(), request, id) : new Whole(req.response(),
         request, id);
@@ -266,6 +290,13 @@ public final class SimServer extends AbstractVerticle {
     LOG.info("{}: stopping", address());
     if (runtime != null) {
       runtime.shutdownNow();
+    }
+    if (kvEvents != null) {
+      try {
+        kvEvents.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

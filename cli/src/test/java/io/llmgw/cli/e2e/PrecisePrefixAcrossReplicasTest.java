@@ -1,0 +1,99 @@
+package io.llmgw.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.llmgw.bench.load.EppMetricsText;
+import io.llmgw.bench.load.Rig;
+import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.extproc.Epp;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.request.prepare.PromptTokensProducer;
+import io.llmgw.picker.config.PluginSpec;
+import io.llmgw.picker.config.PolicyShorthand;
+import io.llmgw.scraper.kvevents.KvEventSettings;
+import io.llmgw.sim.engine.KvEventsConfig;
+import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.http.SimPods;
+import io.llmgw.sim.http.SimServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 29, item 1, end to end: simulated pods publish their KV-cache events, two EPP replicas behind the dev proxy
+ * follow them, and a document's follow-up questions find the pod that cached it through either replica, although
+ * only one of them routed the document.
+ */
+class PrecisePrefixAcrossReplicasTest {
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @Test
+  void followUpsFindTheCachedPrefixThroughEitherReplica() throws Exception {
+    SimConfig sim = SimConfig.builder().adapters(List.of()).capacity(16, 64, 4096)
+        .kvEvents(KvEventsConfig.DEFAULT_ON).seed(11).build();
+    SimPods pods = SimPods.start(sim, List.of("127.0.0.105", "127.0.0.106", "127.0.0.107", "127.0.0.108"), 8000);
+    var config = Rig.writeConfig(Files.createTempFile("precise", ".yaml"), pods, List.of(SimConfig.DEFAULT_MODEL));
+    EppSettings d = EppSettings.defaults(config);
+    EppSettings settings = d.onLoopbackEphemeralPorts().withScheduling(PolicyShorthand.PRECISE.config(50)
+        .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, java.util.Map.of(PromptTokensProducer.TOKENIZER, "sim"))))
+        .withScrape(d.scrape().withKvEvents(new KvEventSettings(5557, 5558, "", Duration.ofSeconds(1))),
+            d.staleAfter());
+    try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0), 2)) {
+      List<String> documents = new ArrayList<>();
+      List<SimServer> cachedOn = new ArrayList<>();
+      for (int doc = 0; doc < 6; doc++) {
+        documents.add(("Document " + doc + " says something of its own. ").repeat(100)); // about 1,000 tokens
+        cachedOn.add(served(rig, chat(documents.get(doc), "Summarise it.")));
+      }
+      for (Epp epp : rig.epps()) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> metric(epp, "llmgw_kv_index_blocks") >= 6 * 55); // ~59 each
+      }
+      int followed = 0;
+      for (int round = 0; round < 2; round++) {
+        for (int doc = 0; doc < 6; doc++) {
+          SimServer pod = served(rig, chat(documents.get(doc), "Question " + round + " about it?"));
+          followed += pod == cachedOn.get(doc) ? 1 : 0;
+        }
+      }
+      assertThat(followed).as("follow-ups that met their document's cache, over both replicas").isEqualTo(12);
+      for (Epp epp : rig.epps()) {
+        assertThat(metric(epp, "llmgw_kv_event_batches_total")).isPositive();
+        assertThat(metric(epp, "llmgw_kv_event_losses_total{reason=\"garbage\"}")).isZero();
+      }
+      for (Epp epp : rig.epps()) {
+        assertThat(metric(epp, "llmgw_decision_duration_seconds_count")).as("each replica routed some").isPositive();
+      }
+    }
+  }
+
+  static String chat(String document, String question) {
+    return "{\"model\":\"" + SimConfig.DEFAULT_MODEL + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"system\","
+        + "\"content\":\"" + document + "\"},{\"role\":\"user\",\"content\":\"" + question + "\"}]}";
+  }
+
+  /** Sends one request through the proxy and answers the pod that admitted it. */
+  static SimServer served(Rig rig, String body) throws Exception {
+    long[] before = rig.pods().pods().stream().mapToLong(p -> p.engine().metrics().admitted()).toArray();
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rig.proxyPort()
+        + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    for (int i = 0; i < before.length; i++) {
+      if (rig.pods().pods().get(i).engine().metrics().admitted() > before[i]) {
+        return rig.pods().pods().get(i);
+      }
+    }
+    throw new AssertionError("no pod admitted the request");
+  }
+
+  static double metric(Epp epp, String series) throws Exception {
+    return EppMetricsText.value(EppMetricsText.scrape(epp), series);
+  }
+}

@@ -1,0 +1,175 @@
+package io.llmgw.picker.kvcache;
+
+import io.llmgw.picker.Ticker;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import net.openhft.hashing.LongHashFunction;
+
+/**
+ * What every pod's prefix cache holds, from the engines' own KV-cache events (vLLM's {@code BlockStored},
+ * {@code BlockRemoved}, {@code AllBlocksCleared}), keyed by {@link BlockKeys} so that requests find their blocks by
+ * token ids. Every EPP replica subscribed to the same pods builds the same index.
+ *
+ * <p>A pod's entry is trusted only while its stream is whole: after a loss (a gap replay could not fill, garbage, a
+ * restart) its blocks are dropped and it stays distrusted for {@code relearnNanos}, during which scorers fall back to
+ * their approximate view of that pod. Memory is capped per pod; a pod past the cap is dropped the same way.
+ */
+public final class EngineBlockIndex {
+  public static final int DEFAULT_MAX_BLOCKS_PER_POD = 1 << 20;
+  public static final long DEFAULT_RELEARN_NANOS = 30_000_000_000L;
+
+  /** Why a pod's blocks were dropped. */
+  public enum Loss { GAP, GARBAGE, OVER_CAP }
+
+  /** What a scorer reads of one trusted pod. */
+  public interface View {
+    int blockSize();
+
+    /** How many of {@code keys}, in order from the first, the pod holds. */
+    int matched(long[] keys);
+  }
+
+  private final ConcurrentHashMap<String, PodBlocks> pods = new ConcurrentHashMap<>();
+  private final int maxBlocksPerPod;
+  private final long relearnNanos;
+  private final Ticker ticker;
+  private final LongAdder orphans = new LongAdder();
+
+  public EngineBlockIndex(int maxBlocksPerPod, long relearnNanos, Ticker ticker) {
+    this.maxBlocksPerPod = maxBlocksPerPod;
+    this.relearnNanos = relearnNanos;
+    this.ticker = ticker;
+  }
+
+  public EngineBlockIndex() {
+    this(DEFAULT_MAX_BLOCKS_PER_POD, DEFAULT_RELEARN_NANOS, Ticker.system());
+  }
+
+  /** The pod's blocks when its stream is trusted, else null (no events, or relearning after a loss). */
+  public View view(String pod) {
+    PodBlocks p = pods.get(pod);
+    if (p == null) {
+      return null;
+    }
+    synchronized (p) {
+      if (!p.live || p.blockSize == 0 || ticker.nanos() - p.distrustedUntilNanos < 0) {
+        return null;
+      }
+    }
+    return p;
+  }
+
+  /**
+   * Blocks stored on the pod: {@code engineHashes} in order, holding {@code tokenIds} ({@code blockSize} each), the
+   * first one's parent being {@code parentHash} when {@code hasParent}. Blocks whose parent the index never saw cannot
+   * be keyed and are skipped (counted). Answers the loss it caused, or null.
+   */
+  public Loss stored(String pod, long[] engineHashes, boolean hasParent, long parentHash, int[] tokenIds,
+      int blockSize, String adapter, String medium) {
+    PodBlocks p = pod(pod);
+    synchronized (p) {
+      p.live = true;
+      if (p.blockSize != blockSize) {
+        p.clear(); // a different block size means a different engine configuration: nothing before it matches
+        p.blockSize = blockSize;
+      }
+      long key;
+      if (!hasParent) {
+        key = BlockKeys.root(adapter);
+      } else {
+        long parent = engineId(parentHash, medium);
+        int at = p.engineToKey.indexOf(parent);
+        if (at < 0 && medium != null) {
+          at = p.engineToKey.indexOf(engineId(parentHash, null));
+        }
+        if (at < 0) {
+          orphans.add(engineHashes.length);
+          return null;
+        }
+        key = p.engineToKey.indexGet(at);
+      }
+      int blocks = Math.min(engineHashes.length, tokenIds.length / blockSize);
+      for (int i = 0; i < blocks; i++) {
+        key = BlockKeys.next(key, tokenIds, i * blockSize, blockSize);
+        p.add(engineId(engineHashes[i], medium), key);
+      }
+      if (p.size() > maxBlocksPerPod) {
+        lose(p);
+        return Loss.OVER_CAP;
+      }
+      return null;
+    }
+  }
+
+  public void removed(String pod, long[] engineHashes, String medium) {
+    PodBlocks p = pod(pod);
+    synchronized (p) {
+      p.live = true;
+      for (long h : engineHashes) {
+        p.remove(engineId(h, medium));
+      }
+    }
+  }
+
+  /** The engine dropped every block ({@code AllBlocksCleared}): its cache is empty, which the index now knows. */
+  public void cleared(String pod) {
+    PodBlocks p = pod(pod);
+    synchronized (p) {
+      p.clear();
+      p.live = true;
+    }
+  }
+
+  /** What the index held of the pod can no longer be trusted: dropped, and distrusted while it relearns. */
+  public void lost(String pod) {
+    PodBlocks p = pod(pod);
+    synchronized (p) {
+      lose(p);
+    }
+  }
+
+  private void lose(PodBlocks p) {
+    p.clear();
+    p.live = false;
+    p.distrustedUntilNanos = ticker.nanos() + relearnNanos;
+  }
+
+  /** Pods that left: their blocks go. */
+  public void retainOnly(Set<String> addresses) {
+    pods.keySet().retainAll(addresses);
+  }
+
+  public void forget(String pod) {
+    pods.remove(pod);
+  }
+
+  /** Blocks held over all pods (each engine block once). */
+  public long blocks() {
+    long n = 0;
+    for (PodBlocks p : pods.values()) {
+      synchronized (p) {
+        n += p.size();
+      }
+    }
+    return n;
+  }
+
+  /** Stored blocks skipped because their parent was never seen (the stream began after it, or lost it). */
+  public long orphanBlocks() {
+    return orphans.sum();
+  }
+
+  public int maxBlocksPerPod() {
+    return maxBlocksPerPod;
+  }
+
+  private PodBlocks pod(String pod) {
+    return pods.computeIfAbsent(pod, a -> new PodBlocks());
+  }
+
+  /** The engine's block id: its hash, told apart per medium (GPU is the hash itself). */
+  private static long engineId(long hash, String medium) {
+    return medium == null || medium.equals("GPU") ? hash : LongHashFunction.xx(hash).hashChars(medium);
+  }
+}

@@ -1,0 +1,20 @@
+package io.llmgw.picker.scorers;
+
+import net.openhft.hashing.LongHashFunction;
+
+/**
+ * Highest-random-weight hashing: a key's weight on each pod is a hash of both, the same in every process (no seed, no
+ * JVM-dependent hash), so replicas that never talk agree on a key's order of pods.
+ */
+final class Rendezvous {
+  private Rendezvous() {}
+
+  static long key(String id) {
+    return LongHashFunction.xx().hashChars(id);
+  }
+
+  /** The key's weight on the pod at {@code address}; compare unsigned. */
+  static long weight(long key, String address) {
+    return LongHashFunction.xx(key).hashChars(address);
+  }
+}

@@ -1,0 +1,104 @@
+package io.llmgw.picker.kvcache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** Issue 29, item 1: the index holds what the engines' events say, keyed by token ids, and drops what it cannot trust. */
+class EngineBlockIndexTest {
+  static final String POD = "10.0.0.1:8000";
+  final AtomicLong nanos = new AtomicLong();
+  final EngineBlockIndex index = new EngineBlockIndex(100, 30_000_000_000L, nanos::get);
+
+  /** A prompt of {@code blocks} blocks of 4 tokens. */
+  static int[] prompt(int seed, int blocks) {
+    return IntStream.range(0, blocks * 4).map(i -> seed * 1000 + i).toArray();
+  }
+
+  static int[] slice(int[] tokens, int fromBlock, int toBlock) {
+    return Arrays.copyOfRange(tokens, fromBlock * 4, toBlock * 4);
+  }
+
+  long[] keys(int[] tokens, String adapter) {
+    return BlockKeys.chain(tokens, 4, adapter, 1000);
+  }
+
+  @Test
+  void storedBlocksChainedInSeveralEventsMatchTheRequestsKeysWhateverTheEnginesHashes() {
+    int[] p = prompt(1, 5);
+    assertThat(index.view(POD)).as("no events yet").isNull();
+    index.stored(POD, new long[] {901, 902}, false, 0, slice(p, 0, 2), 4, null, "GPU");
+    index.stored(POD, new long[] {903, 904, 905}, true, 902, slice(p, 2, 5), 4, null, "GPU");
+    EngineBlockIndex.View v = index.view(POD);
+    assertThat(v.blockSize()).isEqualTo(4);
+    assertThat(v.matched(keys(p, null))).isEqualTo(5);
+    int[] diverging = p.clone();
+    diverging[13] = -1; // block 3 differs
+    assertThat(v.matched(keys(diverging, null))).isEqualTo(3);
+    assertThat(v.matched(keys(p, "sql-lora"))).as("another adapter's cache").isZero();
+    assertThat(index.blocks()).isEqualTo(5);
+  }
+
+  @Test
+  void removalsClearsAndAPodLeavingDropBlocks() {
+    int[] p = prompt(2, 3);
+    index.stored(POD, new long[] {1, 2, 3}, false, 0, p, 4, null, null);
+    index.removed(POD, new long[] {2}, null);
+    assertThat(index.view(POD).matched(keys(p, null))).as("the chain breaks at the removed block").isEqualTo(1);
+    index.cleared(POD);
+    assertThat(index.view(POD).matched(keys(p, null))).isZero();
+    assertThat(index.view(POD)).as("a cleared pod is known to be empty, not unknown").isNotNull();
+    index.stored(POD, new long[] {1}, false, 0, slice(p, 0, 1), 4, null, null);
+    index.retainOnly(Set.of("10.0.0.2:8000"));
+    assertThat(index.view(POD)).isNull();
+    assertThat(index.blocks()).isZero();
+  }
+
+  @Test
+  void aBlockHeldOnTwoMediaStaysUntilBothCopiesGo() {
+    int[] p = prompt(3, 1);
+    index.stored(POD, new long[] {7}, false, 0, p, 4, null, "GPU");
+    index.stored(POD, new long[] {7}, false, 0, p, 4, null, "CPU");
+    index.removed(POD, new long[] {7}, "GPU");
+    assertThat(index.view(POD).matched(keys(p, null))).as("still in host memory").isEqualTo(1);
+    index.removed(POD, new long[] {7}, "CPU");
+    assertThat(index.view(POD).matched(keys(p, null))).isZero();
+  }
+
+  @Test
+  void blocksWhoseParentWasNeverSeenAreSkippedAndCounted() {
+    int[] p = prompt(4, 2);
+    index.stored(POD, new long[] {12}, true, 11, slice(p, 1, 2), 4, null, null);
+    assertThat(index.orphanBlocks()).isEqualTo(1);
+    assertThat(index.blocks()).isZero();
+  }
+
+  @Test
+  void aLossDropsThePodAndDistrustsItWhileItRelearns() {
+    int[] p = prompt(5, 2);
+    index.stored(POD, new long[] {1, 2}, false, 0, p, 4, null, null);
+    index.lost(POD);
+    assertThat(index.blocks()).isZero();
+    index.stored(POD, new long[] {1, 2}, false, 0, p, 4, null, null);
+    assertThat(index.view(POD)).as("relearning: the approximate index serves it").isNull();
+    nanos.addAndGet(30_000_000_001L);
+    assertThat(index.view(POD).matched(keys(p, null))).isEqualTo(2);
+  }
+
+  @Test
+  void aPodPastTheCapIsDroppedAndSaysSo() {
+    int[] p = prompt(6, 101);
+    long[] hashes = hashes(101);
+    assertThat(index.stored(POD, hashes, false, 0, p, 4, null, null)).isEqualTo(EngineBlockIndex.Loss.OVER_CAP);
+    assertThat(index.blocks()).isZero();
+    assertThat(index.view(POD)).isNull();
+  }
+
+  static long[] hashes(int n) {
+    return java.util.stream.LongStream.rangeClosed(1, n).toArray();
+  }
+}
