@@ -32,8 +32,9 @@ class KvEventSubscriberTest {
     subscriber = new KvEventSubscriber(new KvEventSettings(5557, replay.equals("none") ? 0 : 5558, "kv-events",
         Duration.ofMillis(500)), index).start();
     subscriber.pods(Set.of(pod.address));
-    // ZeroMQ drops what is published before the subscription is connected: publish until one batch is applied
-    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+    // ZeroMQ drops what is published before the subscription is connected: publish until one batch is applied. On
+    // this thread: a ZeroMQ socket is not to be used by an awaiting thread that may be interrupted
+    await().atMost(Duration.ofSeconds(10)).pollInSameThread().pollInterval(Duration.ofMillis(20)).until(() -> {
       pod.publish(seq++, KvBatches.cleared());
       return subscriber.stats().batches() > 0;
     });
@@ -118,7 +119,7 @@ class KvEventSubscriberTest {
     start("127.0.0.114", "none");
     int[] tokens = new int[4];
     long parent = 0;
-    for (int i = 0; i < 5_000; i++) {
+    for (int i = 0; i < 5_000; i++) { // bounded: 5,000 batches of one block, over a cap of 1,000
       tokens[0] = i;
       long hash = 1_000_000 + i;
       pod.publish(seq++, KvBatches.stored(new long[] {hash}, i == 0 ? null : parent, tokens, 4));
