@@ -45,6 +45,7 @@ final class PodEventStream {
     sub.setRcvHWM(10_000);
     sub.setMaxMsgSize(KvEventSubscriber.MAX_MESSAGE_BYTES);
     sub.setLinger(0);
+    sub.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
     sub.subscribe(settings.topic().getBytes(StandardCharsets.UTF_8));
     sub.connect("tcp://" + host + ":" + settings.port());
   }
@@ -122,6 +123,7 @@ final class PodEventStream {
     long deadline = System.nanoTime() + settings.replayTimeout().toNanos();
     try (ZMQ.Socket dealer = context.createSocket(SocketType.DEALER)) {
       dealer.setLinger(0);
+      dealer.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
       dealer.setMaxMsgSize(KvEventSubscriber.MAX_MESSAGE_BYTES);
       dealer.connect("tcp://" + host + ":" + settings.replayPort());
       dealer.sendMore(new byte[0]);

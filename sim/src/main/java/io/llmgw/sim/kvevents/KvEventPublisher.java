@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -25,6 +26,8 @@ import org.zeromq.ZMsg;
  */
 public final class KvEventPublisher implements KvEventSink, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KvEventPublisher.class);
+  /** A connection not handshaken by then is dropped (JeroMQ can leave one stuck for good) and the peer reconnects. */
+  private static final int HANDSHAKE_MILLIS = 1_000;
   private static final byte[] END_SEQ = ByteBuffer.allocate(8).putLong(-1).array();
 
   private final KvBatchEncoder encoder = new KvBatchEncoder();
@@ -39,25 +42,42 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
   private volatile boolean running = true;
   private long firstBuffered;
 
-  /** Binds both sockets on {@code host} (a pod's own address) before returning. */
+  /** Binds both sockets on {@code host} (a pod's own address) before returning, on the thread that will use them. */
   public KvEventPublisher(KvEventsConfig config, String host) {
     this.config = config;
     this.host = host;
     this.topic = config.topic().getBytes(StandardCharsets.UTF_8);
-    ZMQ.Socket pub = context.createSocket(SocketType.PUB);
-    pub.setSndHWM(100_000);
-    pub.setLinger(0);
-    pub.bind("tcp://" + host + ":" + config.port());
-    ZMQ.Socket replay = null;
-    if (config.replayPort() > 0) {
-      replay = context.createSocket(SocketType.ROUTER);
-      replay.setLinger(0);
-      replay.bind("tcp://" + host + ":" + config.replayPort());
-    }
-    ZMQ.Socket replaySocket = replay;
-    thread = new Thread(() -> run(pub, replaySocket), "kv-events-" + host);
+    CompletableFuture<Void> bound = new CompletableFuture<>();
+    thread = new Thread(() -> {
+      ZMQ.Socket pub;
+      ZMQ.Socket replay = null;
+      try {
+        pub = context.createSocket(SocketType.PUB);
+        pub.setSndHWM(100_000);
+        pub.setLinger(0);
+        pub.setHandshakeIvl(HANDSHAKE_MILLIS);
+        pub.bind("tcp://" + host + ":" + config.port());
+        if (config.replayPort() > 0) {
+          replay = context.createSocket(SocketType.ROUTER);
+          replay.setLinger(0);
+          replay.setHandshakeIvl(HANDSHAKE_MILLIS);
+          replay.bind("tcp://" + host + ":" + config.replayPort());
+        }
+      } catch (RuntimeException e) {
+        bound.completeExceptionally(e);
+        return;
+      }
+      bound.complete(null);
+      run(pub, replay);
+    }, "kv-events-" + host);
     thread.setDaemon(true);
     thread.start();
+    try {
+      bound.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      context.close();
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
   }
 
   @Override

@@ -44,6 +44,7 @@ class KvEventPublisherTest {
         8000);
     zmq = new ZContext();
     sub = zmq.createSocket(SocketType.SUB);
+    sub.setHandshakeIvl(1_000); // JeroMQ may leave a connection unhandshaken for good: retried after 1 s
     sub.subscribe("kv-events".getBytes());
     sub.connect("tcp://" + HOST + ":5557");
     // ZeroMQ drops what is published before the subscription is connected: send prompts until one is heard
@@ -153,6 +154,7 @@ class KvEventPublisherTest {
     // replay: the start as 8 bytes; [seq, payload] each, then [-1, empty]. vLLM's example asks with a REQ socket,
     // which can read only the first of several answers, so a DEALER (with REQ's empty delimiter) asks here
     try (ZMQ.Socket req = zmq.createSocket(SocketType.DEALER)) {
+      req.setHandshakeIvl(1_000);
       req.connect("tcp://" + HOST + ":5558");
       req.setReceiveTimeOut(5_000);
       req.sendMore(new byte[0]);
