@@ -4,7 +4,7 @@ import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import io.llmgw.sim.http.SimServer;
-import io.llmgw.sim.kvevents.VllmKvEventsConfig;
+import io.llmgw.sim.kvpublish.VllmKvEventsConfig;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

@@ -257,22 +257,22 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
     GaugeWithCallback.builder().name("llmgw_kv_index_blocks")
         .help("KV-cache blocks the pods' events say they hold, over all pods (capped per pod)")
         .callback(cb -> cb.call(index.blocks())).register(registry);
-    CounterWithCallback.builder().name("llmgw_kv_index_orphan_blocks")
+    CounterWithCallback.builder().name("llmgw_kv_index_orphan_blocks_total")
         .help("Stored blocks skipped because their parent block was never seen (events from before the subscription)")
         .callback(cb -> cb.call(index.orphanBlocks())).register(registry);
   }
 
   /** The KV-event subscription: batches applied, gaps replayed, losses by cause, restarts seen. */
   public void watchKvEvents(KvEventStats stats) {
-    CounterWithCallback.builder().name("llmgw_kv_event_batches").help("KV-event batches applied to the index")
+    CounterWithCallback.builder().name("llmgw_kv_event_batches_total").help("KV-event batches applied to the index")
         .callback(cb -> cb.call(stats.batches())).register(registry);
-    CounterWithCallback.builder().name("llmgw_kv_event_replays")
+    CounterWithCallback.builder().name("llmgw_kv_event_replays_total")
         .help("Gaps in a pod's KV-event sequence asked of its replay socket, and those not filled in time")
         .labelNames("result").callback(cb -> {
           cb.call(stats.replays() - stats.replaysUnanswered(), "filled");
           cb.call(stats.replaysUnanswered(), "unfilled");
         }).register(registry);
-    CounterWithCallback.builder().name("llmgw_kv_event_losses")
+    CounterWithCallback.builder().name("llmgw_kv_event_losses_total")
         .help("Times a pod's blocks were dropped because its events could not be applied in order (gap, garbage, "
             + "over_cap); the pod is then routed on the approximate prefix index while it relearns")
         .labelNames("reason").callback(cb -> {
@@ -280,7 +280,7 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
             cb.call(stats.losses(l), l.name().toLowerCase(java.util.Locale.ROOT));
           }
         }).register(registry);
-    CounterWithCallback.builder().name("llmgw_kv_event_restarts")
+    CounterWithCallback.builder().name("llmgw_kv_event_restarts_total")
         .help("Pods whose KV-event numbering started over (an engine restart): their blocks were cleared")
         .callback(cb -> cb.call(stats.restarts())).register(registry);
   }

@@ -8,7 +8,7 @@ import io.llmgw.sim.engine.Sequence;
 import io.llmgw.sim.engine.SequenceListener;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.engine.SimRequest;
-import io.llmgw.sim.kvevents.KvEventPublisher;
+import io.llmgw.sim.kvpublish.KvEventPublisher;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Promise;

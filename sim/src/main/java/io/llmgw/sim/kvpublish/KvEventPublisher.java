@@ -1,4 +1,4 @@
-package io.llmgw.sim.kvevents;
+package io.llmgw.sim.kvpublish;
 
 import io.llmgw.sim.engine.KvEventSink;
 import io.llmgw.sim.engine.KvEventsConfig;

@@ -1,4 +1,4 @@
-package io.llmgw.sim.kvevents;
+package io.llmgw.sim.kvpublish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.llmgw.sim.kvevents;
+package io.llmgw.sim.kvpublish;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.llmgw.sim.kvevents;
+package io.llmgw.sim.kvpublish;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
