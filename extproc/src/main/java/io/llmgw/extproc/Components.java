@@ -63,7 +63,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         new FlowMetrics(metrics.registry()));
     Rollouts rollouts = new Rollouts(adapters, datastore, scheduler, s.rolloutDrainCheck());
     EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndex.DEFAULT_MAX_BLOCKS_PER_POD,
-        EngineBlockIndex.DEFAULT_RELEARN_NANOS, ticker);
+        EngineBlockIndex.DEFAULT_MAX_BLOCKS, EngineBlockIndex.DEFAULT_RELEARN_NANOS, ticker);
     Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
         engineBlocks),

@@ -31,7 +31,11 @@ final class PodEventStream {
   private final EngineBlockIndex index;
   private final KvEventStats stats;
   private final Set<Loss> logged = EnumSet.noneOf(Loss.class);
+  /** After a replay that went unanswered, none for this long: a gap meanwhile is a loss without asking. */
+  private static final long MIN_REPLAY_SPACING_NANOS = 2_000_000_000L;
+  private static final int REPLAY_HANDSHAKE_MILLIS = 200;
   private long last = -1;
+  private long nextReplayNanos = System.nanoTime();
   private boolean restartLogged;
 
   PodEventStream(String pod, ZContext context, KvEventSettings settings, EngineBlockIndex index, KvEventStats stats) {
@@ -101,7 +105,7 @@ final class PodEventStream {
           Loss loss = index.stored(pod, s.blockHashes(), s.hasParent(), s.parentBlockHash(), s.tokenIds(),
               s.blockSize(), s.loraName(), s.medium());
           if (loss != null) {
-            lose(loss, "more than " + index.maxBlocksPerPod() + " blocks");
+            lose(loss, "past the index's cap (" + index.caps() + ")");
             return;
           }
         }
@@ -116,14 +120,14 @@ final class PodEventStream {
    * DEALER per replay, so a late answer to an abandoned one is never read as this one's.
    */
   private boolean replay(long from, long to) {
-    if (settings.replayPort() == 0) {
-      return false;
+    if (settings.replayPort() == 0 || System.nanoTime() - nextReplayNanos < 0) {
+      return false; // a pod whose replays go unanswered must not hold this thread a second per message
     }
     stats.replays.increment();
     long deadline = System.nanoTime() + settings.replayTimeout().toNanos();
     try (ZMQ.Socket dealer = context.createSocket(SocketType.DEALER)) {
       dealer.setLinger(0);
-      dealer.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
+      dealer.setHandshakeIvl(REPLAY_HANDSHAKE_MILLIS); // a stuck handshake is retried within the replay's second
       dealer.setMaxMsgSize(KvEventSubscriber.MAX_MESSAGE_BYTES);
       dealer.connect("tcp://" + host + ":" + settings.replayPort());
       dealer.sendMore(new byte[0]);
@@ -160,6 +164,7 @@ final class PodEventStream {
     }
     if (last < to) {
       stats.replaysUnanswered.increment();
+      nextReplayNanos = System.nanoTime() + MIN_REPLAY_SPACING_NANOS;
       return false;
     }
     return true;

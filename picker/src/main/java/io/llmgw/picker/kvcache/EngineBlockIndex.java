@@ -3,6 +3,7 @@ package io.llmgw.picker.kvcache;
 import io.llmgw.picker.Ticker;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import net.openhft.hashing.LongHashFunction;
 
@@ -11,12 +12,16 @@ import net.openhft.hashing.LongHashFunction;
  * {@code BlockRemoved}, {@code AllBlocksCleared}), keyed by {@link BlockKeys} so that requests find their blocks by
  * token ids. Every EPP replica subscribed to the same pods builds the same index.
  *
- * <p>A pod's entry is trusted only while its stream is whole: after a loss (a gap replay could not fill, garbage, a
- * restart) its blocks are dropped and it stays distrusted for {@code relearnNanos}, during which scorers fall back to
- * their approximate view of that pod. Memory is capped per pod; a pod past the cap is dropped the same way.
+ * <p>A pod's entry is trusted only while its stream is whole: after a loss (a gap replay could not fill, garbage, the
+ * cap) its blocks are dropped and it stays distrusted for {@code relearnNanos}, during which scorers fall back to
+ * their approximate view of that pod. Memory is capped per pod and over all pods; a pod whose blocks would pass either
+ * cap is dropped the same way.
  */
 public final class EngineBlockIndex {
+  /** A 70B model's KV cache on eight 80 GB GPUs with host-memory offload holds well under this. */
   public static final int DEFAULT_MAX_BLOCKS_PER_POD = 1 << 20;
+  /** About 160 MB of index. */
+  public static final long DEFAULT_MAX_BLOCKS = 4L << 20;
   public static final long DEFAULT_RELEARN_NANOS = 30_000_000_000L;
 
   /** Why a pod's blocks were dropped. */
@@ -32,18 +37,21 @@ public final class EngineBlockIndex {
 
   private final ConcurrentHashMap<String, PodBlocks> pods = new ConcurrentHashMap<>();
   private final int maxBlocksPerPod;
+  private final long maxBlocks;
+  private final AtomicLong total = new AtomicLong();
   private final long relearnNanos;
   private final Ticker ticker;
   private final LongAdder orphans = new LongAdder();
 
-  public EngineBlockIndex(int maxBlocksPerPod, long relearnNanos, Ticker ticker) {
+  public EngineBlockIndex(int maxBlocksPerPod, long maxBlocks, long relearnNanos, Ticker ticker) {
     this.maxBlocksPerPod = maxBlocksPerPod;
+    this.maxBlocks = maxBlocks;
     this.relearnNanos = relearnNanos;
     this.ticker = ticker;
   }
 
   public EngineBlockIndex() {
-    this(DEFAULT_MAX_BLOCKS_PER_POD, DEFAULT_RELEARN_NANOS, Ticker.system());
+    this(DEFAULT_MAX_BLOCKS_PER_POD, DEFAULT_MAX_BLOCKS, DEFAULT_RELEARN_NANOS, Ticker.system());
   }
 
   /** The pod's blocks when its stream is trusted, else null (no events, or relearning after a loss). */
@@ -71,7 +79,7 @@ public final class EngineBlockIndex {
     synchronized (p) {
       p.live = true;
       if (p.blockSize != blockSize) {
-        p.clear(); // a different block size means a different engine configuration: nothing before it matches
+        clear(p); // a different block size means a different engine configuration: nothing before it matches
         p.blockSize = blockSize;
       }
       long key;
@@ -90,11 +98,13 @@ public final class EngineBlockIndex {
         key = p.engineToKey.indexGet(at);
       }
       int blocks = Math.min(engineHashes.length, tokenIds.length / blockSize);
+      int before = p.size();
       for (int i = 0; i < blocks; i++) {
         key = BlockKeys.next(key, tokenIds, i * blockSize, blockSize);
         p.add(engineId(engineHashes[i], medium), key);
       }
-      if (p.size() > maxBlocksPerPod) {
+      long now = total.addAndGet(p.size() - before);
+      if (p.size() > maxBlocksPerPod || now > maxBlocks) {
         lose(p);
         return Loss.OVER_CAP;
       }
@@ -106,9 +116,11 @@ public final class EngineBlockIndex {
     PodBlocks p = pod(pod);
     synchronized (p) {
       p.live = true;
+      int before = p.size();
       for (long h : engineHashes) {
         p.remove(engineId(h, medium));
       }
+      total.addAndGet(p.size() - before);
     }
   }
 
@@ -116,7 +128,7 @@ public final class EngineBlockIndex {
   public void cleared(String pod) {
     PodBlocks p = pod(pod);
     synchronized (p) {
-      p.clear();
+      clear(p);
       p.live = true;
     }
   }
@@ -130,29 +142,37 @@ public final class EngineBlockIndex {
   }
 
   private void lose(PodBlocks p) {
-    p.clear();
+    clear(p);
     p.live = false;
     p.distrustedUntilNanos = ticker.nanos() + relearnNanos;
   }
 
+  private void clear(PodBlocks p) {
+    total.addAndGet(-p.size());
+    p.clear();
+  }
+
   /** Pods that left: their blocks go. */
   public void retainOnly(Set<String> addresses) {
-    pods.keySet().retainAll(addresses);
+    for (String pod : pods.keySet()) {
+      if (!addresses.contains(pod)) {
+        forget(pod);
+      }
+    }
   }
 
   public void forget(String pod) {
-    pods.remove(pod);
+    PodBlocks p = pods.remove(pod);
+    if (p != null) {
+      synchronized (p) {
+        clear(p);
+      }
+    }
   }
 
   /** Blocks held over all pods (each engine block once). */
   public long blocks() {
-    long n = 0;
-    for (PodBlocks p : pods.values()) {
-      synchronized (p) {
-        n += p.size();
-      }
-    }
-    return n;
+    return total.get();
   }
 
   /** Stored blocks skipped because their parent was never seen (the stream began after it, or lost it). */
@@ -160,8 +180,9 @@ public final class EngineBlockIndex {
     return orphans.sum();
   }
 
-  public int maxBlocksPerPod() {
-    return maxBlocksPerPod;
+  /** What the caps are, for the log line that names them. */
+  public String caps() {
+    return maxBlocksPerPod + " blocks per pod, " + maxBlocks + " in all";
   }
 
   private PodBlocks pod(String pod) {

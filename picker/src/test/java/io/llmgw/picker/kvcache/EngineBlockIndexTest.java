@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class EngineBlockIndexTest {
   static final String POD = "10.0.0.1:8000";
   final AtomicLong nanos = new AtomicLong();
-  final EngineBlockIndex index = new EngineBlockIndex(100, 30_000_000_000L, nanos::get);
+  final EngineBlockIndex index = new EngineBlockIndex(100, 250, 30_000_000_000L, nanos::get);
 
   /** A prompt of {@code blocks} blocks of 4 tokens. */
   static int[] prompt(int seed, int blocks) {
@@ -96,6 +96,19 @@ class EngineBlockIndexTest {
     assertThat(index.stored(POD, hashes, false, 0, p, 4, null, null)).isEqualTo(EngineBlockIndex.Loss.OVER_CAP);
     assertThat(index.blocks()).isZero();
     assertThat(index.view(POD)).isNull();
+  }
+
+  @Test
+  void thePodThatWouldPassTheCapOverAllPodsIsDroppedAndTheTotalStaysTrue() {
+    int[] p = prompt(7, 90);
+    index.stored("a:1", hashes(90), false, 0, p, 4, null, null);
+    index.stored("b:1", hashes(90), false, 0, p, 4, null, null);
+    assertThat(index.blocks()).isEqualTo(180);
+    assertThat(index.stored("c:1", hashes(90), false, 0, p, 4, null, null)).isEqualTo(EngineBlockIndex.Loss.OVER_CAP);
+    assertThat(index.blocks()).as("250 in all at most").isEqualTo(180);
+    index.forget("a:1");
+    index.removed("b:1", new long[] {1, 2}, null);
+    assertThat(index.blocks()).isEqualTo(88);
   }
 
   static long[] hashes(int n) {
