@@ -23,6 +23,7 @@ import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.latency.LatencyEstimator;
+import io.llmgw.picker.scorers.PrecisePrefixCacheScorer;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.kvevents.KvEventSubscriber;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
@@ -86,6 +87,14 @@ public final class Epp implements AutoCloseable {
       scheduler.shutdownNow();
       flowDispatcher.shutdownNow();
       throw e;
+    }
+    boolean readsEvents = parts.profile().allPlugins().stream().anyMatch(p -> p instanceof PrecisePrefixCacheScorer);
+    if (readsEvents && !s.scrape().kvEvents().enabled()) {
+      LOG.warn("{} has no KV-cache events to read (--kv-events-port is off): it scores every pod as the approximate "
+          + "prefix-cache-scorer does", PrecisePrefixCacheScorer.TYPE);
+    } else if (!readsEvents && s.scrape().kvEvents().enabled()) {
+      LOG.warn("--kv-events-port is set but no scheduling plugin reads the events ({}, as --policy precise has): "
+          + "the EPP follows them for nothing", PrecisePrefixCacheScorer.TYPE);
     }
     if (s.scrape().kvEvents().enabled()) {
       kvEvents = new KvEventSubscriber(s.scrape().kvEvents(), parts.engineBlocks());

@@ -8,7 +8,6 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -74,13 +73,20 @@ final class EppReplicas implements AutoCloseable {
    * turn (as Envoy's default round-robin would spread them), not always to the first.
    */
   Replica pick(Set<Replica> tried) {
-    int start = Math.floorMod(turn.getAndIncrement(), replicas.size());
-    List<Replica> inTurn = new ArrayList<>(replicas.subList(start, replicas.size()));
-    inTurn.addAll(replicas.subList(0, start));
-    Comparator<Replica> byLoad = Comparator.comparingInt(r -> r.open.get());
-    return inTurn.stream().filter(r -> r.healthy && !tried.contains(r)).min(byLoad)
-        .or(() -> inTurn.stream().filter(r -> !tried.contains(r)).min(byLoad))
-        .orElseGet(() -> inTurn.stream().min(byLoad).orElseThrow());
+    int n = replicas.size();
+    int start = Math.floorMod(turn.getAndIncrement(), n);
+    Replica best = null;
+    int bestRank = Integer.MAX_VALUE;
+    for (int i = 0; i < n; i++) {
+      Replica r = replicas.get((start + i) % n);
+      // healthy and untried first, then untried, then any; fewest open streams within a rank
+      int rank = (tried.contains(r) ? 2 : r.healthy ? 0 : 1) * (Integer.MAX_VALUE / 4) + r.open.get();
+      if (rank < bestRank) {
+        best = r;
+        bestRank = rank;
+      }
+    }
+    return best;
   }
 
   List<Replica> all() {

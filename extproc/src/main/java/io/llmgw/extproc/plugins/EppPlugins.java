@@ -47,6 +47,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one registry of plugin types, for all nine extension points: producers, target resolvers, admission steps, the
@@ -58,6 +60,7 @@ import java.util.function.Consumer;
  * in their default place; producers are added for every attribute a plugin consumes and nobody lists a producer of.
  */
 public final class EppPlugins {
+  private static final Logger LOG = LoggerFactory.getLogger(EppPlugins.class);
   /** Builds one lifecycle plugin from its parameters. */
   @FunctionalInterface
   public interface Factory {
@@ -247,7 +250,11 @@ public final class EppPlugins {
     String name = p.text("tokenizer", Tokenizer.NONE.name(), "none|sim|hf:.+",
         "none, sim (the simulator's), or hf:PATH of a model's Hugging Face tokenizer.json");
     Tokenizer tokenizer = switch (name) {
-      case "none" -> Tokenizer.NONE;
+      case "none" -> {
+        LOG.warn("{} has no tokenizer (its parameter tokenizer, or serve --tokenizer): every prompt is matched "
+            + "approximately, whatever the pods' KV-cache events say", PromptTokensProducer.TYPE);
+        yield Tokenizer.NONE;
+      }
       case SimTokenizer.NAME -> new SimTokenizer();
       default -> new HuggingFaceTokenizer(java.nio.file.Path.of(name.substring(HuggingFaceTokenizer.PREFIX.length())));
     };

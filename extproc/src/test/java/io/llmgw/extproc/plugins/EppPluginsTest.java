@@ -80,6 +80,14 @@ class EppPluginsTest {
         .hasMessageContaining("prompt-blocks-producer").hasMessageContaining("has none");
     assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("session-id-producer",
         Map.of("sessionHeader", "X Session"))))).hasMessageContaining("lower-case letters");
+    assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("prompt-tokens-producer",
+        Map.of("tokenizer", "gpt-4")))))
+        .hasMessageContaining("plugin prompt-tokens-producer").hasMessageContaining("hf:PATH");
+    assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("prompt-tokens-producer",
+        Map.of("tokenizer", "hf:no-such-dir/tokenizer.json"))))).hasMessageContaining("cannot read the tokenizer")
+        .hasMessageContaining("no-such-dir/tokenizer.json");
+    assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("prompt-tokens-producer",
+        Map.of("maxPromptBytes", 10))))).hasMessageContaining("maxPromptBytes");
     assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("no-such-hook"))))
         .hasMessageContaining("'no-such-hook' is not known");
   }

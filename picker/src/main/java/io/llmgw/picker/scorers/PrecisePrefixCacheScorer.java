@@ -54,11 +54,15 @@ public final class PrecisePrefixCacheScorer implements Scorer, PrefixView {
   @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     PromptTokens tokens = request.attribute(RequestAttributes.PROMPT_TOKENS);
-    boolean tokenized = tokens != null && tokens.ids().length > 0; // else the prompt is matched approximately
+    // tokenized only when some pod's events can be matched: without them the tokens would go unread
+    Boolean tokenized = tokens == null ? Boolean.FALSE : null;
     for (int i = 0; i < candidates.size(); i++) {
       EndpointState e = candidates.get(i);
-      EngineBlockIndex.View engine = tokenized ? engines.view(e.address()) : null;
-      if (engine == null) {
+      EngineBlockIndex.View engine = tokenized == Boolean.FALSE ? null : engines.view(e.address());
+      if (engine != null && tokenized == null) {
+        tokenized = tokens.ids().length > 0; // else the prompt is matched approximately
+      }
+      if (engine == null || !tokenized) {
         out[i] = cachedShare(e.address(), request.prefixBlocks());
         continue;
       }

@@ -1,10 +1,12 @@
 package io.llmgw.picker.scorers;
 
+import io.llmgw.picker.Mix64;
 import net.openhft.hashing.LongHashFunction;
 
 /**
  * Highest-random-weight hashing: a key's weight on each pod is a hash of both, the same in every process (no seed, no
- * JVM-dependent hash), so replicas that never talk agree on a key's order of pods.
+ * JVM-dependent hash), so replicas that never talk agree on a key's order of pods. Allocation-free: it runs for every
+ * candidate of every request naming a session.
  */
 final class Rendezvous {
   private Rendezvous() {}
@@ -15,6 +17,6 @@ final class Rendezvous {
 
   /** The key's weight on the pod at {@code address}; compare unsigned. */
   static long weight(long key, String address) {
-    return LongHashFunction.xx(key).hashChars(address);
+    return Mix64.mix(key ^ LongHashFunction.xx().hashChars(address));
   }
 }

@@ -59,17 +59,19 @@ public final class SessionAffinityScorer implements Scorer {
   /** The index of the session's home among the candidates, or -1 when none has room. */
   int home(String session, List<EndpointState> candidates) {
     int n = candidates.size();
-    long queued = 0;
+    int[] queued = new int[n]; // each pod's queue read once: it takes the in-flight counter's lock
+    long total = 0;
     for (int i = 0; i < n; i++) {
-      queued += candidates.get(i).queued();
+      queued[i] = candidates.get(i).queued();
+      total += queued[i];
     }
-    double bound = Math.ceil(balance * (queued + 1) / Math.max(1, n));
+    double bound = Math.ceil(balance * (total + 1) / Math.max(1, n));
     long key = Rendezvous.key(session);
     int best = -1;
     long bestWeight = 0;
     for (int i = 0; i < n; i++) {
       EndpointState e = candidates.get(i);
-      if (e.queued() > bound || e.metrics().kvCacheUsage() >= maxKvCacheUsage) {
+      if (queued[i] > bound || e.metrics().kvCacheUsage() >= maxKvCacheUsage) {
         continue;
       }
       long w = Rendezvous.weight(key, e.address());

@@ -63,6 +63,20 @@ class PrecisePrefixCacheScorerTest {
   }
 
   @Test
+  void thePromptIsTokenizedOnlyWhenSomePodsEventsCanBeMatched() {
+    java.util.concurrent.atomic.AtomicInteger tokenized = new java.util.concurrent.atomic.AtomicInteger();
+    PickRequest r = PickRequest.of("base").with(RequestAttributes.PROMPT_TOKENS, new PromptTokens(() -> {
+      tokenized.incrementAndGet();
+      return prompt;
+    })).with(RequestAttributes.PROMPT_BLOCKS, PromptBlocks.fixed(new long[0]));
+    score(scorer(), r);
+    assertThat(tokenized).as("no pod publishes events").hasValue(0);
+    index.stored(b.address(), new long[] {1}, false, 0, Arrays.copyOf(prompt, 16), 16, null, "GPU");
+    assertThat(score(scorer(), r)).containsExactly(0.0, 0.25);
+    assertThat(tokenized).as("once, whatever the pods").hasValue(1);
+  }
+
+  @Test
   void anAdaptersBlocksAreItsOwn() {
     index.stored(a.address(), new long[] {1}, false, 0, Arrays.copyOf(prompt, 16), 16, "sql-lora", "GPU");
     PickRequest forAdapter = PickRequest.of("sql-lora").with(RequestAttributes.PROMPT_TOKENS, PromptTokens.of(prompt))
