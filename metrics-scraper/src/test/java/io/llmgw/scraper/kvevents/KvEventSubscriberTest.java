@@ -136,11 +136,16 @@ class KvEventSubscriberTest {
     start("127.0.0.114", "none");
     int[] tokens = new int[4];
     long parent = 0;
+    long batchesBefore = subscriber.stats().batches();
     for (int i = 0; i < 5_000; i++) { // bounded: 5,000 batches of one block, over a cap of 1,000
       tokens[0] = i;
       long hash = 1_000_000 + i;
       pod.publish(seq++, KvBatches.stored(new long[] {hash}, i == 0 ? null : parent, tokens, 4));
       parent = hash;
+      if (i % 500 == 499) { // a PUB socket drops past its high-water mark (1,000): a gap would be a different loss
+        long published = i + 1;
+        await().atMost(Duration.ofSeconds(10)).until(() -> subscriber.stats().batches() - batchesBefore >= published);
+      }
     }
     await().atMost(Duration.ofSeconds(30)).until(() -> subscriber.stats().losses(Loss.OVER_CAP) >= 1);
     assertThat(index.blocks()).isLessThanOrEqualTo(1_000);
