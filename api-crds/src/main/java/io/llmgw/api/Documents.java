@@ -40,7 +40,20 @@ final class Documents {
       }
       ports.add(port);
     }
-    return new InferencePool(ns, name, labels, ports);
+    return new InferencePool(ns, name, labels, ports, resolvedByServer(r, meta));
+  }
+
+  private static boolean resolvedByServer(NodeReader r, JsonNode meta) throws ConfigException {
+    JsonNode value = meta.path("annotations").path(InferencePool.ADAPTERS_RESOLVED_BY_SERVER);
+    if (value.isMissingNode() || value.isNull()) {
+      return false;
+    }
+    return switch (value.asText()) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw r.error("metadata.annotations[" + InferencePool.ADAPTERS_RESOLVED_BY_SERVER + "]",
+          "must be \"true\" or \"false\", got " + ClientText.quote(value.asText()));
+    };
   }
 
   static LLMRoute route(NodeReader r, JsonNode doc) throws ConfigException {

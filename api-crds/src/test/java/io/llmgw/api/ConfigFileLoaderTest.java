@@ -66,6 +66,18 @@ class ConfigFileLoaderTest {
     assertThat(c.pools().getFirst().selects(pod)).isTrue();
   }
 
+  /** Issue 30: a pool whose pods resolve adapters themselves says so by annotation; anything but true/false is refused. */
+  @Test
+  void aPoolsAdapterResolverAnnotationIsReadAndGarbageNamed() throws Exception {
+    String annotated = POOL.replace("metadata: {name: pool-a}",
+        "metadata: {name: pool-a, annotations: {inference.x-k8s.io/adapters-resolved-by-server: \"true\"}}");
+    assertThat(ConfigFileLoader.parse("f.yaml", annotated).pools().getFirst().adaptersResolvedByServer()).isTrue();
+    assertThat(ConfigFileLoader.parse("f.yaml", POOL).pools().getFirst().adaptersResolvedByServer()).isFalse();
+    assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", annotated.replace("\"true\"", "\"yes\"")))
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.getMessage())
+            .contains("metadata.annotations[inference.x-k8s.io/adapters-resolved-by-server]", "'yes'"));
+  }
+
   @Test
   void podNotReadyIsNotRoutable() throws Exception {
     GatewayConfig c = ConfigFileLoader.parse("f.yaml", docs(POOL, POD.replace("\"True\"", "\"False\"")));

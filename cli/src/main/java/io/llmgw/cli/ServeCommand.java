@@ -170,6 +170,12 @@ public final class ServeCommand implements Callable<Integer> {
       description = "How often each pod's /metrics is polled (default: ${DEFAULT-VALUE}).")
   Duration scrapeInterval;
 
+  @Option(names = "--adapter-warm-window", converter = DurationConverter.class,
+      description = "How long an adapter a pod reported running or waiting still counts as active there after its "
+          + "reports stop naming it (vLLM keeps it in its GPU slot until another adapter needs the slot); the seed "
+          + "policy and the LoRA-affinity scorer prefer such pods (default: ${DEFAULT-VALUE}).")
+  Duration adapterWarmWindow;
+
   @Option(names = "--kv-events-port", paramLabel = "PORT", defaultValue = "0",
       description = "Subscribe to every pod's KV-cache events (vLLM's --kv-events-config ZeroMQ endpoint) on this port; "
           + "what the precise-prefix-cache-scorer (--policy precise) reads (default: off).")
@@ -388,7 +394,8 @@ public final class ServeCommand implements Callable<Integer> {
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout))
         .withScrape(d.scrape().withInterval(scrapeInterval).withKvEvents(new KvEventSettings(kvEventsPort,
-            kvEventsReplayPort, kvEventsTopic, d.scrape().kvEvents().replayTimeout())), staleAfter)
+            kvEventsReplayPort, kvEventsTopic, d.scrape().kvEvents().replayTimeout()))
+            .withAdapterWarmWindow(adapterWarmWindow), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
             .withMmeshPort(mmeshPort))
         // a copy busier than the seed policy's threshold on two ticks running earns another

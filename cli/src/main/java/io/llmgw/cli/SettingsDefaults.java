@@ -30,6 +30,7 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
     m.put("--policy", EppSettings.DEFAULT_POLICY.cliName());
     m.put("--adapter-pending-threshold", Integer.toString(LoraPackingScorer.DEFAULT_PENDING_THRESHOLD));
     m.put("--scrape-interval", go(e.scrape().interval()));
+    m.put("--adapter-warm-window", go(e.scrape().adapterWarmWindow()));
     m.put("--stale-after", go(e.staleAfter()));
     m.put("--max-body-bytes", Integer.toString(e.requests().maxBodyBytes()));
     m.put("--max-request-duration", go(e.requests().maxRequestDuration()));

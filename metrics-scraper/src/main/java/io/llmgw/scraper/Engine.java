@@ -11,7 +11,7 @@ import java.util.Set;
 /** Maps each engine's metric names (docs/architecture.md, "Wire contracts") onto the picker's {@link PodMetrics}. */
 public enum Engine {
   VLLM(Set.of("vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
-      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info", "vllm:lora_adapter_loaded"),
+      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info"),
       Set.of("vllm:num_requests_waiting", "vllm:num_requests_running")) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
@@ -20,12 +20,6 @@ public enum Engine {
         kv = p.sum("vllm:gpu_cache_usage_perc");
       }
       Sample lora = newest(p.get("vllm:lora_requests_info"));
-      Set<String> loaded = new HashSet<>();
-      for (Sample s : p.get("vllm:lora_adapter_loaded")) {
-        if (s.value() > 0 && s.label("adapter_name") != null) {
-          loaded.add(s.label("adapter_name"));
-        }
-      }
       return new PodMetrics(
           count(p.sum("vllm:num_requests_waiting")),
           count(p.sum("vllm:num_requests_running")),
@@ -33,7 +27,7 @@ public enum Engine {
           lora == null ? 0 : parseInt(lora.label("max_lora")),
           lora == null ? Set.of() : csv(lora.label("running_lora_adapters")),
           lora == null ? Set.of() : csv(lora.label("waiting_lora_adapters")),
-          loaded, Set.of(), now);
+          Set.of(), Set.of(), now); // what the pod can serve is its /v1/models list, read apart
     }
   },
   SGLANG(Set.of("sglang:num_queue_reqs", "sglang:num_running_reqs", "sglang:token_usage"),

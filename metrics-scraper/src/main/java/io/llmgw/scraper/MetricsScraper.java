@@ -2,10 +2,10 @@ package io.llmgw.scraper;
 
 import io.llmgw.picker.PodMetrics;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,7 +64,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     Map<String, Slot> next = new HashMap<>();
     for (ScrapeTarget t : targets) {
       Slot old = slots.get(t.address());
-      next.put(t.address(), old != null && old.target.equals(t) ? old : new Slot(t));
+      next.put(t.address(), old != null && old.target.equals(t) ? old : new Slot(t, settings.adapterWarmWindow()));
     }
     for (Slot s : slots.values()) {
       if (next.get(s.target.address()) != s) {
@@ -185,13 +185,9 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
           slot.state.consecutiveFailures());
     }
     PodMetrics m = slot.target.engine().extract(parsed, requestedAt);
-    Set<String> loaded = m.loadedAdapters();
     ServedModels models = slot.models;
-    if (!models.adapters().isEmpty()) {
-      loaded = new HashSet<>(loaded);
-      loaded.addAll(models.adapters());
-    }
-    slot.state = new ScrapeState(m.withModels(loaded, models.baseModels()), models, true, 0, null);
+    Set<String> recent = slot.activity.update(m.runningAdapters(), m.waitingAdapters(), requestedAt);
+    slot.state = new ScrapeState(m.withModels(models.adapters(), models.baseModels(), recent), models, true, 0, null);
     synchronized (slot) {
       if (slot.retired) {
         return;
@@ -267,8 +263,11 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     volatile boolean modelsFailing;
     boolean retired; // guarded by the slot: set once it left the targets, after which no listener hears of it
 
-    Slot(ScrapeTarget target) {
+    final AdapterActivityMemory activity; // written by this slot's scrapes only, one at a time
+
+    Slot(ScrapeTarget target, Duration warmWindow) {
       this.target = target;
+      this.activity = new AdapterActivityMemory(warmWindow);
     }
   }
 }

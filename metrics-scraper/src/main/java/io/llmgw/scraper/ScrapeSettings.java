@@ -9,11 +9,21 @@ import java.time.Duration;
  * @param timeout per request; a scrape that takes longer fails and the endpoint leaves picking
  * @param maxConcurrent scrapes in flight at once across all endpoints
  * @param kvEvents where the pods publish their KV-cache events, which the EPP subscribes to; off by default
+ * @param adapterWarmWindow how long an adapter a pod reported running or waiting counts as warm there after its
+ *     reports stop naming it (default 30 s; see {@link io.llmgw.picker.PodMetrics#warm})
  */
 public record ScrapeSettings(Duration interval, Duration modelsInterval, Duration timeout, int maxConcurrent,
-    KvEventSettings kvEvents) {
+    KvEventSettings kvEvents, Duration adapterWarmWindow) {
+  public static final Duration DEFAULT_ADAPTER_WARM_WINDOW = Duration.ofSeconds(30);
+
+  public ScrapeSettings {
+    if (adapterWarmWindow.isNegative()) {
+      throw new IllegalArgumentException("the adapter warm window cannot be negative, got " + adapterWarmWindow);
+    }
+  }
+
   public ScrapeSettings(Duration interval, Duration modelsInterval, Duration timeout, int maxConcurrent) {
-    this(interval, modelsInterval, timeout, maxConcurrent, KvEventSettings.OFF);
+    this(interval, modelsInterval, timeout, maxConcurrent, KvEventSettings.OFF, DEFAULT_ADAPTER_WARM_WINDOW);
   }
 
   public static ScrapeSettings defaults() {
@@ -21,10 +31,14 @@ public record ScrapeSettings(Duration interval, Duration modelsInterval, Duratio
   }
 
   public ScrapeSettings withInterval(Duration d) {
-    return new ScrapeSettings(d, modelsInterval, timeout, maxConcurrent, kvEvents);
+    return new ScrapeSettings(d, modelsInterval, timeout, maxConcurrent, kvEvents, adapterWarmWindow);
+  }
+
+  public ScrapeSettings withAdapterWarmWindow(Duration d) {
+    return new ScrapeSettings(interval, modelsInterval, timeout, maxConcurrent, kvEvents, d);
   }
 
   public ScrapeSettings withKvEvents(KvEventSettings k) {
-    return new ScrapeSettings(interval, modelsInterval, timeout, maxConcurrent, k);
+    return new ScrapeSettings(interval, modelsInterval, timeout, maxConcurrent, k, adapterWarmWindow);
   }
 }

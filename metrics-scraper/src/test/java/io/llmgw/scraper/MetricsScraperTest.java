@@ -53,7 +53,8 @@ class MetricsScraperTest {
         ScrapeState s = scraper.state(pod.address());
         assertThat(s.healthy()).isTrue();
         assertThat(s.metrics().waitingQueue()).isEqualTo(7);
-        assertThat(s.metrics().loadedAdapters()).contains("resident-only");
+        assertThat(s.metrics().listedAdapters()).contains("resident-only");
+        assertThat(s.metrics().recentAdapters()).as("running now").containsExactly("a");
         assertThat(s.metrics().baseModels()).containsExactly("base-model");
       });
     }

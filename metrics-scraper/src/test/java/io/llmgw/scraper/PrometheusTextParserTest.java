@@ -59,7 +59,7 @@ class PrometheusTextParserTest {
   }
 
   @Test
-  void vllmMappingTakesTheNewestLoraSeriesAndResidency() {
+  void vllmMappingTakesTheNewestLoraSeriesAndIgnoresTheProposedLoadedSeries() {
     PodMetrics m = Engine.VLLM.parse("""
         vllm:num_requests_waiting{model_name="m"} 3
         vllm:num_requests_running{model_name="m"} 5
@@ -75,7 +75,9 @@ class PrometheusTextParserTest {
     assertThat(m.maxLoras()).isEqualTo(2);
     assertThat(m.runningAdapters()).containsExactlyInAnyOrder("a", "b");
     assertThat(m.waitingAdapters()).containsExactly("c");
-    assertThat(m.loadedAdapters()).containsExactly("r");
+    assertThat(m.listedAdapters()).as("vllm:lora_adapter_loaded is only proposed upstream: servability is /v1/models")
+        .isEmpty();
+    assertThat(m.reportsAdapter("r")).isFalse();
     assertThat(m.reportsAdapter("a")).isTrue();
     assertThat(m.reportsAdapter("old")).isFalse();
   }

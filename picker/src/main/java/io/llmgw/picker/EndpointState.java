@@ -19,12 +19,28 @@ public record EndpointState(Endpoint endpoint, PodMetrics metrics, boolean scrap
   }
 
   /**
-   * The one definition of "resident": the pod holds the adapter when the gateway loaded it there lately, or when the
-   * pod reports it (listed, or in its batch) and the gateway did not unload it lately.
+   * The one definition of "servable" (resident): the pod can serve the adapter without a load call when the gateway
+   * loaded it there lately, or when the pod reports it (listed in {@code /v1/models}, or in its batch) and the gateway
+   * did not unload it lately. Residency filtering, loading and eviction go by this; affinity goes by
+   * {@link #adapterActive}.
    */
   public boolean holdsAdapter(String adapter) {
     Boolean own = changes.lately(address(), adapter);
     return own != null ? own : metrics.reportsAdapter(adapter);
+  }
+
+  /**
+   * The one definition of "active": requests for the adapter run or wait at the pod, or did lately and no other
+   * adapters have taken every slot since ({@link PodMetrics#warm}), or this gateway has requests for it in flight there
+   * or loaded it there lately. A pod that merely lists the adapter is not active for it: vLLM lists every registered
+   * adapter, in a GPU slot or not. Reads in place: for the per-request path.
+   */
+  public boolean adapterActive(String adapter) {
+    Boolean own = changes.lately(address(), adapter);
+    if (own != null) {
+      return own;
+    }
+    return inFlight.forModel(adapter) > 0 || metrics.warm(adapter);
   }
 
   /** Every adapter {@link #holdsAdapter} says the pod holds. Builds a set: not for the per-request path. */

@@ -5,13 +5,18 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * What one model server last reported. {@code loadedAdapters} is residency (from {@code /v1/models} or
- * {@code vllm:lora_adapter_loaded}); running and waiting adapters are request activity ({@code vllm:lora_requests_info}).
+ * What one model server last reported. Two different facts about adapters (docs/architecture.md, "Servable and
+ * active"): {@code listedAdapters} is what the pod can serve without a load call (vLLM's {@code /v1/models} lists every
+ * registered adapter, whether or not it sits in a GPU slot); running and waiting adapters are where requests are now
+ * ({@code vllm:lora_requests_info}), and {@code recentAdapters} those the pod reported running or waiting lately.
  *
  * @param updatedAt when the report was asked for: the pod described itself at some moment after this, so requests the
  *     gateway sent from then on may be missing from its counts ({@link EndpointState#queued})
- * @param reportedAdapters every adapter the report names (loaded, running or waiting), derived here from the three
- *     (whatever is passed is replaced) once per scrape, so that asking whether a pod reports an adapter, on every
+ * @param recentAdapters adapters the pod's reports showed running or waiting within the scraper's warm window (the
+ *     current ones among them): vLLM keeps an idle adapter in its GPU slot until another needs the slot, and its
+ *     reports stop naming it the moment its last request ends
+ * @param reportedAdapters every adapter the report names (listed, running or waiting), derived here from the three
+ *     (whatever is passed is replaced) once per scrape, so that asking whether a pod can serve an adapter, on every
  *     decision for every pod, is one lookup
  */
 public record PodMetrics(
@@ -21,23 +26,26 @@ public record PodMetrics(
     int maxLoras,
     Set<String> runningAdapters,
     Set<String> waitingAdapters,
-    Set<String> loadedAdapters,
+    Set<String> listedAdapters,
     Set<String> baseModels,
     Instant updatedAt,
+    Set<String> recentAdapters,
     Set<String> reportedAdapters) {
 
   public PodMetrics {
     runningAdapters = Set.copyOf(runningAdapters);
     waitingAdapters = Set.copyOf(waitingAdapters);
-    loadedAdapters = Set.copyOf(loadedAdapters);
+    listedAdapters = Set.copyOf(listedAdapters);
     baseModels = Set.copyOf(baseModels);
-    reportedAdapters = union(loadedAdapters, runningAdapters, waitingAdapters);
+    recentAdapters = union(Set.copyOf(recentAdapters), runningAdapters, waitingAdapters);
+    reportedAdapters = union(listedAdapters, runningAdapters, waitingAdapters);
   }
 
+  /** A report with no memory of earlier ones: the recent adapters are the running and waiting ones. */
   public PodMetrics(int waitingQueue, int running, double kvCacheUsage, int maxLoras, Set<String> runningAdapters,
-      Set<String> waitingAdapters, Set<String> loadedAdapters, Set<String> baseModels, Instant updatedAt) {
-    this(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, loadedAdapters, baseModels,
-        updatedAt, Set.of());
+      Set<String> waitingAdapters, Set<String> listedAdapters, Set<String> baseModels, Instant updatedAt) {
+    this(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, listedAdapters, baseModels,
+        updatedAt, Set.of(), Set.of());
   }
 
   private static Set<String> union(Set<String> a, Set<String> b, Set<String> c) {
@@ -55,7 +63,7 @@ public record PodMetrics(
   }
 
   /**
-   * The pod's own report holds the adapter: listed as loaded, or in its batch. What the gateway did lately corrects
+   * The pod's own report says it can serve the adapter: listed, or in its batch. What the gateway did lately corrects
    * this: {@link EndpointState#holdsAdapter} is the definition to use.
    */
   public boolean reportsAdapter(String name) {
@@ -81,14 +89,26 @@ public record PodMetrics(
     return baseModels.contains(model) || runningAdapters.contains(model);
   }
 
+  /**
+   * The adapter likely still sits in one of the pod's GPU slots: reported running or waiting lately, and the slots are
+   * not all taken by other adapters now (which would have evicted it).
+   */
+  public boolean warm(String adapter) {
+    if (!recentAdapters.contains(adapter)) {
+      return false;
+    }
+    return maxLoras <= 0 || runningAdapters.contains(adapter) || waitingAdapters.contains(adapter)
+        || activeAdapterCount() < maxLoras;
+  }
+
   /** Another adapter can join the batch ({@code max_lora} not reached, or not reported). */
   public boolean hasFreeAdapterSlot() {
     return maxLoras <= 0 || activeAdapterCount() < maxLoras;
   }
 
-  public PodMetrics withModels(Set<String> loaded, Set<String> bases) {
-    return new PodMetrics(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, loaded,
-        bases,
-        updatedAt);
+  /** This report with the pod's model list and the scraper's memory of adapters it ran lately. */
+  public PodMetrics withModels(Set<String> listed, Set<String> bases, Set<String> recent) {
+    return new PodMetrics(waitingQueue, running, kvCacheUsage, maxLoras, runningAdapters, waitingAdapters, listed,
+        bases, updatedAt, recent, Set.of());
   }
 }

@@ -88,6 +88,31 @@ class SeedPolicyTest {
     assertThat(picked(List.of(p1, p2)).primary()).isSameAs(p2);
   }
 
+  /**
+   * Issue 30: vLLM lists every registered adapter on every pod, so listing says nothing about where the adapter runs.
+   * It packs where it is active: running (or waiting) by the report, run there lately while no other adapters filled
+   * the slots, or in flight from this gateway; only then by fewest batch adapters.
+   */
+  @Test
+  void anAdapterListedEverywhereGoesWhereItIsActiveNotWhereTheBatchIsEmptiest() {
+    Set<String> all = Set.of("a", "b", "c");
+    var running = pod(1, active(all, Set.of("a")), new Pods.Pending());
+    var idle = pod(2, active(all, Set.of()), new Pods.Pending());
+    assertThat(picked(List.of(idle, running)).primary()).as("running there by the report").isSameAs(running);
+
+    var warm = pod(3, new PodMetrics(0, 0, 0, 2, Set.of("b"), Set.of(), all, Set.of("base"), Pods.NOW, Set.of("a"),
+        Set.of()), new Pods.Pending());
+    assertThat(picked(List.of(idle, warm)).primary()).as("ran there lately, a slot still free").isSameAs(warm);
+
+    var evicted = pod(4, new PodMetrics(0, 0, 0, 2, Set.of("b", "c"), Set.of(), all, Set.of("base"), Pods.NOW,
+        Set.of("a"), Set.of()), new Pods.Pending());
+    assertThat(picked(List.of(idle, evicted)).primary()).as("two others took both slots since").isSameAs(idle);
+
+    var inFlight = pod(5, active(all, Set.of("b")), new Pods.Pending().set("a", 1));
+    assertThat(picked(List.of(idle, inFlight)).primary()).as("this gateway's own request for it is there")
+        .isSameAs(inFlight);
+  }
+
   private Decision picked(List<EndpointState> pool) {
     return Profiles.picked(seed, PickRequest.of("a"), pool);
   }

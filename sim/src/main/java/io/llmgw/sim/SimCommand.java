@@ -95,6 +95,10 @@ public final class SimCommand implements Callable<Integer> {
       + "default: off).")
   String kvEventsConfig;
 
+  @Option(names = "--proposed-metrics", description = "Also export series only proposed upstream, not in released "
+      + "vLLM: vllm:lora_adapter_loaded{adapter_name,level} (default: off, /metrics as released vLLM publishes it).")
+  boolean proposedMetrics;
+
   public SimConfig config() {
     return SimConfig.builder().model(model).adapters(adapters)
         .loras(maxLoras, maxCpuLoras == null ? maxLoras : maxCpuLoras)
@@ -102,7 +106,8 @@ public final class SimCommand implements Callable<Integer> {
         .prefill(prefillOverheadMs, prefillPerTokenMs).decode(decodeBaseMs, decodePerSeqMs)
         .loraLatency(loraLoadMs, loraSwapMs).meanOutputTokens(meanOutputTokens).failureRate(failureRate).seed(seed)
         .runtimePort(runtimePort).priorityScheduling(schedulingPolicy.equals("priority"))
-        .kvEvents(kvEventsConfig == null ? KvEventsConfig.OFF : VllmKvEventsConfig.parse(kvEventsConfig)).build();
+        .kvEvents(kvEventsConfig == null ? KvEventsConfig.OFF : VllmKvEventsConfig.parse(kvEventsConfig))
+        .proposedMetrics(proposedMetrics).build();
   }
 
   @Override

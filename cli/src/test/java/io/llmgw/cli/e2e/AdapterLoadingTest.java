@@ -185,7 +185,7 @@ class AdapterLoadingTest {
           HttpResponse.BodyHandlers.ofString());
       assertThat(operatorCopy.statusCode()).isEqualTo(200);
       org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore()
-          .scrapeState(spare).metrics().loadedAdapters().contains("roll-v1"));
+          .scrapeState(spare).metrics().listedAdapters().contains("roll-v1"));
 
       Files.writeString(file, base + rollRoute("roll-v2"));
       org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rig.epp().datastore().topology()

@@ -174,7 +174,7 @@ class ObjectivesAndVariantsTest {
       String smallPod = small.pods().getFirst().address();
       Awaitility.await("the cheaper qualifying variant is loaded meanwhile").atMost(Duration.ofSeconds(10))
           .until(
-              () -> rig.epp().datastore().scrapeState(smallPod).metrics().loadedAdapters().contains("summarize-lora"));
+              () -> rig.epp().datastore().scrapeState(smallPod).metrics().listedAdapters().contains("summarize-lora"));
 
       HttpResponse<String> cheap = chat(port, "summarize", Map.of());
       assertThat(cheap.headers().firstValue("x-llmgw-variant")).as("now the cheapest that qualifies")

@@ -133,6 +133,50 @@ class OpenAiClientEndToEndTest {
     assertThat(e.usage().promptTokens()).isPositive();
   }
 
+  /**
+   * Issue 30: the SDK asks for base64 embeddings by default (so does the Node SDK); the simulator answers as vLLM does,
+   * little-endian float32, and the SDK's decoded vector is the float answer's, value for value.
+   */
+  @Test
+  void theSdksDefaultBase64EmbeddingsDecodeToTheSameVectorAsFloats() {
+    var params = com.openai.models.embeddings.EmbeddingCreateParams.builder().model(BASE).input("one").build();
+    assertThat(params._body().encodingFormat()).as("the SDK's own default")
+        .hasValue(com.openai.models.embeddings.EmbeddingCreateParams.EncodingFormat.BASE64);
+    List<Float> byDefault = client.embeddings().create(params).data().getFirst().embedding();
+    List<Float> floats = client.embeddings().create(params.toBuilder()
+        .encodingFormat(com.openai.models.embeddings.EmbeddingCreateParams.EncodingFormat.FLOAT).build())
+        .data().getFirst().embedding();
+    assertThat(byDefault).hasSize(64).isEqualTo(floats);
+    assertThat(byDefault.stream().mapToDouble(f -> f * f).sum()).as("a unit vector, not zeros").isCloseTo(1.0,
+        org.assertj.core.data.Offset.offset(1e-3));
+  }
+
+  /**
+   * Issue 30: a streamed Responses API call (the Vercel AI SDK's default path) through an adapter route: vLLM's events
+   * in order, the deltas making the text, the model rewritten back to the route's name, the usage in the last event.
+   */
+  @Test
+  void aStreamedResponsesCallThroughAnAdapterRoute() {
+    var params = com.openai.models.responses.ResponseCreateParams.builder().model("sql-lora").input("hello")
+        .maxOutputTokens(4L).build();
+    StringBuilder text = new StringBuilder();
+    List<String> kinds = new ArrayList<>();
+    com.openai.models.responses.Response[] completed = {null};
+    try (StreamResponse<com.openai.models.responses.ResponseStreamEvent> stream = client.responses()
+        .createStreaming(params)) {
+      stream.stream().forEach(e -> {
+        e.outputTextDelta().ifPresent(d -> text.append(d.delta()));
+        e.created().ifPresent(c -> kinds.add("created"));
+        e.outputTextDone().ifPresent(d -> assertThat(d.text()).isEqualTo(text.toString()));
+        e.completed().ifPresent(c -> completed[0] = c.response());
+      });
+    }
+    assertThat(kinds).containsExactly("created");
+    assertThat(text.toString().split(" ")).hasSize(4);
+    assertThat(completed[0].model().asString()).isEqualTo("sql-lora");
+    assertThat(completed[0].usage().orElseThrow().outputTokens()).isEqualTo(4);
+  }
+
   /** Issue 16: the Responses API through an adapter route, the model rewritten back to the route's name. */
   @Test
   void responsesThroughAnAdapterRoute() {

@@ -130,8 +130,8 @@ public final class UsageSniffer {
   }
 
   /**
-   * Reads {@code : { "prompt_tokens": n, "completion_tokens": m, ... }} starting after the {@code "usage"} key: the two
-   * counts at the object's own level, whatever else it nests; null when the object does not close within the bytes.
+   * Reads {@code : { "prompt_tokens": n, "completion_tokens": m, ... }} (the Responses API's {@code input_tokens} and
+   * {@code output_tokens} alike) starting after the {@code "usage"} key: the two counts at the object's own level, whatever else it nests; null when the object does not close within the bytes.
    * No parser is made for it (one per response cost more than the rest of the response path).
    */
   private static TokenUsage usageObjectAt(byte[] d, int from, int end) {
@@ -155,9 +155,9 @@ public final class UsageSniffer {
         int value = depth == 1 ? skipSpace(d, close + 1, end) : end;
         if (value < end && d[value] == ':') {
           value = skipSpace(d, value + 1, end);
-          if (regionIs(d, i + 1, close, PROMPT_TOKENS)) {
+          if (regionIs(d, i + 1, close, PROMPT_TOKENS) || regionIs(d, i + 1, close, INPUT_TOKENS)) {
             prompt = digits(d, value, end);
-          } else if (regionIs(d, i + 1, close, COMPLETION_TOKENS)) {
+          } else if (regionIs(d, i + 1, close, COMPLETION_TOKENS) || regionIs(d, i + 1, close, OUTPUT_TOKENS)) {
             completion = digits(d, value, end);
           }
         }
@@ -173,6 +173,9 @@ public final class UsageSniffer {
 
   private static final byte[] PROMPT_TOKENS = "prompt_tokens".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] COMPLETION_TOKENS = "completion_tokens".getBytes(StandardCharsets.US_ASCII);
+  /** The Responses API's names for the same two counts. */
+  private static final byte[] INPUT_TOKENS = "input_tokens".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] OUTPUT_TOKENS = "output_tokens".getBytes(StandardCharsets.US_ASCII);
 
   private static int skipSpace(byte[] d, int i, int end) {
     while (i < end && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')) {

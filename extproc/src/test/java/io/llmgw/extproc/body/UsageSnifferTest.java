@@ -6,6 +6,22 @@ import com.google.protobuf.ByteString;
 import org.junit.jupiter.api.Test;
 
 class UsageSnifferTest {
+  /** Issue 30: a streamed Responses API call carries its usage, as input and output tokens, in response.completed. */
+  @Test
+  void usageIsReadFromAStreamedResponsesCallsCompletedEvent() {
+    UsageSniffer sse = new UsageSniffer("text/event-stream");
+    String stream = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"usage\":null}}\n\n"
+        + "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"hi\"}\n\n"
+        + "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"output\":[],"
+        + "\"usage\":{\"input_tokens\":12,\"input_tokens_details\":{\"cached_tokens\":4},\"output_tokens\":3,"
+        + "\"total_tokens\":15}}}\n\n";
+    for (int off = 0; off < stream.length(); off += 7) {
+      int end = Math.min(stream.length(), off + 7);
+      sse.accept(ByteString.copyFromUtf8(stream.substring(off, end)), end == stream.length());
+    }
+    assertThat(sse.usage()).isEqualTo(new TokenUsage(12, 3));
+  }
+
   @Test
   void usageIsReadFromTheSseUsageChunkOrTheFinalJson() {
     UsageSniffer sse = new UsageSniffer("text/event-stream; charset=utf-8");

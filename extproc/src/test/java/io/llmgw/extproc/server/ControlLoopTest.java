@@ -69,6 +69,39 @@ class ControlLoopTest {
     assertThat(route("base-model").hasRequestHeaders()).as("a model the pods list still routes").isTrue();
   }
 
+  /**
+   * Issue 30: pods that load an adapter on their own when a request names it (vLLM's LoRA resolver plugins) are
+   * declared so on their pool, and then an adapter no pod lists is routed to them; a garbage value for the annotation
+   * is a rejected configuration that names it.
+   */
+  @Test
+  void aPoolWhosePodsResolveAdaptersThemselvesGetsAnAdapterNoPodLists() throws Exception {
+    String ghost = EppHarness.ROUTES + """
+        ---
+        apiVersion: inference.x-k8s.io/v1alpha1
+        kind: LLMRoute
+        metadata: {name: ghost}
+        spec: {backendRefs: [{name: sim-pool}], adapter: {name: ghost-model}}
+        """;
+    Files.writeString(h.configFile, h.yaml(ghost));
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> route("ghost-model").getImmediateResponse().getStatus().getCodeValue() == 503);
+
+    String pool = "metadata: {name: sim-pool}";
+    String resolving = "metadata: {name: sim-pool, annotations: {"
+        + io.llmgw.api.InferencePool.ADAPTERS_RESOLVED_BY_SERVER
+        + ": \"true\"}}";
+    assertThat(h.yaml(ghost)).contains(pool);
+    Files.writeString(h.configFile, h.yaml(ghost).replace(pool, resolving));
+    await().atMost(Duration.ofSeconds(10)).until(() -> route("ghost-model").hasRequestHeaders());
+    assertThat(ExtProcCall.metadataDestination(route("ghost-model")).split(","))
+        .allMatch(a -> h.pods.stream().anyMatch(p -> p.address().equals(a)));
+
+    Files.writeString(h.configFile, h.yaml(ghost).replace(pool, resolving.replace("true", "yes")));
+    settle();
+    assertThat(h.metricsText()).contains("llmgw_config_rejected_total 1.0");
+  }
+
   @Test
   void aValidEditAppliesWithoutRestartAndAnInvalidOneKeepsTheLastGood() throws Exception {
     assertThat(route("late-model").getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);

@@ -30,7 +30,7 @@ class SchedulingIntegrationTest {
       seed.pods.get(1).setModels("base-model", List.of("adapter-a"));
       seed.pods.get(2).setModels("base-model", List.of());
       await().atMost(Duration.ofSeconds(10)).until(
-          () -> seed.epp.datastore().scrapeState(seed.pods.get(2).address()).metrics().loadedAdapters().isEmpty());
+          () -> seed.epp.datastore().scrapeState(seed.pods.get(2).address()).metrics().listedAdapters().isEmpty());
       String cold = seed.pods.get(2).address();
 
       Map<String, Integer> perPod = new HashMap<>();

@@ -5,9 +5,11 @@ import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.PodMetrics;
 
 /**
- * GIE lora-affinity-scorer: the adapter in the running batch (or the base model served) 1.0; a free adapter slot 0.8;
- * requests already queued for the adapter 0.6; otherwise 0. Activity, not residency: every pod may hold an adapter in
- * host memory, but only the batch's {@code max_lora} slots decide whether a request runs without waiting.
+ * GIE lora-affinity-scorer: the adapter in the running batch (or the base model served), or this gateway's requests
+ * for it in flight there, 1.0; the adapter run there lately and likely still in its GPU slot ({@link PodMetrics#warm}),
+ * or loaded there lately by this gateway, 0.9; requests queued for it 0.6; a free adapter slot 0.8; otherwise 0. Activity, not
+ * residency: every pod may list an adapter, but only the batch's {@code max_lora} slots decide whether a request runs
+ * without waiting.
  */
 public final class LoraAffinityScorer implements EndpointScorer {
   public static final String TYPE = "lora-affinity-scorer";
@@ -26,6 +28,9 @@ public final class LoraAffinityScorer implements EndpointScorer {
     }
     if (m.waitingAdapters().contains(model)) {
       return 0.6;
+    }
+    if (endpoint.adapterActive(model)) {
+      return endpoint.inFlight().forModel(model) > 0 ? 1.0 : 0.9;
     }
     return m.maxLoras() > 0 && m.hasFreeAdapterSlot() ? 0.8 : 0.0;
   }

@@ -6,11 +6,14 @@ import io.llmgw.picker.Scorer;
 import java.util.List;
 
 /**
- * The seed policy (the gateway's PoC rule) as one scorer. Endpoints holding the request's adapter with fewer than
- * {@code pendingThreshold} of the gateway's requests pending for it there are preferred, the one with the MOST pending
- * first: an adapter's traffic packs onto few pods and does not flap between them. Among equals, the one whose batch
- * runs the fewest adapters. Every other endpoint (and every endpoint for a base-model request, where packing buys
- * nothing) ranks below them by fewest active adapters, then least pending in total. Pending per adapter is this
+ * The seed policy (the gateway's PoC rule) as one scorer. Endpoints where the request's adapter is active
+ * ({@link EndpointState#adapterActive}: running or waiting there, lately so, or in flight from this gateway) with fewer
+ * than {@code pendingThreshold} of the gateway's requests pending for it there are preferred, the one with the MOST
+ * pending first: an adapter's traffic packs onto few pods and does not flap between them. A pod that only lists the
+ * adapter is not preferred (vLLM lists every registered adapter on every pod). Among equals, the one whose batch runs
+ * the fewest adapters. Every other endpoint (and every endpoint for a base-model request, where packing buys
+ * nothing) ranks below them by fewest active adapters, then least pending in total, then whether it can serve the
+ * adapter without a load ({@link EndpointState#holdsAdapter}). Pending per adapter is this
  * gateway's own count (pods report no per-adapter counts); pending in total is what the pod reports, running and
  * waiting, plus what this gateway sent it since ({@link EndpointState#pending}), so other replicas' load counts too.
  *
@@ -52,12 +55,13 @@ public final class LoraPackingScorer implements Scorer {
     for (int i = 0; i < n; i++) {
       EndpointState e = candidates.get(i);
       int p = -1;
-      if (e.holdsAdapter(model) && !e.metrics().baseModels().contains(model)) {
+      if (!e.metrics().baseModels().contains(model) && e.adapterActive(model)) {
         int forModel = e.inFlight().forModel(model);
         p = forModel < pendingThreshold ? forModel : -1;
       }
       pending[i] = p;
-      long k = e.metrics().activeAdapterCount() * PENDING_SPAN + e.pending();
+      // last of all, a pod that can serve the adapter without a load call ranks above one that cannot
+      long k = (e.metrics().activeAdapterCount() * PENDING_SPAN + e.pending()) * 2 + (e.holdsAdapter(model) ? 0 : 1);
       key[i] = k;
       if (p >= 0) {
         minPreferred = Math.min(minPreferred, k);

@@ -228,6 +228,7 @@ public final class Engine {
       }
     }
     runningNow = running.size();
+    metrics.loraStep(pinned(), adaptersOf(waiting), nowEpochSeconds());
     if (running.isEmpty() && waiting.isEmpty()) {
       stepping = false;
     } else {

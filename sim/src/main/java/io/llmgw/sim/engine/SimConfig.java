@@ -23,6 +23,9 @@ import java.util.List;
  *     {@code priority} (lower first, default 0), and one that finds no room preempts running requests of a lower
  *     priority (they wait again and recompute their KV cache when readmitted); false: first come, first served
  * @param kvEvents where the pod publishes its KV-cache events (vLLM's {@code --kv-events-config}); {@code OFF} by default
+ * @param proposedMetrics also export series that are only proposed upstream, not in released vLLM
+ *     ({@code vllm:lora_adapter_loaded}, an open vLLM pull request); off by default, so the simulator's {@code /metrics}
+ *     is what a released vLLM publishes
  */
 public record SimConfig(
     String model,
@@ -45,7 +48,8 @@ public record SimConfig(
     List<String> adapters,
     int runtimePort,
     boolean priorityScheduling,
-    KvEventsConfig kvEvents) {
+    KvEventsConfig kvEvents,
+    boolean proposedMetrics) {
 
   public static final String DEFAULT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -97,6 +101,7 @@ public record SimConfig(
     b.runtimePort = runtimePort;
     b.priorityScheduling = priorityScheduling;
     b.kvEvents = kvEvents;
+    b.proposedMetrics = proposedMetrics;
     return b;
   }
 
@@ -123,8 +128,15 @@ public record SimConfig(
     private boolean priorityScheduling;
     private List<String> adapters = List.of();
     private KvEventsConfig kvEvents = KvEventsConfig.OFF;
+    private boolean proposedMetrics;
 
     private Builder() {}
+
+    /** Also export series only proposed upstream (see {@link SimConfig#proposedMetrics}). */
+    public Builder proposedMetrics(boolean on) {
+      proposedMetrics = on;
+      return this;
+    }
 
     public Builder kvEvents(KvEventsConfig config) {
       kvEvents = config;
@@ -198,7 +210,7 @@ public record SimConfig(
     public SimConfig build() {
       return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
           prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs,
-          meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling, kvEvents);
+          meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling, kvEvents, proposedMetrics);
     }
 
     /** vLLM's {@code --scheduling-policy priority} instead of first come, first served. */

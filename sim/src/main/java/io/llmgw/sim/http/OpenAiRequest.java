@@ -15,7 +15,7 @@ import net.openhft.hashing.LongHashFunction;
  * vLLM's block hashes do.
  */
 record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, boolean stream,
-    boolean includeUsage, int priority, int inputs) {
+    boolean includeUsage, int priority, int inputs, boolean base64) {
 
   /** The OpenAI endpoint the request came to. */
   enum Api { CHAT, COMPLETIONS, EMBEDDINGS, RESPONSES }
@@ -36,7 +36,8 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
     if (api == Api.EMBEDDINGS) {
       JsonNode input = body.get("input");
       int inputs = input != null && input.isArray() && !input.isEmpty() && !input.get(0).isNumber() ? input.size() : 1;
-      return new OpenAiRequest(api, model.asText(), embeddingInput(input), 1, false, false, 0, inputs);
+      return new OpenAiRequest(api, model.asText(), embeddingInput(input), 1, false, false, 0, inputs,
+          base64(body.get("encoding_format")));
     }
     String prompt = switch (api) {
       case CHAT -> messages(body.get("messages"));
@@ -64,11 +65,20 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
       throw new IllegalArgumentException("'priority' must be an integer");
     }
     boolean streamed = stream != null && stream.asBoolean();
-    if (api == Api.RESPONSES && streamed) {
-      throw new IllegalArgumentException("the simulator answers /v1/responses whole; 'stream': true is not supported");
-    }
     return new OpenAiRequest(api, model.asText(), prompt, maxTokens, streamed, usage.asBoolean(false),
-        priority == null || priority.isNull() ? 0 : priority.asInt(), 1);
+        priority == null || priority.isNull() ? 0 : priority.asInt(), 1, false);
+  }
+
+  /** vLLM's {@code encoding_format}: {@code float} (the default) or {@code base64} (little-endian float32). */
+  private static boolean base64(JsonNode format) {
+    if (format == null || format.isNull()) {
+      return false;
+    }
+    return switch (format.isTextual() ? format.asText() : "") {
+      case "float" -> false;
+      case "base64" -> true;
+      default -> throw new IllegalArgumentException("'encoding_format' must be 'float' or 'base64'");
+    };
   }
 
   /** A string, strings, or token ids (one list or several): the text the prefill reads. */

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.sim.engine.SequenceListener.Usage;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** The OpenAI wire shapes the simulator answers with: whole responses, SSE chunks, model lists and errors. */
@@ -31,13 +33,17 @@ final class OpenAiResponses {
     };
   }
 
-  /** vLLM's embeddings answer: one unit vector per input, the same for the same input and model. */
+  /**
+   * vLLM's embeddings answer: one unit vector per input, the same for the same input and model; as a JSON array of
+   * floats, or for {@code encoding_format: base64} (the OpenAI SDKs' default) the float32 values little-endian,
+   * base64-encoded.
+   */
   static ObjectNode embeddings(OpenAiRequest r, String id, long created, Usage usage) {
     ObjectNode root = header(r, id, created, "list");
     ArrayNode data = root.putArray("data");
     String[] inputs = r.prompt().split("\n", -1);
     for (int i = 0; i < r.inputs(); i++) {
-      ArrayNode v = data.addObject().put("index", i).put("object", "embedding").putArray("embedding");
+      ObjectNode item = data.addObject().put("index", i).put("object", "embedding");
       long seed = net.openhft.hashing.LongHashFunction.xx(r.model().hashCode())
           .hashChars(i < inputs.length ? inputs[i] : "");
       java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
@@ -47,8 +53,17 @@ final class OpenAiResponses {
         x[d] = random.nextDouble(-1, 1);
         norm += x[d] * x[d];
       }
-      for (double value : x) {
-        v.add((float) (value / Math.sqrt(norm)));
+      if (r.base64()) {
+        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(4 * x.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (double value : x) {
+          bytes.putFloat((float) (value / Math.sqrt(norm)));
+        }
+        item.put("embedding", java.util.Base64.getEncoder().encodeToString(bytes.array()));
+      } else {
+        ArrayNode v = item.putArray("embedding");
+        for (double value : x) {
+          v.add((float) (value / Math.sqrt(norm)));
+        }
       }
     }
     root.putObject("usage").put("prompt_tokens", usage.promptTokens()).put("total_tokens", usage.promptTokens())
@@ -60,21 +75,99 @@ final class OpenAiResponses {
 
   /** vLLM's Responses API answer: one assistant message with the text. */
   static ObjectNode response(OpenAiRequest r, String id, long created, String text, Usage usage) {
+    return responseObject(r, id, created, text, usage);
+  }
+
+  /**
+   * A Responses API {@code response} object: {@code in_progress} with no output and no usage while {@code text} is
+   * null (the start of a stream), else {@code completed} with the one assistant message.
+   */
+  private static ObjectNode responseObject(OpenAiRequest r, String id, long created, String text, Usage usage) {
     ObjectNode root = JSON.createObjectNode().put("id", id).put("object", "response").put("created_at", created)
-        .put("model", r.model()).put("status", "completed").putNull("error").putNull("incomplete_details")
-        .putNull("instructions").put("parallel_tool_calls", true).put("temperature", 1.0).put("top_p", 1.0)
-        .put("tool_choice", "auto");
+        .put("model", r.model()).put("status", text == null ? "in_progress" : "completed").putNull("error")
+        .putNull("incomplete_details").putNull("instructions").put("parallel_tool_calls", true)
+        .put("temperature", 1.0).put("top_p", 1.0).put("tool_choice", "auto");
     root.putObject("metadata");
     root.putArray("tools");
-    ObjectNode message = root.putArray("output").addObject().put("type", "message").put("id", "msg_" + id)
-        .put("status", "completed").put("role", "assistant");
-    message.putArray("content").addObject().put("type", "output_text").put("text", text).putArray("annotations");
+    ArrayNode output = root.putArray("output");
+    if (text == null) {
+      root.putNull("usage");
+      return root;
+    }
+    output.add(message(id, text));
     ObjectNode u = root.putObject("usage").put("input_tokens", usage.promptTokens())
         .put("output_tokens", usage.completionTokens())
         .put("total_tokens", usage.promptTokens() + usage.completionTokens());
     u.putObject("input_tokens_details").put("cached_tokens", usage.cachedTokens());
     u.putObject("output_tokens_details").put("reasoning_tokens", 0);
     return root;
+  }
+
+  /** The assistant message of a response: {@code in_progress} and empty while {@code text} is null. */
+  private static ObjectNode message(String responseId, String text) {
+    ObjectNode message = JSON.createObjectNode().put("type", "message").put("id", messageId(responseId))
+        .put("status", text == null ? "in_progress" : "completed").put("role", "assistant");
+    ArrayNode content = message.putArray("content");
+    if (text != null) {
+      content.add(outputText(text));
+    }
+    return message;
+  }
+
+  private static String messageId(String responseId) {
+    return "msg_" + responseId;
+  }
+
+  private static ObjectNode outputText(String text) {
+    ObjectNode part = JSON.createObjectNode().put("type", "output_text").put("text", text);
+    part.putArray("annotations");
+    part.putArray("logprobs");
+    return part;
+  }
+
+  /**
+   * The events of a streamed Responses API call before its first token, in vLLM's order: {@code response.created},
+   * {@code response.in_progress}, {@code response.output_item.added} (the message), {@code response.content_part.added}
+   * (its text part). Numbered from {@code seq} on.
+   */
+  static List<ObjectNode> responseStart(OpenAiRequest r, String id, long created) {
+    ObjectNode inProgress = responseObject(r, id, created, null, null);
+    List<ObjectNode> out = new ArrayList<>();
+    out.add(event("response.created").set("response", inProgress));
+    out.add(event("response.in_progress").set("response", inProgress));
+    out.add(event("response.output_item.added").put("output_index", 0).set("item", message(id, null)));
+    out.add(event("response.content_part.added").put("output_index", 0).put("item_id", messageId(id))
+        .put("content_index", 0).set("part", outputText("")));
+    return out;
+  }
+
+  /** One token of a streamed Responses API call. */
+  static ObjectNode responseDelta(String id, String token) {
+    ObjectNode e = event("response.output_text.delta").put("content_index", 0).put("output_index", 0)
+        .put("item_id", messageId(id)).put("delta", token);
+    e.putArray("logprobs");
+    return e;
+  }
+
+  /**
+   * The closing events, in vLLM's order: {@code response.output_text.done}, {@code response.content_part.done},
+   * {@code response.output_item.done}, {@code response.completed} (the whole response, with usage).
+   */
+  static List<ObjectNode> responseEnd(OpenAiRequest r, String id, long created, String text, Usage usage) {
+    List<ObjectNode> out = new ArrayList<>();
+    ObjectNode done = event("response.output_text.done").put("item_id", messageId(id)).put("output_index", 0)
+        .put("content_index", 0).put("text", text);
+    done.putArray("logprobs");
+    out.add(done);
+    out.add(event("response.content_part.done").put("item_id", messageId(id)).put("output_index", 0)
+        .put("content_index", 0).set("part", outputText(text)));
+    out.add(event("response.output_item.done").put("output_index", 0).set("item", message(id, text)));
+    out.add(event("response.completed").set("response", responseObject(r, id, created, text, usage)));
+    return out;
+  }
+
+  private static ObjectNode event(String type) {
+    return JSON.createObjectNode().put("type", type);
   }
 
   static ObjectNode whole(OpenAiRequest r, String id, long created, String text, String finish, Usage usage) {

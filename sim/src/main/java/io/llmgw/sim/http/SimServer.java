@@ -157,8 +157,14 @@ public final class SimServer extends AbstractVerticle {
     SimRequest sim = request.toEngine(adapter, config.blockSize(), blockHashSeed, config.meanOutputTokens(),
         random);
     String id = OpenAiResponses.id(api, responses++);
-    Responder responder = request.stream() ? new Streaming(req.response(), request, id) : new Whole(req.response(),
-        request, id);
+    Responder responder;
+    if (!request.stream()) {
+      responder = new Whole(req.response(), request, id);
+    } else if (api == OpenAiRequest.Api.RESPONSES) {
+      responder = new ResponseEvents(req.response(), request, id);
+    } else {
+      responder = new Streaming(req.response(), request, id);
+    }
     switch (engine.submit(sim, responder)) {
       case Sequence s -> {
         responder.sequence = s;
@@ -343,6 +349,55 @@ public final class SimServer extends AbstractVerticle {
     }
   }
 
+  /** Opens a server-sent-event stream. */
+  private static void beginEventStream(HttpServerResponse response) {
+    response.setStatusCode(200).setChunked(true).putHeader("content-type", "text/event-stream")
+        .putHeader("cache-control", "no-cache");
+    response.writeHead();
+  }
+
+  /**
+   * A streamed Responses API call as vLLM streams it: each event as {@code event: <type>} and {@code data: <json>},
+   * numbered by {@code sequence_number} from 0, and no {@code [DONE]} line after {@code response.completed}.
+   */
+  private final class ResponseEvents extends Responder {
+    private final StringBuilder text = new StringBuilder();
+    private int sequence;
+
+    ResponseEvents(HttpServerResponse response, OpenAiRequest request, String id) {
+      super(response, request, id);
+    }
+
+    @Override
+    void begin() {
+      super.begin();
+      beginEventStream(response);
+      OpenAiResponses.responseStart(request, id, created).forEach(this::send);
+    }
+
+    @Override
+    public void onToken(String token, int index) {
+      text.append(token);
+      send(OpenAiResponses.responseDelta(id, token));
+    }
+
+    @Override
+    public void onFinished(Usage usage, String finishReason) {
+      done = true;
+      OpenAiResponses.responseEnd(request, id, created, text.toString(), usage).forEach(this::send);
+      if (!response.ended() && !response.closed()) {
+        response.end();
+      }
+    }
+
+    private void send(com.fasterxml.jackson.databind.node.ObjectNode event) {
+      event.put("sequence_number", sequence++);
+      if (!response.ended() && !response.closed()) {
+        response.write("event: " + event.get("type").asText() + "\ndata: " + event + "\n\n");
+      }
+    }
+  }
+
   private final class Streaming extends Responder {
     Streaming(HttpServerResponse response, OpenAiRequest request, String id) {
       super(response, request, id);
@@ -351,9 +406,7 @@ public final class SimServer extends AbstractVerticle {
     @Override
     void begin() {
       super.begin();
-      response.setStatusCode(200).setChunked(true).putHeader("content-type", "text/event-stream")
-          .putHeader("cache-control", "no-cache");
-      response.writeHead();
+      beginEventStream(response);
     }
 
     @Override

@@ -36,7 +36,7 @@ class SimServerTest {
         "127.0.0.81", 0);
     // one running slot, one waiting place, slow steps: easy to fill
     tiny = SimPods.start(SimConfig.builder().adapters(List.of("a")).capacity(1, 1, 4096).decode(50, 0.3).seed(7)
-        .build(), 1, "127.0.0.82", 0);
+        .proposedMetrics(true).build(), 1, "127.0.0.82", 0);
   }
 
   @AfterAll
@@ -105,7 +105,7 @@ class SimServerTest {
     }
   }
 
-  /** Issue 16: the Responses API in vLLM's shape; streaming it is refused by name. */
+  /** Issue 16: the Responses API in vLLM's shape (streamed: issue 30, below). */
   @Test
   void responsesAnswerOneAssistantMessageWithUsage() throws Exception {
     HttpResponse<String> r = post(pods, "/v1/responses",
@@ -118,10 +118,6 @@ class SimServerTest {
     assertThat(content.get("type").asText()).isEqualTo("output_text");
     assertThat(content.get("text").asText().split(" ")).hasSize(5);
     assertThat(body.get("usage").get("output_tokens").asInt()).isEqualTo(5);
-    HttpResponse<String> streamed = post(pods, "/v1/responses",
-        "{\"model\":\"sql-lora\",\"input\":\"hello\",\"stream\":true}");
-    assertThat(streamed.statusCode()).isEqualTo(400);
-    assertThat(streamed.body()).contains("'stream': true is not supported");
     HttpResponse<String> noInput = post(pods, "/v1/responses", "{\"model\":\"sql-lora\",\"input\":5}");
     assertThat(noInput.statusCode()).isEqualTo(400);
     assertThat(noInput.body()).contains("'input' is required: a string or an array of messages");
@@ -239,8 +235,82 @@ class SimServerTest {
     assertThat(after).contains("vllm:inter_token_latency_seconds_bucket")
         .contains("vllm:e2e_request_latency_seconds_sum")
         .contains("vllm:request_queue_time_seconds_count").contains("vllm:generation_tokens_total")
-        .contains("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4096\"} 1.0")
-        .contains("vllm:lora_adapter_loaded{adapter_name=\"a\",level=\"gpu\"} 1.0");
+        .contains("vllm:cache_config_info{block_size=\"16\",engine=\"0\",num_gpu_blocks=\"4096\"} 1.0")
+        .contains("vllm:num_requests_running{engine=\"0\",model_name=\"" + MODEL + "\"} 0.0")
+        .contains("vllm:lora_adapter_loaded{adapter_name=\"a\",level=\"gpu\"} 1.0") // --proposed-metrics
+        .contains("vllm:lora_requests_info{max_lora=\"1\",running_lora_adapters=\"a\",waiting_lora_adapters=\"a\"}")
+        .as("vLLM keeps every label combination it set; the newest is current")
+        .contains("vllm:lora_requests_info{max_lora=\"1\",running_lora_adapters=\"\",waiting_lora_adapters=\"\"}");
+  }
+
+  /**
+   * Issue 30: the OpenAI SDKs ask for {@code encoding_format: base64} by default; vLLM answers the same vector as
+   * little-endian float32 bytes in base64, and refuses a format it does not know in its error shape.
+   */
+  @Test
+  void embeddingsComeAsBase64FloatsWhenAskedAndAreTheSameVector() throws Exception {
+    String body = "{\"model\":\"" + MODEL + "\",\"input\":[\"one\",\"two\"]";
+    JsonNode floats = JSON.readTree(post(pods, "/v1/embeddings", body + "}").body()).get("data");
+    JsonNode packed = JSON.readTree(post(pods, "/v1/embeddings", body + ",\"encoding_format\":\"base64\"}").body())
+        .get("data");
+    assertThat(packed).hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(java.util.Base64.getDecoder()
+          .decode(packed.get(i).get("embedding").asText())).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      assertThat(bytes.remaining()).isEqualTo(4 * floats.get(i).get("embedding").size());
+      for (JsonNode f : floats.get(i).get("embedding")) {
+        assertThat(bytes.getFloat()).isEqualTo(f.floatValue());
+      }
+    }
+    assertThat(JSON.readTree(post(pods, "/v1/embeddings", body + ",\"encoding_format\":\"float\"}").body())
+        .get("data")).isEqualTo(floats);
+    HttpResponse<String> bad = post(pods, "/v1/embeddings", body + ",\"encoding_format\":\"int8\"}");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    JsonNode error = JSON.readTree(bad.body()).get("error");
+    assertThat(error.get("message").asText()).contains("encoding_format");
+    assertThat(error.get("type").asText()).isEqualTo("BadRequestError");
+    assertThat(error.get("code").asInt()).isEqualTo(400);
+    assertThat(error.has("param")).isTrue();
+  }
+
+  /**
+   * Issue 30: a streamed Responses API call comes as vLLM streams it: {@code event:} and {@code data:} lines, its event
+   * types in vLLM's order, numbered from 0, the deltas adding up to the final text, usage in the last event, and no
+   * {@code [DONE]}.
+   */
+  @Test
+  void aStreamedResponsesCallFollowsVllmsEventsInOrder() throws Exception {
+    HttpResponse<String> r = post(pods, "/v1/responses", "{\"model\":\"sql-lora\",\"input\":\"hello\","
+        + "\"max_output_tokens\":3,\"stream\":true}");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("content-type")).hasValue("text/event-stream");
+    List<String> types = new ArrayList<>();
+    List<JsonNode> events = new ArrayList<>();
+    for (String block : r.body().split("\n\n")) {
+      String[] lines = block.split("\n");
+      assertThat(lines).hasSize(2);
+      assertThat(lines[0]).startsWith("event: ");
+      assertThat(lines[1]).startsWith("data: ");
+      JsonNode data = JSON.readTree(lines[1].substring(6));
+      assertThat(data.get("type").asText()).isEqualTo(lines[0].substring(7));
+      assertThat(data.get("sequence_number").asInt()).isEqualTo(events.size());
+      types.add(data.get("type").asText());
+      events.add(data);
+    }
+    assertThat(types).containsExactly("response.created", "response.in_progress", "response.output_item.added",
+        "response.content_part.added", "response.output_text.delta", "response.output_text.delta",
+        "response.output_text.delta", "response.output_text.done", "response.content_part.done",
+        "response.output_item.done", "response.completed");
+    assertThat(events.getFirst().get("response").get("status").asText()).isEqualTo("in_progress");
+    String deltas = events.stream().filter(e -> e.get("type").asText().endsWith(".delta"))
+        .map(e -> e.get("delta").asText()).reduce("", String::concat);
+    assertThat(events.get(7).get("text").asText()).isEqualTo(deltas);
+    JsonNode done = events.getLast().get("response");
+    assertThat(done.get("status").asText()).isEqualTo("completed");
+    assertThat(done.get("model").asText()).isEqualTo("sql-lora");
+    assertThat(done.get("output").get(0).get("content").get(0).get("text").asText()).isEqualTo(deltas);
+    assertThat(done.get("usage").get("output_tokens").asInt()).isEqualTo(3);
+    assertThat(r.body()).doesNotContain("[DONE]");
   }
 
   @Test
@@ -269,7 +339,8 @@ class SimServerTest {
     assertThat(broken.statusCode()).isEqualTo(500);
     assertThat(broken.body()).contains("f");
     assertThat(get(pods, "/v1/models").body()).contains("\"new-lora\"").doesNotContain("\"f\"");
-    assertThat(get(pods, "/metrics").body()).contains("vllm:lora_adapter_loaded{adapter_name=\"new-lora\"");
+    assertThat(get(pods, "/metrics").body()).as("only proposed upstream: behind --proposed-metrics")
+        .doesNotContain("vllm:lora_adapter_loaded");
     assertThat(post(pods, "/v1/chat/completions", chat("new-lora", 2, false)).statusCode()).isEqualTo(200);
     assertThat(post(pods, "/v1/unload_lora_adapter", "{\"lora_name\":\"new-lora\"}").statusCode()).isEqualTo(200);
     assertThat(post(pods, "/v1/unload_lora_adapter", "{\"lora_name\":\"new-lora\"}").statusCode()).isEqualTo(404);

@@ -24,7 +24,9 @@ import java.util.function.DoubleConsumer;
  * the request waits (sharing the load with every other request for it, bounded by {@code loadWaitTimeout}), then the
  * request goes to the pod it was loaded on; a load that fails is answered 503 naming the adapter and why. A rollout's
  * redirect to the version still serving holds only while that version is resident; after that the request goes back
- * to the route's target. Targets without a source need no particular endpoint.
+ * to the route's target. Targets without a source need no particular endpoint, but one that no endpoint lists is
+ * answered 503 unless its pool's pods resolve adapters themselves
+ * ({@link io.llmgw.api.InferencePool#adaptersResolvedByServer}).
  */
 public final class JustInTimeLoader implements Loader {
   public static final String TYPE = "just-in-time-loader";
@@ -65,7 +67,7 @@ public final class JustInTimeLoader implements Loader {
       choice = choice.revertTo(); // the old version left while the request waited
     }
     if (choice.source() == null) {
-      return new Outcome.Ready(choice, servers(choice.target(), allowed));
+      return new Outcome.Ready(choice, resolvedByServer(choice.pools()) ? null : servers(choice.target(), allowed));
     }
     Set<String> holders = Residency.holders(choice.target(), allowed);
     if (!holders.isEmpty() || allowed.isEmpty()) {
@@ -86,6 +88,16 @@ public final class JustInTimeLoader implements Loader {
       }
     }
     return allowed.isEmpty() ? null : Set.of();
+  }
+
+  /** Some pool's pods load an adapter nobody listed when a request names it: any of them may serve it. */
+  private static boolean resolvedByServer(List<PoolView> pools) {
+    for (PoolView p : pools) {
+      if (p.pool().adaptersResolvedByServer()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private CompletableFuture<Step.Resumption> load(RequestContext ctx, Choice choice) {
