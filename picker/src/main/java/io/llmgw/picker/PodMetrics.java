@@ -90,15 +90,19 @@ public record PodMetrics(
   }
 
   /**
-   * The adapter likely still sits in one of the pod's GPU slots: reported running or waiting lately, and the slots are
-   * not all taken by other adapters now (which would have evicted it).
+   * The adapter runs in the pod's batch, or likely still sits in one of its GPU slots: reported running or waiting
+   * lately, and the slots are not all taken by other adapters now (which would have evicted it, or keep it waiting: an
+   * adapter whose requests wait because the batch already runs {@code max_lora} others is no place to send more).
    */
   public boolean warm(String adapter) {
     if (!recentAdapters.contains(adapter)) {
       return false;
     }
-    return maxLoras <= 0 || runningAdapters.contains(adapter) || waitingAdapters.contains(adapter)
-        || activeAdapterCount() < maxLoras;
+    if (maxLoras <= 0 || runningAdapters.contains(adapter)) {
+      return true;
+    }
+    int active = activeAdapterCount();
+    return waitingAdapters.contains(adapter) ? active <= maxLoras : active < maxLoras;
   }
 
   /** Another adapter can join the batch ({@code max_lora} not reached, or not reported). */

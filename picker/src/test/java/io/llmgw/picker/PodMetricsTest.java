@@ -32,5 +32,11 @@ class PodMetricsTest {
     PodMetrics full = new PodMetrics(0, 2, 0, 2, Set.of("b"), Set.of("c"), Set.of("a", "b", "c"), Set.of("base"),
         Instant.EPOCH, Set.of("a"), Set.of());
     assertThat(full.warm("a")).as("two others hold both slots").isFalse();
+    PodMetrics waitingForASlot = new PodMetrics(2, 2, 0, 2, Set.of("b", "c"), Set.of("a"), Set.of("a", "b", "c"),
+        Set.of("base"), Instant.EPOCH, Set.of(), Set.of());
+    assertThat(waitingForASlot.warm("a")).as("its requests wait because two others hold both slots").isFalse();
+    PodMetrics waitingForSeqs = new PodMetrics(2, 2, 0, 2, Set.of("b"), Set.of("a"), Set.of("a", "b", "c"),
+        Set.of("base"), Instant.EPOCH, Set.of(), Set.of());
+    assertThat(waitingForSeqs.warm("a")).as("waiting, with a slot of its own").isTrue();
   }
 }

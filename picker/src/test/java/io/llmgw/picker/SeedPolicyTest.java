@@ -113,6 +113,26 @@ class SeedPolicyTest {
         .isSameAs(inFlight);
   }
 
+  /**
+   * Issue 30: other replicas' requests count where this replica's own count cannot: a pod where the adapter only waits
+   * for a slot the batch's other adapters hold, or whose queue (what every replica sent, as the pod reports it) is at
+   * the threshold, is not where more of the adapter's requests go.
+   */
+  @Test
+  void aPodWhereTheAdapterWaitsForASlotOrWhoseQueueIsFullIsNotPreferred() {
+    Set<String> all = Set.of("a", "b", "c", "d", "e");
+    var idle = pod(1, active(all, Set.of()), new Pods.Pending());
+    var slotsTaken = pod(2, new PodMetrics(1, 8, 0, 4, Set.of("b", "c", "d", "e"), Set.of("a"), all, Set.of("base"),
+        Pods.NOW), new Pods.Pending());
+    assertThat(picked(List.of(idle, slotsTaken)).primary()).isSameAs(idle);
+    var queued = pod(3, new PodMetrics(3, 8, 0, 4, Set.of("a"), Set.of(), all, Set.of("base"), Pods.NOW),
+        new Pods.Pending());
+    assertThat(picked(List.of(idle, queued)).primary()).as("3 waiting, the threshold here").isSameAs(idle);
+    var shorter = pod(4, new PodMetrics(2, 8, 0, 4, Set.of("a"), Set.of(), all, Set.of("base"), Pods.NOW),
+        new Pods.Pending());
+    assertThat(picked(List.of(idle, shorter)).primary()).isSameAs(shorter);
+  }
+
   private Decision picked(List<EndpointState> pool) {
     return Profiles.picked(seed, PickRequest.of("a"), pool);
   }

@@ -7,9 +7,10 @@ import java.util.List;
 
 /**
  * The seed policy (the gateway's PoC rule) as one scorer. Endpoints where the request's adapter is active
- * ({@link EndpointState#adapterActive}: running or waiting there, lately so, or in flight from this gateway) with fewer
- * than {@code pendingThreshold} of the gateway's requests pending for it there are preferred, the one with the MOST
- * pending first: an adapter's traffic packs onto few pods and does not flap between them. A pod that only lists the
+ * ({@link EndpointState#adapterActive}: running there, lately so, or in flight from this gateway) with fewer than
+ * {@code pendingThreshold} of the gateway's requests pending for it there, and fewer than {@code pendingThreshold}
+ * requests waiting there in all ({@link EndpointState#queued}: what every replica sent counts), are preferred, the one
+ * with the MOST pending first: an adapter's traffic packs onto few pods and does not flap between them. A pod that only lists the
  * adapter is not preferred (vLLM lists every registered adapter on every pod). Among equals, the one whose batch runs
  * the fewest adapters. Every other endpoint (and every endpoint for a base-model request, where packing buys
  * nothing) ranks below them by fewest active adapters, then least pending in total, then whether it can serve the
@@ -57,7 +58,8 @@ public final class LoraPackingScorer implements Scorer {
       int p = -1;
       if (!e.metrics().baseModels().contains(model) && e.adapterActive(model)) {
         int forModel = e.inFlight().forModel(model);
-        p = forModel < pendingThreshold ? forModel : -1;
+        // the per-adapter count is this replica's own; the pod's queue is everyone's (other replicas pack here too)
+        p = forModel < pendingThreshold && e.queued() < pendingThreshold ? forModel : -1;
       }
       pending[i] = p;
       // last of all, a pod that can serve the adapter without a load call ranks above one that cannot
