@@ -9,5 +9,15 @@ package io.llmgw.api;
  * @param waiting requests the pods reported waiting
  * @param sentSinceReport requests the EPP sent the pods after their reports were asked for
  * @param flowWaiting requests the EPP holds in flow control for the pool
+ * @param headroom requests the pool can take now, spread over its pods, before the EPP's saturation detector calls it
+ *     saturated and sheds sheddable requests (the batch objective's); {@link #UNKNOWN_HEADROOM} from an EPP that does
+ *     not say
  */
-public record PoolLoad(String pool, int pods, int running, int waiting, int sentSinceReport, int flowWaiting) {}
+public record PoolLoad(String pool, int pods, int running, int waiting, int sentSinceReport, int flowWaiting,
+    int headroom) {
+  public static final int UNKNOWN_HEADROOM = Integer.MAX_VALUE;
+
+  public PoolLoad(String pool, int pods, int running, int waiting, int sentSinceReport, int flowWaiting) {
+    this(pool, pods, running, waiting, sentSinceReport, flowWaiting, UNKNOWN_HEADROOM);
+  }
+}

@@ -176,7 +176,8 @@ public final class Epp implements AutoCloseable {
         .registry(parts.metrics().registry())
         .authenticator(AdminHandler.authenticator(l.admin()))
         .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status(),
-            new PoolLoadReport(parts.datastore(), parts.flow()), new PodsReport(parts.datastore(), parts.adapters(),
+            new PoolLoadReport(parts.datastore(), parts.flow(), settings.saturation().detector(clock)),
+            new PodsReport(parts.datastore(), parts.adapters(),
                 clock),
             l.admin()));
     if (l.metricsTls()) {

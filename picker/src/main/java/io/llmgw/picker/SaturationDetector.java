@@ -44,4 +44,21 @@ public record SaturationDetector(Clock clock, int queueLimit, double kvLimit, Du
   public boolean saturated(List<EndpointState> pool) {
     return saturation(pool) >= 1.0;
   }
+
+  /**
+   * How many more requests the pool can take, spread over its endpoints, before {@link #saturated} says it is: each
+   * one sent adds one to an endpoint's queue until its next report ({@link EndpointState#queued}), so it raises the
+   * saturation by {@code 1 / (queueLimit × endpoints)}. Zero for a saturated pool or one without endpoints. What a
+   * sender of sheddable requests (the batch dispatcher) may send before this EPP starts refusing them.
+   */
+  public int headroom(List<EndpointState> pool) {
+    if (pool.isEmpty()) {
+      return 0;
+    }
+    double free = 1.0 - saturation(pool);
+    if (free <= 0) {
+      return 0;
+    }
+    return (int) Math.max(0, Math.ceil(free * queueLimit * pool.size() - 1e-9) - 1);
+  }
 }

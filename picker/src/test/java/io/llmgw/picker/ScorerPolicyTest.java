@@ -100,6 +100,32 @@ class ScorerPolicyTest {
     assertThat(later.saturation(List.of(calm))).isEqualTo(1.0);
   }
 
+  /**
+   * Issue 27: the headroom is exactly how many more requests, one more queued each, the pool takes before the detector
+   * calls it saturated; what the dispatcher may send before this EPP sheds its lines.
+   */
+  @Test
+  void theHeadroomIsWhatThePoolTakesBeforeItIsSaturated() {
+    SaturationDetector d = SaturationDetector.defaults(Clock.fixed(NOW, ZoneOffset.UTC));
+    List<EndpointState> idle = List.of(pod(1, metrics(0, 0, Set.of()), new Pods.Pending()),
+        pod(2, metrics(0, 0, Set.of()), new Pods.Pending()), pod(3, metrics(0, 0, Set.of()), new Pods.Pending()),
+        pod(4, metrics(0, 0, Set.of()), new Pods.Pending()));
+    int room = d.headroom(idle);
+    assertThat(room).as("4 pods × queue limit 5, less the one that saturates").isEqualTo(19);
+    // send them, spread: one more queued at the pod with the least until the headroom is spent
+    List<Pods.Pending> sent = idle.stream().map(e -> (Pods.Pending) e.inFlight()).toList();
+    for (int i = 0; i < room; i++) {
+      sent.get(i % 4).set("base", sent.get(i % 4).forModel("base") + 1);
+    }
+    assertThat(d.saturated(idle)).as("after the headroom").isFalse();
+    assertThat(d.headroom(idle)).isZero();
+    sent.getFirst().set("base", sent.getFirst().forModel("base") + 1);
+    assertThat(d.saturated(idle)).as("one more").isTrue();
+    assertThat(d.headroom(List.of())).isZero();
+    var kvFull = pod(5, metrics(0, 0.8, Set.of()), new Pods.Pending());
+    assertThat(d.headroom(List.of(kvFull))).isZero();
+  }
+
   private EndpointState primary(PickRequest req, List<EndpointState> pool) {
     return Profiles.primary(scorers, req, pool);
   }

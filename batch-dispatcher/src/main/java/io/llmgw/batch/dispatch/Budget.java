@@ -8,17 +8,24 @@ import io.llmgw.api.PoolLoad;
  * proposal's gate ("dispatch while D is in [0, u]") is read as a gate on load: the budget is open only while
  * {@code F_sys + F_epp + B ≤ u}, and then allows {@code ⌊max_sys × D⌋} more requests in flight.
  *
- * <p>One addition: a pool whose pods report requests waiting has no capacity to spare, whatever {@code max_sys} says
- * (their LoRA slots or KV cache ran out before their running slots did), so its budget is closed.
+ * <p>Two additions. A pool whose pods report requests waiting has no capacity to spare, whatever {@code max_sys} says
+ * (their LoRA slots or KV cache ran out before their running slots did), so its budget is closed. And the allowance
+ * never exceeds the EPP's headroom ({@link PoolLoad#headroom}): the EPP counts what was sent since the pods' last
+ * reports as waiting until the next report shows where it went, so a burst of the whole allowance at once looks like a
+ * queue to its saturation detector, which would shed most of it (issue 27: 73–85 % of dispatches refused on an idle
+ * pool). The rest of the allowance goes out on the next readings, once the EPP's next scrapes show where the first went.
  *
  * @param maxSys the pool's capacity in requests
  * @param allowance batch requests that may be sent on this reading
+ * @param headroom what the EPP said the pool takes before it sheds ({@link PoolLoad#headroom}); {@link BudgetGate} also
+ *     counts against it what may still be on its way to the EPP
  */
-public record Budget(int maxSys, double fSys, double fEpp, double baseline, double d, boolean open, int allowance) {
+public record Budget(int maxSys, double fSys, double fEpp, double baseline, double d, boolean open, int allowance,
+    int headroom) {
 
   /** Nothing may be sent: no reading, a pool without capacity, or a gateway that said it is full. */
   public static Budget closed(double baseline) {
-    return new Budget(0, Double.NaN, Double.NaN, baseline, 0, false, 0);
+    return new Budget(0, Double.NaN, Double.NaN, baseline, 0, false, 0, 0);
   }
 
   public static Budget of(PoolLoad load, int maxSys, double baseline, double gate) {
@@ -30,7 +37,7 @@ public record Budget(int maxSys, double fSys, double fEpp, double baseline, doub
     double used = fSys + fEpp + baseline;
     double d = 1 - used;
     boolean open = used <= gate + 1e-9 && load.waiting() == 0;
-    int allowance = open ? (int) Math.max(0, Math.floor(maxSys * d + 1e-9)) : 0;
-    return new Budget(maxSys, fSys, fEpp, baseline, d, open, allowance);
+    int allowance = open ? (int) Math.max(0, Math.min(load.headroom(), Math.floor(maxSys * d + 1e-9))) : 0;
+    return new Budget(maxSys, fSys, fEpp, baseline, d, open, allowance, load.headroom());
   }
 }

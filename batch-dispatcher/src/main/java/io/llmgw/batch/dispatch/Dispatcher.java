@@ -114,7 +114,8 @@ public final class Dispatcher implements AutoCloseable {
     Set<String> seen = new TreeSet<>();
     for (PoolLoad p : reading.pools()) {
       seen.add(p.pool());
-      BudgetGate gate = gates.computeIfAbsent(p.pool(), k -> new BudgetGate(settings.budget().baseline()));
+      BudgetGate gate = gates.computeIfAbsent(p.pool(), k -> new BudgetGate(settings.budget().baseline(),
+          settings.budget().pollInterval().multipliedBy(2), System::nanoTime));
       gate.onReading(
           Budget.of(p, settings.budget().maxSys(p.pool(), p.pods()), settings.budget().baseline(),
               settings.budget().gate()),

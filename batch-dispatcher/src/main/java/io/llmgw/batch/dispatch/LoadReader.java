@@ -97,7 +97,13 @@ public final class LoadReader implements AutoCloseable {
         throw new Unreadable("the EPP's load has a pool without a name or with a missing or negative count: "
             + ClientText.clean(p.toString()));
       }
-      pools.add(new PoolLoad(name, pods, running, waiting, sent, flow));
+      JsonNode room = p.get("headroom");
+      int headroom = room == null ? PoolLoad.UNKNOWN_HEADROOM : count(p, "headroom"); // absent: an older EPP
+      if (headroom < 0) {
+        throw new Unreadable(
+            "the EPP's load has a pool whose headroom is not a count: " + ClientText.clean(p.toString()));
+      }
+      pools.add(new PoolLoad(name, pods, running, waiting, sent, flow, headroom));
     }
     Map<String, String> models = new HashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = root.get("models").fields(); it.hasNext();) {

@@ -18,6 +18,17 @@ class BudgetTest {
     assertThat(b.allowance()).isEqualTo(115); // floor(256 x 0.45)
   }
 
+  /** Issue 27: never more at once than the EPP takes before it sheds sheddable requests. */
+  @Test
+  void theAllowanceNeverExceedsTheEppsHeadroom() {
+    assertThat(Budget.of(new PoolLoad("p", 4, 0, 0, 0, 0, 19), 256, 0.05, 0.95).allowance()).isEqualTo(19);
+    assertThat(Budget.of(new PoolLoad("p", 4, 0, 0, 0, 0, 0), 256, 0.05, 0.95).allowance()).isZero();
+    assertThat(Budget.of(new PoolLoad("p", 4, 100, 0, 28, 0, 500), 256, 0.05, 0.95).allowance()).as("D binds")
+        .isEqualTo(115);
+    assertThat(Budget.of(new PoolLoad("p", 4, 0, 0, 0, 0), 256, 0.05, 0.95).allowance())
+        .as("an EPP that does not say: D alone").isEqualTo(243);
+  }
+
   @Test
   void requestsHeldInFlowControlCountAgainstTheBudget() {
     Budget b = Budget.of(new PoolLoad("p", 4, 100, 0, 28, 64), 256, 0.05, 0.95);
@@ -55,6 +66,30 @@ class BudgetTest {
     gate.sent(4); // sent while reading 2 was on its way: the reading may not include them
     gate.onReading(Budget.of(new PoolLoad("p", 1, 15, 0, 0, 0), 20, 0.05, 0.95), asked2, 2);
     assertThat(gate.available(100)).isZero(); // floor(20 x 0.2) = 4, all spent by the 4 sent after asking
+  }
+
+  /**
+   * Issue 27: lines sent a moment before a reading was asked for may not have reached the EPP yet; they count against
+   * that reading's headroom, so that they are not sent again on top of themselves. Older ones are in the reading.
+   */
+  @Test
+  void whatMayStillBeOnItsWayToTheEppCountsAgainstTheHeadroom() {
+    long[] now = {0};
+    BudgetGate gate = new BudgetGate(0.05, java.time.Duration.ofMillis(100), () -> now[0]);
+    PoolLoad idle = new PoolLoad("p", 4, 0, 0, 0, 0, 19);
+    gate.onReading(Budget.of(idle, 256, 0.05, 0.95), gate.readingStarts(), 1);
+    assertThat(gate.available(100)).isEqualTo(19);
+    gate.sent(19);
+    now[0] = 50_000_000L; // 50 ms on: the EPP has not seen them yet and still says 19
+    gate.onReading(Budget.of(idle, 256, 0.05, 0.95), gate.readingStarts(), 2);
+    assertThat(gate.available(100)).as("the 19 may still be on their way").isZero();
+    now[0] = 120_000_000L; // past the transit window: the reading counts them wherever they went
+    gate.onReading(Budget.of(new PoolLoad("p", 4, 19, 0, 0, 0, 19), 256, 0.05, 0.95), gate.readingStarts(), 3);
+    assertThat(gate.available(100)).isEqualTo(19);
+    gate.sent(5);
+    now[0] = 150_000_000L;
+    gate.onReading(Budget.of(new PoolLoad("p", 4, 19, 0, 0, 0, 19), 256, 0.05, 0.95), gate.readingStarts(), 4);
+    assertThat(gate.available(100)).as("5 of the 19 may be on their way").isEqualTo(14);
   }
 
   @Test

@@ -49,6 +49,10 @@ class AdminAccessTest {
         assertThat(call(h, "GET", path, "read-t0ken").statusCode()).as(path).isEqualTo(200);
         assertThat(call(h, "GET", path, "admin-t0ken").statusCode()).as(path).isEqualTo(200);
       }
+      h.awaitQueue(0);
+      assertThat(call(h, "GET", "/admin/load", "read-t0ken").body())
+          .as("issue 27: one idle pod takes the queue limit (5) less the one that saturates, before shedding")
+          .contains("\"headroom\":4");
       HttpResponse<String> page = call(h, "GET", "/status", null);
       assertThat(page.statusCode()).as("the page is a fixed file; it asks for the token itself").isEqualTo(200);
       assertThat(page.body()).contains("--read-token-file").doesNotContain("127.0.0.");

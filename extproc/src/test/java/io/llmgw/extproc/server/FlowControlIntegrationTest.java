@@ -139,5 +139,7 @@ class FlowControlIntegrationTest {
     ExtProcCall critical = send("adapter-a", Map.of());
     assertThat(setHeader(critical.next(), EppProtocol.DESTINATION)).isNotNull();
     critical.cancel();
+    assertThat(h.metricsText()).as("issue 27: a refused request's series carries its priority and target")
+        .contains("llmgw_requests_total{code=\"429\",model=\"shed-me\",priority=\"-1\",target=\"shed-me\"} 1.0");
   }
 }

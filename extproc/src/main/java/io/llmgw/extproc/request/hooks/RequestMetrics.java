@@ -6,7 +6,8 @@ import io.llmgw.extproc.request.RequestContext;
 
 /**
  * Every request is counted once, by model, target, priority and code; a routed one's token usage too. Labels come
- * from the configuration (the route's model and target), never from what a client sent.
+ * from the configuration (the route's model and target, the priority of the request's objective or route), never from
+ * what a client sent; a request refused before its route or target was known has those labels empty.
  */
 public final class RequestMetrics implements ResponseHook {
   public static final String TYPE = "request-metrics";
@@ -24,12 +25,14 @@ public final class RequestMetrics implements ResponseHook {
 
   @Override
   public void onDone(RequestContext ctx, Completion completion) {
+    // the request's own priority (its objective's, or its route's) and target once resolved, refused ones too: a 429
+    // of the batch objective is counted at its priority, not in an unlabelled series
+    String target = ctx.choice() == null ? "" : ctx.choice().target();
+    String priority = ctx.route() == null ? "" : Integer.toString(ctx.priority());
+    metrics.requestDone(ctx.routeModel(), target, priority, completion.code());
     if (ctx.lease() == null) {
-      metrics.requestDone(ctx.routeModel(), "", "", completion.code());
       return;
     }
-    metrics.requestDone(ctx.routeModel(), ctx.choice().target(),
-        Integer.toString(ctx.route().route().adapter().priority()), completion.code());
     if (completion.usage() != null) {
       metrics.tokens(ctx.routeModel(), completion.usage());
     }
