@@ -66,7 +66,7 @@ class ConfigFileLoaderTest {
     assertThat(c.pools().getFirst().selects(pod)).isTrue();
   }
 
-  /** Issue 30: a pool whose pods resolve adapters themselves says so by annotation; anything but true/false is refused. */
+  /** Issue 30: a pool whose pods resolve adapters themselves says so by annotation; any other value is refused. */
   @Test
   void aPoolsAdapterResolverAnnotationIsReadAndGarbageNamed() throws Exception {
     String annotated = POOL.replace("metadata: {name: pool-a}",

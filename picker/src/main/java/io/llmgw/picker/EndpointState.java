@@ -30,9 +30,9 @@ public record EndpointState(Endpoint endpoint, PodMetrics metrics, boolean scrap
   }
 
   /**
-   * The one definition of "active": requests for the adapter run or wait at the pod, or did lately and no other
-   * adapters have taken every slot since ({@link PodMetrics#warm}), or this gateway has requests for it in flight there
-   * or loaded it there lately. A pod that merely lists the adapter is not active for it: vLLM lists every registered
+   * The one definition of "active": requests for the adapter run at the pod, or ran or waited there lately while other
+   * adapters do not hold every slot ({@link PodMetrics#warm}), or this gateway has requests for it in flight there or
+   * loaded it there lately. A pod that merely lists the adapter is not active for it: vLLM lists every registered
    * adapter, in a GPU slot or not. Reads in place: for the per-request path.
    */
   public boolean adapterActive(String adapter) {

@@ -131,7 +131,8 @@ public final class UsageSniffer {
 
   /**
    * Reads {@code : { "prompt_tokens": n, "completion_tokens": m, ... }} (the Responses API's {@code input_tokens} and
-   * {@code output_tokens} alike) starting after the {@code "usage"} key: the two counts at the object's own level, whatever else it nests; null when the object does not close within the bytes.
+   * {@code output_tokens} alike) starting after the {@code "usage"} key: the two counts at the object's own level,
+   * whatever else it nests; null when the object does not close within the bytes.
    * No parser is made for it (one per response cost more than the rest of the response path).
    */
   private static TokenUsage usageObjectAt(byte[] d, int from, int end) {
