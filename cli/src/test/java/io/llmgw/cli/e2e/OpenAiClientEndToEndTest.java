@@ -177,6 +177,26 @@ class OpenAiClientEndToEndTest {
     assertThat(completed[0].usage().orElseThrow().outputTokens()).isEqualTo(4);
   }
 
+  /**
+   * Issue 30: a pod's own answers, read by the SDK as it reads vLLM's: its model list (every registered adapter, with
+   * its base model as parent) and an error in vLLM's shape (the SDK's typed exception, carrying the pod's message).
+   */
+  @Test
+  void aPodsModelListAndErrorsReadAsVllmsThroughTheSdk() {
+    OpenAIClient pod = com.openai.client.okhttp.OpenAIOkHttpClient.builder()
+        .baseUrl("http://" + rig.pods().podAddresses().getFirst() + "/v1").apiKey("not-needed").maxRetries(0).build();
+    try {
+      var models = pod.models().list().data();
+      assertThat(models).extracting(m -> m.id()).containsExactly(BASE, "sql-lora", "chat-lora");
+      assertThat(models.get(1)._additionalProperties().get("parent").asString()).hasValue(BASE);
+      assertThatThrownBy(() -> pod.chat().completions().create(chat(BASE, 100_000)))
+          .isInstanceOf(com.openai.errors.BadRequestException.class)
+          .hasMessageContaining("max_model_len");
+    } finally {
+      pod.close();
+    }
+  }
+
   /** Issue 16: the Responses API through an adapter route, the model rewritten back to the route's name. */
   @Test
   void responsesThroughAnAdapterRoute() {
