@@ -32,7 +32,9 @@ class LoadReaderTest {
       "{\"pools\":[{\"pods\":1,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0}],\"models\":{}}",
       "{\"pools\":[],\"models\":{\"m\":7}}",
       "{\"pools\":[{\"pool\":\"p\",\"pods\":1,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0,"
-          + "\"headroom\":-3}],\"models\":{}}"})
+          + "\"headroom\":-3}],\"models\":{}}",
+      "{\"pools\":[{\"pool\":\"p\",\"pods\":1,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0,"
+          + "\"headroom\":\"lots\"}],\"models\":{}}"})
   void garbageIsUnreadableNeverAGuess(String body) {
     assertThatThrownBy(() -> LoadReader.parse(body.getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(LoadReader.Unreadable.class).hasMessageContaining("load");

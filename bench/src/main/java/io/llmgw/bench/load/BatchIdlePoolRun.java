@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -29,8 +28,7 @@ public final class BatchIdlePoolRun {
   public static void main(String[] args) throws Exception {
     int lines = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
-    SimConfig sim = SimConfig.builder().adapters(List.of()).loras(1, 1)
-        .capacity(BatchRun.SEQS, 1024, SimConfig.defaults().numGpuBlocks()).decode(20, 1.0).seed(seed).build();
+    SimConfig sim = BatchRun.pods(seed);
     double capacity = PriorityRun.capacity(sim, 56);
     Path dir = Files.createTempDirectory("llmgw-batch-idle");
     SimPods pods = SimPods.start(sim, BatchRun.PODS, "127.0.0.11", 8000);

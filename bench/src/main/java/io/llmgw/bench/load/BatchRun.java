@@ -44,9 +44,14 @@ public final class BatchRun {
   static final int SEQS = 8;
   static final String MODEL = SimConfig.DEFAULT_MODEL;
 
+  /** The pool's pods: {@link #SEQS} sequences, decode 20 ms + 1 ms per running sequence, no adapters. */
+  static SimConfig pods(long seed) {
+    return SimConfig.builder().adapters(List.of()).loras(1, 1)
+        .capacity(SEQS, 1024, SimConfig.defaults().numGpuBlocks()).decode(20, 1.0).seed(seed).build();
+  }
+
   public static void main(String[] args) throws Exception {
-    SimConfig sim = SimConfig.builder().adapters(List.of()).loras(1, 1)
-        .capacity(SEQS, 1024, SimConfig.defaults().numGpuBlocks()).decode(20, 1.0).seed(1).build();
+    SimConfig sim = pods(1);
     double capacity = PriorityRun.capacity(sim, 56);
     double rate = args.length > 0 ? Double.parseDouble(args[0]) : 0.5 * capacity;
     double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 30;

@@ -271,6 +271,9 @@ class SimServerTest {
     assertThat(error.get("type").asText()).isEqualTo("BadRequestError");
     assertThat(error.get("code").asInt()).isEqualTo(400);
     assertThat(error.has("param")).isTrue();
+    assertThat(post(pods, "/v1/embeddings", body + ",\"encoding_format\":5}").statusCode()).isEqualTo(400);
+    assertThat(post(pods, "/v1/embeddings", body + ",\"encoding_format\":null}").statusCode()).as("null: the default")
+        .isEqualTo(200);
   }
 
   /**
