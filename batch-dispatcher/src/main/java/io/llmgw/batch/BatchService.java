@@ -46,8 +46,9 @@ public final class BatchService implements AutoCloseable {
         settings.delivery().requestTimeout(),
         settings.delivery().maxAttempts());
     this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);
+    // one file of the largest size accepted at a time, or several smaller ones side by side
     this.lifecycle = new Lifecycle(store, new InputValidator(settings), dispatcher::lastReading, clock, 250,
-        settings.retention());
+        settings.retention(), settings.limits().maxFileBytes());
     this.vertx = Vertx.vertx();
     this.uploads = Files.createTempDirectory("llmgw-batch-uploads");
   }

@@ -14,7 +14,8 @@ import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.LineError;
 import io.llmgw.batch.store.LineResult;
 import io.llmgw.batch.store.QueuedLine;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -46,42 +47,37 @@ public final class InputValidator {
   /** What validation decided: problems (the batch fails) or lines to queue and results already known. */
   public record Outcome(List<LineError> errors, List<QueuedLine> lines, List<LineResult> known, int total) {}
 
-  public Outcome validate(Batch b, byte[] content, Map<String, String> modelPools) {
+  /**
+   * Reads the file as a stream, one line (up to the line limit) at a time; what it keeps is each good line's body as
+   * text, not its parsed tree, so a batch in validation takes about its own size in memory.
+   */
+  public Outcome validate(Batch b, InputStream content, Map<String, String> modelPools) throws IOException {
     List<LineError> errors = new ArrayList<>();
-    List<JsonNode> parsed = new ArrayList<>();
-    List<Integer> numbers = new ArrayList<>();
+    List<QueuedLine> queued = new ArrayList<>();
+    List<LineResult> known = new ArrayList<>();
+    int total = 0;
     Set<String> ids = new HashSet<>();
     int lineNumber = 0;
-    int start = 0;
-    while (start < content.length && errors.size() < MAX_ERRORS_LISTED) {
-      int end = start;
-      while (end < content.length && content[end] != '\n') {
-        end++;
-      }
+    LineSplitter lines = new LineSplitter(content, settings.limits().maxLineBytes());
+    while (errors.size() < MAX_ERRORS_LISTED && lines.next()) {
       lineNumber++;
-      int len = end - start;
-      if (len > 0 && content[end - 1] == '\r') {
-        len--;
-      }
-      int from = start;
-      start = end + 1;
-      if (isBlank(content, from, len)) {
+      if (lines.blank()) {
         continue;
       }
-      if (parsed.size() + 1 > settings.limits().maxLines()) {
+      if (total + 1 > settings.limits().maxLines()) {
         errors.add(new LineError("too_many_lines", "the file has more than " + settings.limits().maxLines()
             + " requests, the most one batch takes", null, lineNumber));
         break;
       }
-      if (len > settings.limits().maxLineBytes()) {
-        errors.add(new LineError("line_too_large", "line " + lineNumber + " is " + len + " bytes, more than the "
-            + settings.limits().maxLineBytes() + " a request may be", null, lineNumber));
+      if (lines.length() > settings.limits().maxLineBytes()) {
+        errors.add(new LineError("line_too_large", "line " + lineNumber + " is " + lines.length()
+            + " bytes, more than the " + settings.limits().maxLineBytes() + " a request may be", null, lineNumber));
         continue;
       }
       String problem = null;
       JsonNode line = null;
       try {
-        line = JSON.readTree(new String(content, from, len, StandardCharsets.UTF_8));
+        line = JSON.readTree(lines.text());
       } catch (JsonProcessingException e) {
         String why = clean(e.getOriginalMessage());
         problem = why.startsWith("Duplicate field") ? "line " + lineNumber + " repeats a key (" + why + "); JSON "
@@ -94,37 +90,38 @@ public final class InputValidator {
       if (problem != null) {
         errors.add(new LineError("invalid_request", problem, null, lineNumber));
       } else {
-        parsed.add(line);
-        numbers.add(lineNumber);
+        total++;
+        if (errors.isEmpty()) { // once the batch fails, its lines are only checked
+          keep(b, line, lineNumber, modelPools, queued, known);
+        }
       }
     }
-    if (errors.isEmpty() && parsed.isEmpty()) {
+    if (errors.isEmpty() && total == 0) {
       errors.add(new LineError("empty_file", "the input file holds no requests", null, null));
     }
     if (!errors.isEmpty()) {
-      return new Outcome(errors, List.of(), List.of(), parsed.size());
+      return new Outcome(errors, List.of(), List.of(), total);
     }
-    List<QueuedLine> queued = new ArrayList<>();
-    List<LineResult> known = new ArrayList<>();
-    for (int i = 0; i < parsed.size(); i++) {
-      JsonNode line = parsed.get(i);
-      String customId = line.get("custom_id").asText();
-      String model = line.get("body").get("model").asText();
-      String pool = modelPools.get(model);
-      JsonNode body = line.get("body");
-      if (settings.delivery().podPriority() != null && !body.has("priority")) {
-        ((ObjectNode) body).put("priority", settings.delivery().podPriority().intValue());
-      }
-      QueuedLine q = new QueuedLine(b.id(), customId, numbers.get(i), pool == null ? "" : pool,
-          b.expiresAt() * 1000, b.endpoint(), body.toString());
-      if (pool == null) {
-        known.add(ResultLines.unanswered(q, ResultLines.MODEL_NOT_FOUND, "no route serves the model '"
-            + clean(model) + "'"));
-      } else {
-        queued.add(q);
-      }
+    return new Outcome(List.of(), queued, known, total);
+  }
+
+  private void keep(Batch b, JsonNode line, int number, Map<String, String> modelPools, List<QueuedLine> queued,
+      List<LineResult> known) {
+    String customId = line.get("custom_id").asText();
+    String model = line.get("body").get("model").asText();
+    String pool = modelPools.get(model);
+    JsonNode body = line.get("body");
+    if (settings.delivery().podPriority() != null && !body.has("priority")) {
+      ((ObjectNode) body).put("priority", settings.delivery().podPriority().intValue());
     }
-    return new Outcome(List.of(), queued, known, parsed.size());
+    QueuedLine q = new QueuedLine(b.id(), customId, number, pool == null ? "" : pool, b.expiresAt() * 1000,
+        b.endpoint(), body.toString());
+    if (pool == null) {
+      known.add(ResultLines.unanswered(q, ResultLines.MODEL_NOT_FOUND, "no route serves the model '" + clean(model)
+          + "'"));
+    } else {
+      queued.add(q);
+    }
   }
 
   private static String check(Batch b, JsonNode line, int n, Set<String> ids) {
@@ -165,12 +162,4 @@ public final class InputValidator {
     return null;
   }
 
-  private static boolean isBlank(byte[] b, int from, int len) {
-    for (int i = from; i < from + len; i++) {
-      if (b[i] != ' ' && b[i] != '\t') {
-        return false;
-      }
-    }
-    return true;
-  }
 }

@@ -6,12 +6,17 @@ import io.llmgw.batch.dispatch.ResultLines;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
+import io.llmgw.batch.store.FileContentReader;
+import io.llmgw.batch.store.FileContentWriter;
 import io.llmgw.batch.store.LineError;
 import io.llmgw.batch.store.LineResult;
 import io.llmgw.batch.store.StoredFile;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -37,10 +42,15 @@ public final class Lifecycle implements AutoCloseable {
   private long lastRetentionSweep = Long.MIN_VALUE / 2; // half: now minus it must not overflow
   private volatile PeriodicLoop loop;
   private final Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Validations validations;
 
-  /** @param retention how long finished batches (with their output and error files) and uploaded files are kept */
+  /**
+   * @param retention how long finished batches (with their output and error files) and uploaded files are kept
+   * @param validationBytes how many bytes of input files may be validated at once (up to four batches side by side)
+   */
   public Lifecycle(BatchStore store, InputValidator validator, Supplier<LoadReport> reading, Clock clock,
-      long periodMillis, Duration retention) {
+      long periodMillis, Duration retention, long validationBytes) {
+    this.validations = new Validations(4, validationBytes);
     this.store = store;
     this.validator = validator;
     this.reading = reading;
@@ -64,6 +74,7 @@ public final class Lifecycle implements AutoCloseable {
 
   public void tick() {
     LoadReport r = reading.get();
+    List<Validations.Job> jobs = new ArrayList<>();
     each(BatchStatus.VALIDATING, b -> {
       if (clock.millis() >= b.expiresAt() * 1000) {
         // validation waits for a load reading (models → pools); without one for the whole window, the batch expires
@@ -71,9 +82,17 @@ public final class Lifecycle implements AutoCloseable {
           LOG.info("batch {}: expired before it could be validated (no reading of the pools' load)", b.id());
         }
       } else if (r != null) {
-        validate(b, r);
+        long bytes = store.file(b.inputFileId()).map(StoredFile::bytes).orElse(0L);
+        jobs.add(new Validations.Job(bytes, () -> {
+          try {
+            validate(b, r);
+          } catch (RuntimeException e) {
+            skipped(b.id(), e);
+          }
+        }));
       }
     });
+    validations.runAll(jobs);
     each(BatchStatus.IN_PROGRESS, this::progress);
     each(BatchStatus.CANCELLING, this::cancelling);
     each(BatchStatus.FINALIZING, this::finishFinalizing);
@@ -158,13 +177,20 @@ public final class Lifecycle implements AutoCloseable {
   }
 
   private void validate(Batch b, LoadReport r) {
-    byte[] content = store.content(b.inputFileId()).orElse(null);
-    if (content == null) {
+    StoredFile input = store.file(b.inputFileId()).orElse(null);
+    if (input == null) {
       fail(b, List.of(new LineError("input_file_not_found", "the input file " + b.inputFileId()
           + " no longer exists", "input_file_id", null)));
       return;
     }
-    InputValidator.Outcome o = validator.validate(b, content, r.models());
+    InputValidator.Outcome o;
+    try (InputStream in = new FileContentReader(store, input)) {
+      o = validator.validate(b, in, r.models());
+    } catch (IOException e) {
+      fail(b, List.of(new LineError("input_file_unreadable", "the input file " + b.inputFileId()
+          + " could not be read: " + e.getMessage(), "input_file_id", null)));
+      return;
+    }
     if (!o.errors().isEmpty()) {
       fail(b, o.errors());
       return;
@@ -194,9 +220,10 @@ public final class Lifecycle implements AutoCloseable {
     if (store.remaining(b.id()) > 0) {
       return;
     }
-    List<LineResult> results = store.results(b.id());
-    boolean expired = results.stream().anyMatch(r -> !r.ok() && ResultLines.EXPIRED.equals(ResultLines.errorCode(r)));
-    Batch next = b.finalizingTo(expired ? BatchStatus.EXPIRED : BatchStatus.COMPLETED)
+    boolean[] expired = {false};
+    store.eachResult(b.id(), page -> expired[0] |= page.stream()
+        .anyMatch(r -> !r.ok() && ResultLines.EXPIRED.equals(ResultLines.errorCode(r))));
+    Batch next = b.finalizingTo(expired[0] ? BatchStatus.EXPIRED : BatchStatus.COMPLETED)
         .moved(BatchStatus.FINALIZING, nowSeconds());
     if (store.transition(b.id(), BatchStatus.IN_PROGRESS, next)) {
       finishFinalizing(next);
@@ -220,23 +247,42 @@ public final class Lifecycle implements AutoCloseable {
     }
   }
 
-  /** Writes the output and error files (ids derived from the batch, so writing twice changes nothing). */
+  /**
+   * Writes the output and error files, a page of results at a time (ids derived from the batch, so a second attempt
+   * finds them written and writes nothing).
+   */
   private Batch withFiles(Batch b) {
-    StringBuilder out = new StringBuilder();
-    StringBuilder err = new StringBuilder();
-    for (LineResult r : store.results(b.id())) {
-      (r.ok() ? out : err).append(r.json()).append('\n');
-    }
     String suffix = b.id().startsWith("batch_") ? b.id().substring("batch_".length()) : b.id();
-    String outId = out.isEmpty() ? null : put("file-out-" + suffix, b.id() + "_output.jsonl", out);
-    String errId = err.isEmpty() ? null : put("file-err-" + suffix, b.id() + "_error.jsonl", err);
-    return b.withFiles(outId, errId);
+    String outId = "file-out-" + suffix;
+    String errId = "file-err-" + suffix;
+    boolean outDone = store.file(outId).isPresent();
+    boolean errDone = store.file(errId).isPresent();
+    FileContentWriter out = new FileContentWriter(store, outId);
+    FileContentWriter err = new FileContentWriter(store, errId);
+    if (!outDone || !errDone) {
+      store.eachResult(b.id(), page -> {
+        for (LineResult r : page) {
+          if (r.ok() ? !outDone : !errDone) {
+            byte[] line = (r.json() + "\n").getBytes(StandardCharsets.UTF_8);
+            (r.ok() ? out : err).write(line, 0, line.length);
+          }
+        }
+      });
+    }
+    return b.withFiles(published(out, outDone, b.id() + "_output.jsonl"),
+        published(err, errDone, b.id() + "_error.jsonl"));
   }
 
-  private String put(String id, String name, StringBuilder text) {
-    byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-    store.putFile(new StoredFile(id, "batch_output", name, bytes.length, nowSeconds()), bytes);
-    return id;
+  /** The file's id once stored (now or by an earlier attempt), or null when the batch has no such lines. */
+  private String published(FileContentWriter w, boolean earlier, String name) {
+    if (earlier) {
+      return w.fileId();
+    }
+    if (w.size() == 0) {
+      return null;
+    }
+    w.publish("batch_output", name, nowSeconds());
+    return w.fileId();
   }
 
   @Override
@@ -244,5 +290,6 @@ public final class Lifecycle implements AutoCloseable {
     if (loop != null) {
       loop.close();
     }
+    validations.close();
   }
 }

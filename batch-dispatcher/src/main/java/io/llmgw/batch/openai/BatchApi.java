@@ -10,17 +10,12 @@ import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.StoredFile;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -68,7 +63,7 @@ public final class BatchApi {
     Router r = Router.router(vertx);
     r.post("/v1/files").handler(BodyHandler.create(uploads.toString()).setBodyLimit(settings.limits().maxFileBytes())
         .setDeleteUploadedFilesOnEnd(true)).blockingHandler(this::createFile, false);
-    r.get("/v1/files/:id/content").blockingHandler(this::fileContent, false);
+    r.get("/v1/files/:id/content").handler(this::fileContent); // on the event loop; the store is read off it
     r.get("/v1/files/:id").blockingHandler(this::getFile, false);
     r.delete("/v1/files/:id").blockingHandler(this::deleteFile, false);
     BodyHandler json = BodyHandler.create(false).setBodyLimit(MAX_JSON_BODY);
@@ -104,41 +99,35 @@ public final class BatchApi {
 
   private void createFile(RoutingContext ctx) {
     String purpose = ctx.request().getFormAttribute("purpose");
-    List<FileUpload> uploads = ctx.fileUploads();
     if (!"batch".equals(purpose)) {
       invalid(ctx, "purpose must be 'batch' (the only purpose this service stores)", "purpose");
       return;
     }
-    byte[] content;
-    String filename;
+    List<FileUpload> parts = ctx.fileUploads();
     String asField = ctx.request().getFormAttribute("file");
-    if (uploads.size() == 1 && asField == null) {
-      FileUpload upload = uploads.getFirst();
-      filename = upload.fileName();
+    StoredFile f = new StoredFile("file-" + UUID.randomUUID().toString().replace("-", ""), purpose, null, 0,
+        clock.millis() / 1000);
+    if (parts.size() == 1 && asField == null) {
+      FileUpload upload = parts.getFirst();
       try {
-        content = Files.readAllBytes(Path.of(upload.uploadedFileName()));
+        f = FileTransfer.store(store, Path.of(upload.uploadedFileName()), new StoredFile(f.id(), purpose,
+            safeName(upload.fileName()), 0, f.createdAt()));
       } catch (IOException e) {
         ctx.fail(500, e);
         return;
-      }
-      try {
-        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content));
-      } catch (CharacterCodingException e) {
+      } catch (FileTransfer.NotText e) {
         invalid(ctx, "the file is not UTF-8 text (a batch file is JSON Lines)", "file");
         return;
       }
-    } else if (uploads.isEmpty() && asField != null) {
+    } else if (parts.isEmpty() && asField != null) {
       // a part without a filename (an SDK sending bytes) arrives as a form field, already decoded as UTF-8
-      filename = null;
-      content = asField.getBytes(StandardCharsets.UTF_8);
+      byte[] content = asField.getBytes(StandardCharsets.UTF_8);
+      f = new StoredFile(f.id(), purpose, safeName(null), content.length, f.createdAt());
+      store.putFile(f, content);
     } else {
       invalid(ctx, "send exactly one file, in the multipart field 'file'", "file");
       return;
     }
-    StoredFile f = new StoredFile("file-" + UUID.randomUUID().toString().replace("-", ""), purpose,
-        safeName(filename), content.length, clock.millis() / 1000);
-    store.putFile(f, content);
     send(ctx, 200, OpenAiShapes.file(f));
   }
 
@@ -180,8 +169,7 @@ public final class BatchApi {
 
   private void fileContent(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    store.content(id).ifPresentOrElse(c -> ctx.response().putHeader("content-type", "application/jsonl")
-        .end(Buffer.buffer(c)), () -> notFound(ctx, "file", id));
+    FileTransfer.send(ctx, store, id, () -> notFound(ctx, "file", id));
   }
 
   private void createBatch(RoutingContext ctx) {

@@ -14,12 +14,45 @@ import java.util.Optional;
  */
 public interface BatchStore extends AutoCloseable {
 
-  /** Stores a file under {@code file.id()}; storing the same id again replaces nothing and returns false. */
-  boolean putFile(StoredFile file, byte[] content);
+  /**
+   * What one read or write of file content moves: files are stored and read in pieces of this size (the last one
+   * shorter), so no call holds a whole file in memory or holds the store while a client downloads it.
+   */
+  int CONTENT_PIECE = 1 << 20;
+
+  /**
+   * Writes piece {@code index} of the content of a file not yet stored; it stays invisible until {@link
+   * #putFile(StoredFile)} (pieces left by a writer that died are removed when the store opens, or expire). Writing a
+   * piece again replaces it.
+   */
+  void putPiece(String fileId, int index, byte[] piece);
+
+  /**
+   * Makes the file whose pieces are written visible under {@code file.id()}; when a file with that id exists already,
+   * nothing changes and the answer is false.
+   */
+  boolean putFile(StoredFile file);
+
+  /** Stores a file in one go (small files; big ones go piece by piece through {@link FileContentWriter}). */
+  default boolean putFile(StoredFile file, byte[] content) {
+    if (file(file.id()).isPresent()) {
+      return false;
+    }
+    for (int i = 0; i * (long) CONTENT_PIECE < content.length; i++) {
+      int from = i * CONTENT_PIECE;
+      putPiece(file.id(), i, java.util.Arrays.copyOfRange(content, from, Math.min(content.length, from
+          + CONTENT_PIECE)));
+    }
+    return putFile(file);
+  }
 
   Optional<StoredFile> file(String id);
 
-  Optional<byte[]> content(String id);
+  /**
+   * Piece {@code index} of the file's content, or empty when there is none (the file is gone, or the index is past its
+   * end). Reads never wait for the store's writes (see {@link FileContentReader}).
+   */
+  Optional<byte[]> piece(String id, int index);
 
   /** Every file's metadata, oldest first (for retention). */
   List<StoredFile> files();
@@ -44,8 +77,10 @@ public interface BatchStore extends AutoCloseable {
   boolean transition(String id, BatchStatus from, Batch next);
 
   /**
-   * Validation's outcome in one step: the lines to queue, the results known already (lines no route serves), and the
-   * batch moved from validating. A line that already has a result is not queued again.
+   * Validation's outcome: the lines queued (in chunks, so the store is free between them), then the results known
+   * already (lines no route serves) and the batch moved from validating; false when it was no longer validating (a
+   * cancelled batch drops what was queued). Doing it again queues nothing twice, and a line that already has a result
+   * is not queued again.
    */
   boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now);
 
@@ -80,8 +115,20 @@ public interface BatchStore extends AutoCloseable {
 
   RequestCounts counts(String batchId, int total);
 
-  /** Every result of the batch, in input line order. */
-  List<LineResult> results(String batchId);
+  /**
+   * The batch's results in pages of a bounded size (so an output file of any size is written without holding it): in
+   * input line order where the store keeps one ({@link SqliteStore}), in no set order otherwise, as OpenAI's output
+   * files promise none.
+   */
+  void eachResult(String batchId, java.util.function.Consumer<List<LineResult>> page);
+
+  /** Every result of the batch, in input line order, at once (for small batches and tests). */
+  default List<LineResult> results(String batchId) {
+    List<LineResult> out = new java.util.ArrayList<>();
+    eachResult(batchId, out::addAll);
+    out.sort(java.util.Comparator.comparingInt(LineResult::line));
+    return out;
+  }
 
   QueueStats stats(String pool);
 

@@ -8,11 +8,12 @@ package io.llmgw.batch.store;
 final class RedisScripts {
   private RedisScripts() {}
 
+  // KEYS: file, files, pieces; ARGV: purpose, filename, bytes, created_at, id. The pieces stop expiring once published.
   static final String PUT_FILE = """
       if redis.call('exists', KEYS[1]) == 1 then return 0 end
-      redis.call('hset', KEYS[1], 'purpose', ARGV[1], 'filename', ARGV[2], 'bytes', ARGV[3], 'created_at', ARGV[4],
-        'content', ARGV[5])
-      redis.call('zadd', KEYS[2], ARGV[4], ARGV[6])
+      redis.call('hset', KEYS[1], 'purpose', ARGV[1], 'filename', ARGV[2], 'bytes', ARGV[3], 'created_at', ARGV[4])
+      redis.call('persist', KEYS[3])
+      redis.call('zadd', KEYS[2], ARGV[4], ARGV[5])
       return 1""";
   // KEYS: batch, results, items, attempts, batches; ARGV: prefix, id. Queued lines leave their pools' sets too.
   static final String DELETE_BATCH = """

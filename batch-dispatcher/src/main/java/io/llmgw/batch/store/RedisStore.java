@@ -2,22 +2,24 @@ package io.llmgw.batch.store;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.Limit;
+import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -34,6 +36,7 @@ public final class RedisStore implements BatchStore {
   private final RedisClient client;
   private final StatefulRedisConnection<String, String> connection;
   private final RedisCommands<String, String> redis;
+  private final RedisPieces pieces;
   private final String prefix;
   private final Map<String, String> shas = new HashMap<>();
 
@@ -41,6 +44,7 @@ public final class RedisStore implements BatchStore {
     this.client = client;
     this.connection = connection;
     this.redis = connection.sync();
+    this.pieces = new RedisPieces(client, prefix);
     this.prefix = prefix;
   }
 
@@ -50,7 +54,9 @@ public final class RedisStore implements BatchStore {
     u.setTimeout(timeout);
     RedisClient client = RedisClient.create(u);
     try {
-      return new RedisStore(client, client.connect(), prefix);
+      RedisStore store = new RedisStore(client, client.connect(), prefix);
+      store.pieces.moveWholeContent(store.redis.zrange(store.k("files"), 0, -1));
+      return store;
     } catch (RuntimeException e) {
       client.shutdown();
       throw new IllegalStateException("cannot reach the batch store at " + u.getHost() + ":" + u.getPort() + ": "
@@ -79,10 +85,16 @@ public final class RedisStore implements BatchStore {
   }
 
   @Override
-  public boolean putFile(StoredFile f, byte[] content) {
-    return (Long) run(RedisScripts.PUT_FILE, ScriptOutputType.INTEGER, new String[] {k("file:" + f.id()), k("files")},
-        f.purpose(), f.filename(), Long.toString(f.bytes()), Long.toString(f.createdAt()),
-        new String(content, StandardCharsets.UTF_8), f.id()) == 1;
+  public void putPiece(String fileId, int index, byte[] piece) {
+    pieces.put(fileId, index, piece, redis.exists(k("file:" + fileId)) == 1);
+  }
+
+  @Override
+  public boolean putFile(StoredFile f) {
+    return (Long) run(RedisScripts.PUT_FILE, ScriptOutputType.INTEGER, new String[] {k("file:" + f.id()), k("files"),
+        RedisPieces.key(prefix, f.id())}, f.purpose(), f.filename(), Long.toString(f.bytes()),
+        Long.toString(f.createdAt()),
+        f.id()) == 1;
   }
 
   @Override
@@ -97,9 +109,8 @@ public final class RedisStore implements BatchStore {
   }
 
   @Override
-  public Optional<byte[]> content(String id) {
-    String c = redis.hget(k("file:" + id), "content");
-    return Optional.ofNullable(c).map(s -> s.getBytes(StandardCharsets.UTF_8));
+  public Optional<byte[]> piece(String id, int index) {
+    return pieces.get(id, index);
   }
 
   @Override
@@ -114,6 +125,7 @@ public final class RedisStore implements BatchStore {
   @Override
   public boolean deleteFile(String id) {
     redis.zrem(k("files"), id);
+    redis.del(RedisPieces.key(prefix, id));
     return redis.del(k("file:" + id)) == 1;
   }
 
@@ -265,13 +277,17 @@ public final class RedisStore implements BatchStore {
   }
 
   @Override
-  public List<LineResult> results(String batchId) {
-    List<LineResult> out = new ArrayList<>();
-    for (Map.Entry<String, String> e : redis.hgetall(k("res:" + batchId)).entrySet()) {
-      out.add(decode(batchId, e.getKey(), e.getValue()));
-    }
-    out.sort(Comparator.comparingInt(LineResult::line));
-    return out;
+  public void eachResult(String batchId, Consumer<List<LineResult>> page) {
+    ScanCursor cursor = ScanCursor.INITIAL;
+    do {
+      MapScanCursor<String, String> next = redis.hscan(k("res:" + batchId), cursor, ScanArgs.Builder.limit(256));
+      List<LineResult> out = new ArrayList<>();
+      next.getMap().forEach((customId, v) -> out.add(decode(batchId, customId, v)));
+      if (!out.isEmpty()) {
+        page.accept(out);
+      }
+      cursor = next;
+    } while (!cursor.isFinished());
   }
 
   @Override
@@ -288,6 +304,7 @@ public final class RedisStore implements BatchStore {
 
   @Override
   public void close() {
+    pieces.close();
     connection.close();
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }

@@ -14,6 +14,11 @@ import java.util.Optional;
  * SqliteStore}).
  */
 final class SqliteBatches {
+  static final String SCHEMA = """
+      CREATE TABLE IF NOT EXISTS batches(seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL, doc TEXT NOT NULL);
+      """;
+
   private final Connection db;
 
   SqliteBatches(Connection db) {

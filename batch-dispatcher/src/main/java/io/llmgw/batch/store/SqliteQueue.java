@@ -15,6 +15,26 @@ import java.util.function.Function;
  * lock ({@link SqliteStore}).
  */
 final class SqliteQueue {
+  /**
+   * A queued line's columns after its body (its claim, its age) are read from indexes that hold them
+   * ({@code queue_claimable}, {@code queue_by_age}): a row's body spills into overflow pages that would otherwise be read
+   * for every row a claim or the queue's statistics look at, holding the store for seconds once big lines are queued.
+   */
+  static final String SCHEMA = """
+      CREATE TABLE IF NOT EXISTS queue(batch_id TEXT NOT NULL, custom_id TEXT NOT NULL, line INTEGER NOT NULL,
+        pool TEXT NOT NULL, deadline INTEGER NOT NULL, url TEXT NOT NULL, body TEXT NOT NULL,
+        enqueued_at INTEGER NOT NULL, not_before INTEGER NOT NULL DEFAULT 0, owner TEXT, claim_until INTEGER NOT NULL
+        DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(batch_id, custom_id));
+      DROP INDEX IF EXISTS queue_by_deadline;
+      CREATE INDEX IF NOT EXISTS queue_claimable ON queue(pool, deadline, line, not_before, owner, claim_until);
+      CREATE INDEX IF NOT EXISTS queue_by_age ON queue(pool, enqueued_at);
+      CREATE TABLE IF NOT EXISTS results(batch_id TEXT NOT NULL, custom_id TEXT NOT NULL, line INTEGER NOT NULL,
+        ok INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY(batch_id, custom_id));
+      CREATE INDEX IF NOT EXISTS results_by_line ON results(batch_id, line);
+      CREATE TABLE IF NOT EXISTS counts(batch_id TEXT PRIMARY KEY, completed INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0);
+      """;
+
   private final Connection db;
   private final SqliteBatches batches;
 
@@ -23,13 +43,19 @@ final class SqliteQueue {
     this.batches = batches;
   }
 
-  boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now) throws SQLException {
+  /** Validation's last step: the results known already, and the batch moved from validating. */
+  boolean accept(Batch next, List<LineResult> known) throws SQLException {
     if (!batches.replace(next.id(), BatchStatus.VALIDATING, next)) {
       return false;
     }
     for (LineResult r : known) {
       writeResult(r);
     }
+    return true;
+  }
+
+  /** Queues lines (again: nothing twice, and not a line that has a result). */
+  void enqueue(List<QueuedLine> lines, long now) throws SQLException {
     try (PreparedStatement p = db.prepareStatement("INSERT OR IGNORE INTO queue(batch_id, custom_id, line, pool, "
         + "deadline, url, body, enqueued_at) SELECT ?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM results "
         + "WHERE batch_id = ? AND custom_id = ?)")) {
@@ -48,7 +74,6 @@ final class SqliteQueue {
       }
       p.executeBatch();
     }
-    return true;
   }
 
   List<Claim> claim(String pool, int max, String owner, long now, long visibilityMillis) throws SQLException {
@@ -147,11 +172,14 @@ final class SqliteQueue {
     }
   }
 
-  List<LineResult> results(String batchId) throws SQLException {
+  /** Up to {@code limit} results of the batch after input line {@code afterLine}, in line order. */
+  List<LineResult> results(String batchId, int afterLine, int limit) throws SQLException {
     List<LineResult> out = new ArrayList<>();
     try (PreparedStatement p = db.prepareStatement(
-        "SELECT custom_id, line, ok, json FROM results WHERE batch_id = ? ORDER BY line")) {
+        "SELECT custom_id, line, ok, json FROM results WHERE batch_id = ? AND line > ? ORDER BY line LIMIT ?")) {
       p.setString(1, batchId);
+      p.setInt(2, afterLine);
+      p.setInt(3, limit);
       try (ResultSet r = p.executeQuery()) {
         while (r.next()) {
           out.add(new LineResult(batchId, r.getString(1), r.getInt(2), r.getInt(3) == 1, r.getString(4)));

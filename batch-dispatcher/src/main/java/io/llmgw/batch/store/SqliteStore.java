@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -21,36 +22,32 @@ import java.util.function.Function;
  * {@code synchronous=FULL} makes a commit survive a power cut as well as a killed process, so a batch id given to a
  * client is never lost. A file lock next to the database keeps a second process out; since only the owning process
  * can hold claims, the claims a dead process left are released as soon as the store opens again.
+ *
+ * <p>File content is read on a connection of its own ({@code reads}): in WAL mode a reader never waits for the writer,
+ * so a download, one piece at a time, neither waits for nor holds up the API and the dispatcher.
  */
 public final class SqliteStore implements BatchStore {
-  private static final String SCHEMA = """
-      CREATE TABLE IF NOT EXISTS files(id TEXT PRIMARY KEY, purpose TEXT NOT NULL, filename TEXT NOT NULL,
-        bytes INTEGER NOT NULL, created_at INTEGER NOT NULL, content BLOB NOT NULL);
-      CREATE TABLE IF NOT EXISTS batches(seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
-        status TEXT NOT NULL, doc TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS queue(batch_id TEXT NOT NULL, custom_id TEXT NOT NULL, line INTEGER NOT NULL,
-        pool TEXT NOT NULL, deadline INTEGER NOT NULL, url TEXT NOT NULL, body TEXT NOT NULL,
-        enqueued_at INTEGER NOT NULL, not_before INTEGER NOT NULL DEFAULT 0, owner TEXT, claim_until INTEGER NOT NULL
-        DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(batch_id, custom_id));
-      CREATE INDEX IF NOT EXISTS queue_by_deadline ON queue(pool, deadline, line);
-      CREATE TABLE IF NOT EXISTS results(batch_id TEXT NOT NULL, custom_id TEXT NOT NULL, line INTEGER NOT NULL,
-        ok INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY(batch_id, custom_id));
-      CREATE TABLE IF NOT EXISTS counts(batch_id TEXT PRIMARY KEY, completed INTEGER NOT NULL DEFAULT 0,
-        failed INTEGER NOT NULL DEFAULT 0);
+  private static final String SCHEMA = SqliteFiles.SCHEMA + SqliteBatches.SCHEMA + SqliteQueue.SCHEMA + """
       CREATE TABLE IF NOT EXISTS scratch(id INTEGER PRIMARY KEY, b BLOB);
       """;
 
+  private static final int RESULT_PAGE = 256;
+  private static final int ACCEPT_CHUNK = 500;
+
   private final Connection db;
+  private final Connection reads;
   private final FileChannel lockChannel;
   private final FileLock lock;
 
-  private volatile String writeFailure;
+  private final SqliteTransactions txs;
   private final SqliteFiles files;
   private final SqliteBatches batches;
   private final SqliteQueue queue;
 
-  private SqliteStore(Connection db, FileChannel lockChannel, FileLock lock) {
+  private SqliteStore(Connection db, Connection reads, FileChannel lockChannel, FileLock lock) {
     this.db = db;
+    this.txs = new SqliteTransactions(db);
+    this.reads = reads;
     this.files = new SqliteFiles(db);
     this.batches = new SqliteBatches(db);
     this.queue = new SqliteQueue(db, batches);
@@ -88,10 +85,16 @@ public final class SqliteStore implements BatchStore {
           }
         }
         s.executeUpdate("UPDATE queue SET owner = NULL, claim_until = 0 WHERE owner IS NOT NULL");
+        SqliteFiles.tidy(s);
       }
       db.setAutoCommit(false);
       db.commit();
-      return new SqliteStore(db, channel, lock);
+      Connection reads = DriverManager.getConnection("jdbc:sqlite:" + file);
+      try (Statement s = reads.createStatement()) {
+        s.execute("PRAGMA busy_timeout=5000");
+        s.execute("PRAGMA query_only=1");
+      }
+      return new SqliteStore(db, reads, channel, lock);
     } catch (IOException | SQLException e) {
       closeQuietly(channel);
       throw new IllegalStateException("cannot open the batch store " + file + ": " + e.getMessage(), e);
@@ -102,33 +105,48 @@ public final class SqliteStore implements BatchStore {
   }
 
   @Override
-  public synchronized boolean putFile(StoredFile f, byte[] content) {
-    return write(() -> files.putFile(f, content));
+  public synchronized void putPiece(String fileId, int index, byte[] piece) {
+    txs.write(() -> {
+      files.putPiece(fileId, index, piece);
+      return null;
+    });
+  }
+
+  @Override
+  public synchronized boolean putFile(StoredFile f) {
+    return txs.write(() -> files.putFile(f));
   }
 
   @Override
   public synchronized Optional<StoredFile> file(String id) {
-    return tx(() -> files.file(id));
+    return txs.read(() -> files.file(id));
   }
 
+  /** Not synchronized on the store: it reads on its own connection, which only it uses. */
   @Override
-  public synchronized Optional<byte[]> content(String id) {
-    return tx(() -> files.content(id));
+  public Optional<byte[]> piece(String id, int index) {
+    synchronized (reads) {
+      try {
+        return SqliteFiles.piece(reads, id, index);
+      } catch (SQLException e) {
+        throw new IllegalStateException("batch store: " + e.getMessage(), e);
+      }
+    }
   }
 
   @Override
   public synchronized List<StoredFile> files() {
-    return tx(() -> files.files());
+    return txs.read(() -> files.files());
   }
 
   @Override
   public synchronized boolean deleteFile(String id) {
-    return write(() -> files.deleteFile(id));
+    return txs.write(() -> files.deleteFile(id));
   }
 
   @Override
   public synchronized void deleteBatch(String id) {
-    write(() -> {
+    txs.write(() -> {
       batches.deleteBatch(id);
       return null;
     });
@@ -136,7 +154,7 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized void createBatch(Batch b) {
-    write(() -> {
+    txs.write(() -> {
       batches.createBatch(b);
       return null;
     });
@@ -144,27 +162,44 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized Optional<Batch> batch(String id) {
-    return tx(() -> batches.batch(id));
+    return txs.read(() -> batches.batch(id));
   }
 
   @Override
   public synchronized List<Batch> batches(String after, int limit) {
-    return tx(() -> batches.batches(after, limit));
+    return txs.read(() -> batches.batches(after, limit));
   }
 
   @Override
   public synchronized List<String> batchIds(List<BatchStatus> statuses) {
-    return tx(() -> batches.batchIds(statuses));
+    return txs.read(() -> batches.batchIds(statuses));
   }
 
   @Override
   public synchronized boolean transition(String id, BatchStatus from, Batch next) {
-    return write(() -> batches.transition(id, from, next));
+    return txs.write(() -> batches.transition(id, from, next));
   }
 
+  /**
+   * Queues the lines in chunks, each its own transaction, then moves the batch, as the Redis store does: the store is
+   * free between chunks, so a batch of 50,000 big lines does not hold every other call for seconds. A crash in between
+   * leaves the batch validating, and validating again queues nothing twice; a batch cancelled meanwhile drops what was
+   * queued.
+   */
   @Override
-  public synchronized boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now) {
-    return write(() -> queue.accept(next, lines, known, now));
+  public boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now) {
+    for (int from = 0; from < lines.size(); from += ACCEPT_CHUNK) {
+      List<QueuedLine> chunk = lines.subList(from, Math.min(lines.size(), from + ACCEPT_CHUNK));
+      synchronized (this) {
+        txs.write(() -> {
+          queue.enqueue(chunk, now);
+          return null;
+        });
+      }
+    }
+    synchronized (this) {
+      return txs.write(() -> queue.accept(next, known));
+    }
   }
 
   @Override
@@ -172,12 +207,12 @@ public final class SqliteStore implements BatchStore {
     if (max <= 0) {
       return List.of();
     }
-    return write(() -> queue.claim(pool, max, owner, now, visibilityMillis));
+    return txs.write(() -> queue.claim(pool, max, owner, now, visibilityMillis));
   }
 
   @Override
   public synchronized void extend(List<QueuedLine> lines, String owner, long now, long visibilityMillis) {
-    write(() -> {
+    txs.write(() -> {
       queue.extend(lines, owner, now, visibilityMillis);
       return null;
     });
@@ -185,7 +220,7 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized void release(QueuedLine l, long notBefore, boolean refundAttempt) {
-    write(() -> {
+    txs.write(() -> {
       queue.release(l, notBefore, refundAttempt);
       return null;
     });
@@ -193,37 +228,50 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized boolean finish(LineResult result) {
-    return write(() -> queue.finish(result));
+    return txs.write(() -> queue.finish(result));
   }
 
   @Override
   public synchronized int drop(String batchId, Function<QueuedLine, LineResult> make) {
-    return write(() -> queue.drop(batchId, make));
+    return txs.write(() -> queue.drop(batchId, make));
   }
 
   @Override
   public synchronized long remaining(String batchId) {
-    return tx(() -> queue.remaining(batchId));
+    return txs.read(() -> queue.remaining(batchId));
   }
 
   @Override
   public synchronized RequestCounts counts(String batchId, int total) {
-    return tx(() -> queue.counts(batchId, total));
+    return txs.read(() -> queue.counts(batchId, total));
   }
 
+  /** One page per transaction: the store is free between pages. */
   @Override
-  public synchronized List<LineResult> results(String batchId) {
-    return tx(() -> queue.results(batchId));
+  public void eachResult(String batchId, Consumer<List<LineResult>> page) {
+    int after = Integer.MIN_VALUE;
+    while (true) {
+      int from = after;
+      List<LineResult> next;
+      synchronized (this) {
+        next = txs.read(() -> queue.results(batchId, from, RESULT_PAGE));
+      }
+      if (next.isEmpty()) {
+        return;
+      }
+      page.accept(next);
+      after = next.getLast().line();
+    }
   }
 
   @Override
   public synchronized QueueStats stats(String pool) {
-    return tx(() -> queue.stats(pool));
+    return txs.read(() -> queue.stats(pool));
   }
 
   @Override
   public synchronized List<String> pools() {
-    return tx(() -> queue.pools());
+    return txs.read(() -> queue.pools());
   }
 
   @Override
@@ -233,16 +281,19 @@ public final class SqliteStore implements BatchStore {
     } catch (SQLException e) {
       // closing: nothing left to save
     }
+    synchronized (reads) {
+      try {
+        reads.close();
+      } catch (SQLException e) {
+        // a reading connection has nothing to save
+      }
+    }
     try {
       lock.release();
     } catch (IOException e) {
       // the channel's close releases it too
     }
     closeQuietly(lockChannel);
-  }
-
-  private interface Work<T> {
-    T run() throws SQLException;
   }
 
   /** The database's size in pages (of 4 KiB), for tests that cap it. */
@@ -263,21 +314,9 @@ public final class SqliteStore implements BatchStore {
     }
   }
 
-  /** A transaction that writes: its failure or success is what {@link #writeFailure} reports. */
-  private <T> T write(Work<T> work) {
-    try {
-      T out = tx(work);
-      writeFailure = null;
-      return out;
-    } catch (IllegalStateException e) {
-      writeFailure = e.getMessage();
-      throw e;
-    }
-  }
-
   @Override
   public String writeFailure() {
-    return writeFailure;
+    return txs.writeFailure();
   }
 
   /**
@@ -287,45 +326,12 @@ public final class SqliteStore implements BatchStore {
    */
   @Override
   public synchronized void probeWrite() {
-    write(() -> {
+    txs.write(() -> {
       try (Statement st = db.createStatement()) {
         st.executeUpdate("INSERT OR REPLACE INTO scratch(id, b) VALUES (1, randomblob(4096))");
       }
       return null;
     });
-  }
-
-  private <T> T tx(Work<T> work) {
-    try {
-      T out = work.run();
-      db.commit();
-      return out;
-    } catch (SQLException e) {
-      try {
-        db.rollback();
-      } catch (SQLException alreadyRolledBack) {
-        restartTransaction();
-      }
-      throw new IllegalStateException("batch store: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * SQLite rolls a transaction back by itself on some errors (a full disk, an I/O error), after which the driver's
-   * rollback fails and it never begins the next transaction: every later commit would fail with "no transaction is
-   * active" until a restart. Leaving manual-commit mode and entering it again begins a fresh one.
-   */
-  private void restartTransaction() {
-    try {
-      db.setAutoCommit(true);
-    } catch (SQLException nothingToCommit) {
-      // expected: there is no transaction to end; the connection is in autocommit mode now all the same
-    }
-    try {
-      db.setAutoCommit(false);
-    } catch (SQLException e) {
-      // the connection is broken; the next call fails and says so
-    }
   }
 
   private static void closeQuietly(FileChannel c) {

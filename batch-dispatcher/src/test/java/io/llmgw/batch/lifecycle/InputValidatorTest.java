@@ -19,12 +19,13 @@ class InputValidatorTest {
         + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}}";
   }
 
-  InputValidator.Outcome run(String content) {
-    return validator.validate(BATCH, content.getBytes(StandardCharsets.UTF_8), MODELS);
+  InputValidator.Outcome run(String content) throws Exception {
+    return validator.validate(BATCH, new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)),
+        MODELS);
   }
 
   @Test
-  void queuesGoodLinesWithTheirPoolAndDeadlineAndSendsUnroutedOnesToTheErrorFile() {
+  void queuesGoodLinesWithTheirPoolAndDeadlineAndSendsUnroutedOnesToTheErrorFile() throws Exception {
     InputValidator.Outcome o = run(line("a", "m") + "\r\n\n" + line("b", "nobody-serves-this") + "\n");
     assertThat(o.errors()).isEmpty();
     assertThat(o.total()).isEqualTo(2);
@@ -43,13 +44,14 @@ class InputValidatorTest {
   }
 
   @Test
-  void everyBadLineIsNamedByItsNumber() {
+  void everyBadLineIsNamedByItsNumber() throws Exception {
     InputValidator validator = new InputValidator(BatchSettings.defaults());
     String content = String.join("\n", line("a", "m"), "{not json", "[1]", line("a", "m"),
         line("c", "m").replace("POST", "GET"), line("d", "m").replace("/v1/chat/completions", "/v1/embeddings"),
         "{\"custom_id\":\"e\",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":{}}",
         line("f", "m").replace("\"messages\"", "\"stream\":true,\"messages\""));
-    InputValidator.Outcome o = validator.validate(BATCH, content.getBytes(StandardCharsets.UTF_8), MODELS);
+    InputValidator.Outcome o = validator.validate(BATCH,
+        new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), MODELS);
     assertThat(o.lines()).isEmpty();
     assertThat(o.errors()).extracting(LineError::line).containsExactly(2, 3, 4, 5, 6, 7, 8);
     assertThat(o.errors()).extracting(LineError::message).allSatisfy(m -> assertThat(m).startsWith("line "));
@@ -61,7 +63,7 @@ class InputValidatorTest {
   }
 
   @Test
-  void aLineThatRepeatsAKeyIsRefusedAsTheGatewayRefusesSuchABody() {
+  void aLineThatRepeatsAKeyIsRefusedAsTheGatewayRefusesSuchABody() throws Exception {
     String twice = "{\"custom_id\":\"a\",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":{\"model\":"
         + "\"m\",\"model\":\"other\",\"messages\":[]}}";
     InputValidator.Outcome o = run(line("ok", "m") + "\n" + twice + "\n");
@@ -73,7 +75,7 @@ class InputValidatorTest {
   }
 
   @Test
-  void limitsOnLinesAndTheirSizeAndEmptyFilesAreErrors() {
+  void limitsOnLinesAndTheirSizeAndEmptyFilesAreErrors() throws Exception {
     assertThat(run(line("a", "m") + "\n" + line("b", "m").replace("hi", "x".repeat(200))).errors())
         .singleElement().satisfies(e -> {
           assertThat(e.code()).isEqualTo("line_too_large");
@@ -85,10 +87,11 @@ class InputValidatorTest {
   }
 
   @Test
-  void aPodPriorityIsWrittenIntoBodiesThatHaveNone() {
+  void aPodPriorityIsWrittenIntoBodiesThatHaveNone() throws Exception {
     InputValidator marking = new InputValidator(BatchSettings.defaults().withPodPriority(10));
     String content = line("a", "m") + "\n" + line("b", "m").replace("\"messages\"", "\"priority\":3,\"messages\"");
-    InputValidator.Outcome o = marking.validate(BATCH, content.getBytes(StandardCharsets.UTF_8), MODELS);
+    InputValidator.Outcome o = marking.validate(BATCH,
+        new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), MODELS);
     assertThat(o.lines()).extracting(l -> l.body()).satisfiesExactly(
         b -> assertThat(b).contains("\"priority\":10"),
         b -> assertThat(b).contains("\"priority\":3").doesNotContain("\"priority\":10"));
@@ -96,10 +99,11 @@ class InputValidatorTest {
   }
 
   @Test
-  void clientTextInMessagesIsClippedAndControlCharactersShown() {
+  void clientTextInMessagesIsClippedAndControlCharactersShown() throws Exception {
     InputValidator validator = new InputValidator(BatchSettings.defaults());
     String content = line("a", "m").replace("POST", "\\u0007" + "P".repeat(300));
-    InputValidator.Outcome o = validator.validate(BATCH, content.getBytes(StandardCharsets.UTF_8), MODELS);
+    InputValidator.Outcome o = validator.validate(BATCH,
+        new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), MODELS);
     assertThat(o.errors().getFirst().message()).contains("'?PPP").contains("...").doesNotContain("\u0007")
         .hasSizeLessThan(260);
   }

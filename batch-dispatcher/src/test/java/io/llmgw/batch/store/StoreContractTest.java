@@ -210,8 +210,9 @@ class StoreContractTest {
       assertThat(s.putFile(f, "abc".getBytes(StandardCharsets.UTF_8))).isTrue();
       assertThat(s.putFile(f, "xyz".getBytes(StandardCharsets.UTF_8))).isFalse();
       assertThat(s.file("file-1")).contains(f);
-      assertThat(s.content("file-1")).hasValueSatisfying(c -> assertThat(new String(c, StandardCharsets.UTF_8))
+      assertThat(s.piece("file-1", 0)).hasValueSatisfying(c -> assertThat(new String(c, StandardCharsets.UTF_8))
           .isEqualTo("abc"));
+      assertThat(s.piece("file-1", 1)).isEmpty();
       assertThat(s.file("file-2")).isEmpty();
     }
   }
@@ -260,7 +261,7 @@ class StoreContractTest {
       assertThat(s.deleteFile("file-old")).isTrue();
       assertThat(s.deleteFile("file-old")).isFalse();
       assertThat(s.files()).extracting(StoredFile::id).containsExactly("file-new");
-      assertThat(s.content("file-old")).isEmpty();
+      assertThat(s.piece("file-old", 0)).isEmpty();
     }
   }
 
