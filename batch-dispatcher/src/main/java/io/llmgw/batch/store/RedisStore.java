@@ -5,6 +5,7 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
@@ -39,6 +40,7 @@ public final class RedisStore implements BatchStore {
   private final RedisPieces pieces;
   private final String prefix;
   private final Map<String, String> shas = new HashMap<>();
+  private volatile String writeFailure;
 
   private RedisStore(RedisClient client, StatefulRedisConnection<String, String> connection, String prefix) {
     this.client = client;
@@ -68,15 +70,41 @@ public final class RedisStore implements BatchStore {
     return prefix + suffix;
   }
 
+  /** Runs a script; every script writes, so its failure or success is what {@link #writeFailure} reports. */
   private Object run(String script, ScriptOutputType type, String[] keys, String... args) {
     String sha;
     synchronized (shas) {
       sha = shas.computeIfAbsent(script, s -> redis.digest(s));
     }
     try {
-      return redis.evalsha(sha, type, keys, args);
-    } catch (RedisNoScriptException e) {
-      return redis.eval(script, type, keys, args); // Redis restarted and forgot its scripts
+      Object out;
+      try {
+        out = redis.evalsha(sha, type, keys, args);
+      } catch (RedisNoScriptException e) {
+        out = redis.eval(script, type, keys, args); // Redis restarted and forgot its scripts
+      }
+      writeFailure = null;
+      return out;
+    } catch (RedisException e) {
+      writeFailure = e.getMessage(); // out of memory (maxmemory), MISCONF (its disk), a replica, or unreachable
+      throw e;
+    }
+  }
+
+  @Override
+  public String writeFailure() {
+    return writeFailure;
+  }
+
+  /** Writes one small key: fails while Redis refuses writes or cannot be reached. */
+  @Override
+  public void probeWrite() {
+    try {
+      redis.set(k("write-probe"), Long.toString(System.currentTimeMillis()));
+      writeFailure = null;
+    } catch (RedisException e) {
+      writeFailure = e.getMessage();
+      throw e;
     }
   }
 
@@ -232,13 +260,14 @@ public final class RedisStore implements BatchStore {
   public void extend(List<QueuedLine> lines, String owner, long now, long visibilityMillis) {
     for (QueuedLine l : lines) {
       redis.zadd(k("claimed:" + l.pool()), ZAddArgs.Builder.xx(), (double) (now + visibilityMillis),
-          member(l.batchId(), l.customId()));
+          RedisEncoding.member(l.batchId(), l.customId()));
     }
   }
 
   @Override
   public void release(QueuedLine l, long notBefore, boolean refundAttempt) {
-    runLong(RedisScripts.RELEASE, prefix, l.pool(), member(l.batchId(), l.customId()), Long.toString(notBefore),
+    runLong(RedisScripts.RELEASE, prefix, l.pool(), RedisEncoding.member(l.batchId(), l.customId()),
+        Long.toString(notBefore),
         refundAttempt ? "1" : "0", l.batchId(), l.customId());
   }
 
@@ -248,7 +277,7 @@ public final class RedisStore implements BatchStore {
   }
 
   private long write(LineResult r, boolean onlyIfUnclaimed) {
-    return runLong(RedisScripts.FINISH, prefix, r.batchId(), r.customId(), encode(r), r.ok() ? "1" : "0",
+    return runLong(RedisScripts.FINISH, prefix, r.batchId(), r.customId(), RedisEncoding.encode(r), r.ok() ? "1" : "0",
         onlyIfUnclaimed ? "1" : "0");
   }
 
@@ -282,7 +311,7 @@ public final class RedisStore implements BatchStore {
     do {
       MapScanCursor<String, String> next = redis.hscan(k("res:" + batchId), cursor, ScanArgs.Builder.limit(256));
       List<LineResult> out = new ArrayList<>();
-      next.getMap().forEach((customId, v) -> out.add(decode(batchId, customId, v)));
+      next.getMap().forEach((customId, v) -> out.add(RedisEncoding.decode(batchId, customId, v)));
       if (!out.isEmpty()) {
         page.accept(out);
       }
@@ -307,20 +336,5 @@ public final class RedisStore implements BatchStore {
     pieces.close();
     connection.close();
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-  }
-
-  private static String member(String batchId, String customId) {
-    return batchId + "\t" + customId;
-  }
-
-  private static String encode(LineResult r) {
-    return (r.ok() ? "1" : "0") + "\t" + r.line() + "\t" + r.json();
-  }
-
-  private static LineResult decode(String batchId, String customId, String v) {
-    int a = v.indexOf('\t');
-    int b = v.indexOf('\t', a + 1);
-    return new LineResult(batchId, customId, Integer.parseInt(v.substring(a + 1, b)), v.charAt(0) == '1',
-        v.substring(b + 1));
   }
 }

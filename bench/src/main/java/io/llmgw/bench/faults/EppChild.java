@@ -15,11 +15,23 @@ import java.util.concurrent.TimeUnit;
  * Usage: CONFIG GRPC_PORT DRAIN_MS GRACE_MS [TLS_CERT TLS_KEY CLIENT_CA].
  */
 public final class EppChild {
+  /** The metrics port to bind instead of an ephemeral one, as a system property of the child. */
+  private static final String METRICS_PORT = "llmgw.epp.metricsPort";
+
   private EppChild() {}
+
+  /**
+   * One on fixed ext_proc and metrics ports (so a client of {@code /admin/load} finds it again after a restart), with
+   * a 1.5 s drain and 20 s grace.
+   */
+  public static Process start(Path config, int grpcPort, int metricsPort, Path log) throws Exception {
+    return launch(config, grpcPort, Duration.ofMillis(1500), Duration.ofSeconds(20), log,
+        List.of("-D" + METRICS_PORT + "=" + metricsPort), List.of());
+  }
 
   public static void main(String[] args) throws Exception {
     EppSettings s = EppSettings.defaults(Path.of(args[0])).onLoopbackEphemeralPorts();
-    s = s.withListen(s.listen().on("127.0.0.1", Integer.parseInt(args[1]), 0, 0)
+    s = s.withListen(s.listen().on("127.0.0.1", Integer.parseInt(args[1]), 0, Integer.getInteger(METRICS_PORT, 0))
         .withStopping(Duration.ofMillis(Long.parseLong(args[2])), Duration.ofMillis(Long.parseLong(args[3]))));
     if (args.length > 6) {
       s = s.withListen(s.listen().withTls(new ServerTls(Path.of(args[4]), Path.of(args[5]), Path.of(args[6]),
@@ -35,12 +47,18 @@ public final class EppChild {
   /** Starts one in a child JVM on this JVM's class path; returns once it listens (30 s at most). */
   public static Process start(Path config, int grpcPort, Duration drain, Duration grace, Path log, List<String> tls)
       throws Exception {
+    return launch(config, grpcPort, drain, grace, log, List.of(), tls);
+  }
+
+  private static Process launch(Path config, int grpcPort, Duration drain, Duration grace, Path log,
+      List<String> jvmFlags, List<String> tls) throws Exception {
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new java.util.ArrayList<>(List.of(javaBin));
     // the flags this JVM was given for native access and Unsafe (scripts/jvm-flags), so the child warns no more than it
     java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("--enable-native-access") || a.startsWith("--sun-misc-unsafe-memory-access"))
         .forEach(cmd::add);
+    cmd.addAll(jvmFlags);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), EppChild.class.getName(), config.toString(),
         Integer.toString(grpcPort), Long.toString(drain.toMillis()),
         Long.toString(grace.toMillis())));
