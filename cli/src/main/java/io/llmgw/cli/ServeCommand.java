@@ -114,6 +114,12 @@ public final class ServeCommand implements Callable<Integer> {
       + "(Prometheus then scrapes with scheme https).")
   boolean metricsTls;
 
+  @Option(names = "--peers", split = ",", paramLabel = "HOST:PORT", description = "The other EPP replicas' ext_proc "
+      + "addresses: each replica watches the others' in-flight counts (every 25 ms) so that a pod's load counts what "
+      + "every replica sent it since its last report; a peer that does not answer is dropped, never waited for. "
+      + "Plaintext only (not with --tls).")
+  java.util.List<String> peers = java.util.List.of();
+
   @Option(names = "--drain-period", converter = DurationConverter.class, defaultValue = "5s",
       description = "On SIGTERM: readiness goes off at once, and new streams are still served this long so the proxies "
           + "move to another replica first (longer than their health-check interval × unhealthy threshold; default: "
@@ -389,7 +395,7 @@ public final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
     }
     return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access)
-        .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace))
+        .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace).withPeers(peers))
         .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout))

@@ -28,6 +28,31 @@ class CliErrorsTest {
     assertThat(errorsOf("proxy", "--no-such-flag").lines()).hasSize(1);
   }
 
+  /** Issue 29, item 4: peers are host:port, and sharing counts over TLS is refused rather than sent in the clear. */
+  @Test
+  void aPeerThatIsNotHostAndPortOrPeersWithTlsAreRefusedNamingTheFlag() {
+    assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9002,replica-b")).contains("--peers",
+        "'replica-b' is not host:port");
+    assertThat(serveRefuses("--config", "x.yaml", "--tls", "--peers", "127.0.0.1:9002")).contains("--peers",
+        "--tls");
+  }
+
+  /** What {@code serve} prints on the process's stderr when its settings are refused (exit 2, nothing started). */
+  private static String serveRefuses(String... args) {
+    java.io.PrintStream before = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(captured, true));
+    try {
+      String[] all = new String[args.length + 1];
+      all[0] = "serve";
+      System.arraycopy(args, 0, all, 1, args.length);
+      assertThat(Main.commandLine().execute(all)).isEqualTo(2);
+    } finally {
+      System.setErr(before);
+    }
+    return captured.toString();
+  }
+
   @Test
   void statusWithNoEppSaysConnectionRefusedAndWhere() throws Exception {
     int port = LoopbackPorts.free();

@@ -18,6 +18,7 @@ import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.observe.HealthWatch;
 import io.llmgw.extproc.observe.PodsReport;
 import io.llmgw.extproc.observe.PoolLoadReport;
+import io.llmgw.extproc.peers.PeerExchange;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
@@ -63,6 +64,8 @@ public final class Epp implements AutoCloseable {
   /** Follows the pods' KV-cache events when the pools publish them; null otherwise. */
   private final KvEventSubscriber kvEvents;
   private final Components parts;
+  /** Other replicas' in-flight counts in, this one's out (issue 29). */
+  private final PeerExchange peers;
   private final HealthServer health = new HealthServer();
   private HealthWatch healthWatch;
   private final ConfigSource config;
@@ -88,6 +91,7 @@ public final class Epp implements AutoCloseable {
       flowDispatcher.shutdownNow();
       throw e;
     }
+    peers = new PeerExchange(s.listen().peers(), parts.datastore().inFlight(), parts.datastore().peers(), scheduler);
     boolean readsEvents = parts.profile().allPlugins().stream().anyMatch(p -> p instanceof PrecisePrefixCacheScorer);
     if (readsEvents && !s.scrape().kvEvents().enabled()) {
       LOG.warn("{} has no KV-cache events to read (--kv-events-port is off): it scores every pod as the approximate "
@@ -166,6 +170,7 @@ public final class Epp implements AutoCloseable {
         .directExecutor()
         .addService(new ExtProcService(parts.streams()))
         .addService(health.service())
+        .addService(peers.service())
         .permitKeepAliveTime(l.keepAlivePermit().toMillis(), TimeUnit.MILLISECONDS)
         .build()
         .start();
@@ -184,6 +189,7 @@ public final class Epp implements AutoCloseable {
       metricsBuilder.httpsConfigurator(new HttpsConfigurator(EppTls.sslContext(identity)));
     }
     metricsServer = metricsBuilder.buildAndStart();
+    peers.start();
     serving = true;
     health.setReady(parts.datastore().loaded());
     LOG.info("EPP {}: ext_proc on {}:{} ({}), health on {}, metrics on {} ({}{}); scheduling {} ({})",
@@ -269,6 +275,7 @@ public final class Epp implements AutoCloseable {
       LOG.info("EPP stopping: readiness off, refusing new streams, draining open ones");
     }
     config.close();
+    peers.close(); // the peers forget this replica's counts now, not when they go stale
     if (grpc != null) {
       grpc.shutdown();
       try {

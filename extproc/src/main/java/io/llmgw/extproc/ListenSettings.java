@@ -3,6 +3,7 @@ package io.llmgw.extproc;
 import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.observe.AdminAccess;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Where and how the EPP listens, and how it stops.
@@ -16,9 +17,11 @@ import java.time.Duration;
  * @param admin who may read and change things on the metrics/admin port
  * @param tls ext_proc (and the gRPC health service on its port) over TLS; null for plaintext
  * @param metricsTls the metrics/admin port over TLS too, with the same certificate
+ * @param peers the other replicas' ext_proc addresses (host:port), whose in-flight counts this one watches
  */
 public record ListenSettings(String bindHost, int grpcPort, int healthPort, int metricsPort, Duration keepAlivePermit,
-    Duration drainPeriod, Duration shutdownGrace, AdminAccess admin, ServerTls tls, boolean metricsTls) {
+    Duration drainPeriod, Duration shutdownGrace, AdminAccess admin, ServerTls tls, boolean metricsTls,
+    List<String> peers) {
   public ListenSettings {
     for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
       if (port < 0 || port > 65535) {
@@ -31,30 +34,46 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
     if (metricsTls && tls == null) {
       throw new IllegalArgumentException("the metrics port can only be served over TLS when TLS is on (--tls)");
     }
+    peers = List.copyOf(peers);
+    if (!peers.isEmpty() && tls != null) {
+      throw new IllegalArgumentException("--peers watches other replicas in plaintext, and ext_proc here is on TLS "
+          + "(--tls): replicas cannot share counts over TLS yet");
+    }
+    for (String peer : peers) {
+      int colon = peer.lastIndexOf(':');
+      if (colon <= 0 || !peer.substring(colon + 1).matches("\\d{1,5}")) {
+        throw new IllegalArgumentException("--peers: '" + peer + "' is not host:port");
+      }
+    }
   }
 
   public static ListenSettings defaults() {
     return new ListenSettings("0.0.0.0", 9002, 9003, 9090, Duration.ofSeconds(10), Duration.ofSeconds(5),
-        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false);
+        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of());
   }
 
   public ListenSettings on(String host, int grpc, int health, int metrics) {
     return new ListenSettings(host, grpc, health, metrics, keepAlivePermit, drainPeriod, shutdownGrace, admin, tls,
-        metricsTls);
+        metricsTls, peers);
   }
 
   public ListenSettings withAdmin(AdminAccess access) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        access, tls, metricsTls);
+        access, tls, metricsTls, peers);
   }
 
   public ListenSettings withTls(ServerTls serverTls, boolean overMetricsToo) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, serverTls, overMetricsToo);
+        admin, serverTls, overMetricsToo, peers);
+  }
+
+  public ListenSettings withPeers(List<String> others) {
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
+        admin, tls, metricsTls, others);
   }
 
   public ListenSettings withStopping(Duration drain, Duration grace) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drain, grace, admin, tls,
-        metricsTls);
+        metricsTls, peers);
   }
 }

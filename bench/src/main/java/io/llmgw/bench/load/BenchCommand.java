@@ -80,6 +80,11 @@ public final class BenchCommand implements Callable<Integer> {
       + "(default: ${DEFAULT-VALUE}).")
   List<Integer> replicas;
 
+  @Option(names = "--epp-peers", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "With several EPP replicas, each watches the others' in-flight counts (serve's --peers); "
+          + "--no-epp-peers keeps each replica to its own, the control (default: on).")
+  boolean eppPeers;
+
   private static final KvEventSettings EVENTS = new KvEventSettings(KvEventsConfig.DEFAULT_ON.port(),
       KvEventsConfig.DEFAULT_ON.replayPort(), "", Duration.ofSeconds(1));
 
@@ -179,7 +184,7 @@ public final class BenchCommand implements Callable<Integer> {
         : scheduling
             .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, "sim"))))
         .withScrape(d.scrape().withKvEvents(EVENTS), d.staleAfter());
-    return Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0), eppReplicas);
+    return Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0), eppReplicas, eppPeers);
   }
 
   private Row runOne(SimConfig sim, Workload w, PolicySpec policy, int eppReplicas, double rate, Path dir)

@@ -1,10 +1,12 @@
 package io.llmgw.bench.load;
 
 import io.llmgw.api.FileModeYaml;
+import io.llmgw.api.LoopbackPorts;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.ListenSettings;
 import io.llmgw.scraper.ScrapeState;
 import io.llmgw.scraper.ServedModels;
 import io.llmgw.sim.http.SimPods;
@@ -46,6 +48,12 @@ public final class Rig implements AutoCloseable {
    */
   public static Rig start(SimPods pods, EppSettings settings, ProxySettings proxySettings, int replicas)
       throws Exception {
+    return start(pods, settings, proxySettings, replicas, true);
+  }
+
+  /** @param sharedCounts replicas watch each other's in-flight counts ({@code --peers}), as they should */
+  public static Rig start(SimPods pods, EppSettings settings, ProxySettings proxySettings, int replicas,
+      boolean sharedCounts) throws Exception {
     if (replicas < 1 || replicas > 1 && proxySettings == null) {
       throw new IllegalArgumentException("EPP replicas need the dev proxy in front, and there is at least one");
     }
@@ -54,8 +62,20 @@ public final class Rig implements AutoCloseable {
       settings = settings.withRequests(settings.requests().withDestinationFallbacks(true));
     }
     try {
+      List<String> addresses = new ArrayList<>();
       for (int i = 0; i < replicas; i++) {
-        epps.add(Epp.start(settings, Clock.systemUTC()));
+        addresses.add("127.0.0.1:" + (replicas > 1 && sharedCounts ? LoopbackPorts.free() : 0));
+      }
+      for (int i = 0; i < replicas; i++) {
+        EppSettings own = settings;
+        if (replicas > 1 && sharedCounts) {
+          List<String> others = new ArrayList<>(addresses);
+          String self = others.remove(i);
+          ListenSettings l = settings.listen();
+          own = settings.withListen(l.on(l.bindHost(), Integer.parseInt(self.substring(self.indexOf(':') + 1)),
+              l.healthPort(), l.metricsPort()).withPeers(others));
+        }
+        epps.add(Epp.start(own, Clock.systemUTC()));
       }
       for (Epp epp : epps) {
         awaitScraped(epp, pods);

@@ -24,6 +24,7 @@ import io.llmgw.bench.load.Rig;
 import io.llmgw.cli.StatusCommandAccess;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
@@ -207,6 +208,59 @@ class BatchEndToEndTest {
       assertThat(perId).hasSize(200).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
     } finally {
       door.close();
+    }
+  }
+
+  /**
+   * Issue 27: the EPP restarts mid-batch (drained, then started again on the same ports), as in a rolling restart of
+   * one replica. While /admin/load does not answer nothing is sent, and afterwards every line completes once.
+   */
+  @Test
+  void aBatchOutlivesItsEppRestarting() throws Exception {
+    int grpc = LoopbackPorts.free();
+    int metrics = LoopbackPorts.free();
+    EppSettings s = EppSettings.defaults(dir.resolve("pool.yaml")).onLoopbackEphemeralPorts();
+    EppSettings fixed = s.withListen(s.listen().on("127.0.0.1", grpc, 0, metrics)
+        .withStopping(Duration.ofMillis(200), Duration.ofSeconds(5)));
+    Epp[] epp = {Epp.start(fixed, Clock.systemUTC())};
+    int frontPort = LoopbackPorts.free();
+    int port = LoopbackPorts.free();
+    try (DevProxy door = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", frontPort)
+        .withEpp("127.0.0.1", grpc));
+        BatchService service = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", port)
+            .withGateway("127.0.0.1:" + metrics, "http://127.0.0.1:" + frontPort)
+            .withStore("sqlite:" + dir.resolve("epp-restart.db")), Clock.systemUTC())) {
+      OpenAIClient direct = Gateways.client(port);
+      StringBuilder in = new StringBuilder();
+      for (int i = 0; i < 200; i++) {
+        in.append(line("r-" + i, BASE)).append('\n');
+      }
+      FileObject file = direct.files().create(FileCreateParams.builder()
+          .file(in.toString().getBytes(StandardCharsets.UTF_8)).purpose(FilePurpose.BATCH).build());
+      Batch created = direct.batches().create(BatchCreateParams.builder().inputFileId(file.id())
+          .endpoint(BatchCreateParams.Endpoint.V1_CHAT_COMPLETIONS)
+          .completionWindow(BatchCreateParams.CompletionWindow._24H).build());
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+          .until(() -> direct.batches().retrieve(created.id()).requestCounts().map(c -> c.completed() >= 20)
+              .orElse(false));
+      epp[0].drainAndClose();
+      long atRestart = direct.batches().retrieve(created.id()).requestCounts().orElseThrow().completed();
+      assertThat(atRestart).as("the restart falls mid-batch").isLessThan(200);
+      epp[0] = Epp.start(fixed, Clock.systemUTC()); // the same ports
+      await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+          .until(() -> direct.batches().retrieve(created.id()).status().equals(Batch.Status.COMPLETED));
+      Batch done = direct.batches().retrieve(created.id());
+      assertThat(done.requestCounts().orElseThrow().completed()).isEqualTo(200);
+      assertThat(done.requestCounts().orElseThrow().failed()).isZero();
+      Map<String, Integer> perId = new HashMap<>();
+      try (HttpResponse r = direct.files().content(done.outputFileId().orElseThrow()); InputStream out = r.body()) {
+        for (String l : new String(out.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+          perId.merge(JSON.readTree(l).get("custom_id").asText(), 1, Integer::sum);
+        }
+      }
+      assertThat(perId).hasSize(200).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+    } finally {
+      epp[0].close();
     }
   }
 

@@ -169,6 +169,10 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
         .callback(cb -> datastore.inFlight().all()
             .forEach((address, load) -> load.perModel().forEach((model, n) -> cb.call(n, address, model))))
         .register(registry);
+    GaugeWithCallback.builder().name("llmgw_peer_replicas")
+        .help("Other EPP replicas whose in-flight counts this one heard in the last 500 ms (--peers)")
+        .callback(cb -> cb.call(datastore.peers().freshPeers()))
+        .register(registry);
   }
 
   private interface PoolVisitor {

@@ -27,6 +27,7 @@ public final class Datastore {
   private final ScrapeStates scraper;
   private final AdapterChanges adapterChanges;
   private final InFlightTracker inFlight;
+  private final PeerLoads peers;
   private final List<Consumer<Topology>> listeners = new ArrayList<>();
   private volatile Topology topology = Topology.empty();
   private volatile boolean loaded;
@@ -40,6 +41,15 @@ public final class Datastore {
     this.scraper = scraper;
     this.adapterChanges = adapterChanges;
     this.inFlight = new InFlightTracker(ticker, clock);
+    this.peers = new PeerLoads(ticker, PEER_SNAPSHOT_FRESH);
+  }
+
+  /** How long a peer replica's snapshot of its in-flight counts counts (it sends one every 25 ms). */
+  private static final java.time.Duration PEER_SNAPSHOT_FRESH = java.time.Duration.ofMillis(500);
+
+  /** What other replicas have in flight, as they last said (empty without peers). */
+  public PeerLoads peers() {
+    return peers;
   }
 
   public synchronized void onChange(Consumer<Topology> listener) {
@@ -130,7 +140,8 @@ public final class Datastore {
           continue;
         }
         ScrapeState s = scraper.state(e.address());
-        out.add(new EndpointState(e, s.metrics(), s.healthy(), inFlight.load(e.address()), adapterChanges));
+        out.add(new EndpointState(e, s.metrics(), s.healthy(), peers.combine(e.address(),
+            inFlight.load(e.address())), adapterChanges));
       }
     }
     return out;

@@ -75,6 +75,25 @@ public final class EndpointLoad implements InFlight {
     }
   }
 
+  /**
+   * The send times of live requests the pod's last report may not show, oldest first, at most {@code max}: what this
+   * replica tells its peers.
+   */
+  public synchronized long[] unseenSentMillis(int max) {
+    trim();
+    long[] out = new long[Math.min(max, recentLive)];
+    int i = 0;
+    for (Sent s : recent) {
+      if (i == out.length) {
+        break;
+      }
+      if (!s.ended && s.unseen) {
+        out[i++] = s.millis;
+      }
+    }
+    return i == out.length ? out : java.util.Arrays.copyOf(out, i);
+  }
+
   /** Snapshot for the EPP's own metrics. */
   public Map<String, Integer> perModel() {
     return new TreeMap<>(byModel);

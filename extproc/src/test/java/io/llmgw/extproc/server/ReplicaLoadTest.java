@@ -73,7 +73,7 @@ class ReplicaLoadTest {
     }
   }
 
-  private static ExtProcCall routeTo(ExtProcCall call, String address) throws InterruptedException {
+  static ExtProcCall routeTo(ExtProcCall call, String address) throws InterruptedException {
     Metadata hint = subsetHint(address);
     call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/chat/completions"), false,
         BodySendMode.FULL_DUPLEX_STREAMED, hint));

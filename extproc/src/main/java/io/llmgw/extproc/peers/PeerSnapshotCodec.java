@@ -1,0 +1,127 @@
+package io.llmgw.extproc.peers;
+
+import io.llmgw.extproc.state.EndpointLoad;
+import io.llmgw.extproc.state.PeerLoad;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A replica's in-flight counts on the wire, one message every tick: a version, the sender's id (so a replica that finds
+ * itself among its peers can tell), then per endpoint with requests in flight its address, total, counts per model and
+ * the send times of those the pod's report may not show yet. Every count has a cap, so a garbled or hostile message
+ * costs a bounded read and is refused whole.
+ */
+final class PeerSnapshotCodec {
+  static final int VERSION = 1;
+  static final int MAX_ENDPOINTS = 4096;
+  static final int MAX_MODELS = 64;
+  static final int MAX_UNSEEN = 256;
+  private static final int MAX_TEXT = 512;
+
+  /** One decoded message. */
+  record Snapshot(String sender, Map<String, PeerLoad> byEndpoint) {}
+
+  private PeerSnapshotCodec() {}
+
+  static byte[] encode(String sender, Map<String, EndpointLoad> loads) {
+    // read each endpoint once, then write: counts change while this runs
+    java.util.List<Map.Entry<String, PeerLoad>> busy = new java.util.ArrayList<>();
+    for (Map.Entry<String, EndpointLoad> e : loads.entrySet()) {
+      EndpointLoad l = e.getValue();
+      if (l.total() > 0 && busy.size() < MAX_ENDPOINTS) {
+        busy.add(Map.entry(e.getKey(), new PeerLoad(l.total(), l.perModel(), l.unseenSentMillis(MAX_UNSEEN))));
+      }
+    }
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 64 * busy.size());
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeByte(VERSION);
+      out.writeUTF(sender);
+      out.writeShort(busy.size());
+      for (Map.Entry<String, PeerLoad> e : busy) {
+        PeerLoad l = e.getValue();
+        out.writeUTF(clip(e.getKey()));
+        out.writeInt(l.total());
+        int m = Math.min(l.byModel().size(), MAX_MODELS);
+        out.writeByte(m);
+        int k = 0;
+        for (Map.Entry<String, Integer> me : l.byModel().entrySet()) {
+          if (k++ == m) {
+            break;
+          }
+          out.writeUTF(clip(me.getKey()));
+          out.writeInt(me.getValue());
+        }
+        out.writeShort(l.unseenSentMillis().length);
+        for (long t : l.unseenSentMillis()) {
+          out.writeLong(t);
+        }
+      }
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // a byte array does not fail
+    }
+  }
+
+  /** @throws IOException naming what is wrong, for any message that is not one this version writes */
+  static Snapshot decode(byte[] message) throws IOException {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(message));
+    int version = in.readUnsignedByte();
+    if (version != VERSION) {
+      throw new IOException("unknown version " + version);
+    }
+    String sender = text(in);
+    int n = bounded(in.readUnsignedShort(), MAX_ENDPOINTS, "endpoints");
+    Map<String, PeerLoad> out = new HashMap<>(n * 2);
+    for (int i = 0; i < n; i++) {
+      String address = text(in);
+      int total = nonNegative(in.readInt(), "total");
+      int m = bounded(in.readUnsignedByte(), MAX_MODELS, "models");
+      Map<String, Integer> models = new HashMap<>(m * 2);
+      for (int j = 0; j < m; j++) {
+        models.put(text(in), nonNegative(in.readInt(), "model count"));
+      }
+      int u = bounded(in.readUnsignedShort(), MAX_UNSEEN, "unseen requests");
+      long[] unseen = new long[u];
+      for (int j = 0; j < u; j++) {
+        unseen[j] = in.readLong();
+      }
+      out.put(address, new PeerLoad(total, Map.copyOf(models), unseen));
+    }
+    if (in.available() > 0) {
+      throw new IOException(in.available() + " bytes after the last endpoint");
+    }
+    return new Snapshot(sender, out);
+  }
+
+  private static String clip(String s) {
+    return s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
+  }
+
+  private static String text(DataInputStream in) throws IOException {
+    String s = in.readUTF();
+    if (s.length() > MAX_TEXT) {
+      throw new IOException("a name longer than " + MAX_TEXT + " characters");
+    }
+    return s;
+  }
+
+  private static int bounded(int n, int max, String what) throws IOException {
+    if (n > max) {
+      throw new IOException(n + " " + what + ", more than " + max);
+    }
+    return n;
+  }
+
+  private static int nonNegative(int n, String what) throws IOException {
+    if (n < 0) {
+      throw new IOException("a negative " + what);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,69 @@
+package io.llmgw.extproc.peers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.llmgw.extproc.state.InFlightTracker;
+import io.llmgw.extproc.state.PeerLoad;
+import io.llmgw.picker.Ticker;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** A replica's counts on the wire: what is written reads back, and anything else is refused whole, naming why. */
+class PeerSnapshotCodecTest {
+  final Clock clock = Clock.fixed(Instant.ofEpochMilli(1_000_000), ZoneOffset.UTC);
+
+  @Test
+  void countsPerEndpointAndModelAndTheUnseenSendTimesReadBack() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    tracker.acquire("10.0.0.1:8000", "base");
+    tracker.acquire("10.0.0.1:8000", "sql-lora");
+    tracker.acquire("10.0.0.1:8000", "sql-lora");
+    tracker.acquire("10.0.0.2:8000", "base").release(); // idle endpoints are not sent
+    PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(PeerSnapshotCodec.encode("replica-a", tracker.all()));
+    assertThat(s.sender()).isEqualTo("replica-a");
+    assertThat(s.byEndpoint()).containsOnlyKeys("10.0.0.1:8000");
+    PeerLoad l = s.byEndpoint().get("10.0.0.1:8000");
+    assertThat(l.total()).isEqualTo(3);
+    assertThat(l.byModel()).containsEntry("base", 1).containsEntry("sql-lora", 2);
+    assertThat(l.unseenSentMillis()).containsExactly(1_000_000, 1_000_000, 1_000_000);
+  }
+
+  @Test
+  void garbageIsRefusedWholeNamingWhatIsWrong() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    tracker.acquire("10.0.0.1:8000", "base");
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all());
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(new byte[0])).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(Arrays.copyOf(good, good.length - 3)))
+        .isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(Arrays.copyOf(good, good.length + 2)))
+        .hasMessageContaining("after the last endpoint");
+    byte[] otherVersion = good.clone();
+    otherVersion[0] = 9;
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(otherVersion)).hasMessageContaining("unknown version 9");
+    ByteArrayOutputStream huge = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(huge);
+    out.writeByte(PeerSnapshotCodec.VERSION);
+    out.writeUTF("a");
+    out.writeShort(60_000); // endpoints
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(huge.toByteArray())).hasMessageContaining("more than 4096");
+    Random random = new Random(29);
+    for (int i = 0; i < 2_000; i++) {
+      byte[] noise = new byte[random.nextInt(200)];
+      random.nextBytes(noise);
+      try {
+        PeerSnapshotCodec.decode(noise);
+      } catch (IOException expected) {
+        // refused, as any garbage must be: never another exception, never an endless read
+      }
+    }
+  }
+}
