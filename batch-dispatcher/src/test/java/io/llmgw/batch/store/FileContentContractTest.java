@@ -2,7 +2,6 @@ package io.llmgw.batch.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,34 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FileContentContractTest {
   @TempDir
   static Path dir;
-  static LocalRedis redis;
-  static int counter;
 
-  @BeforeAll
-  static void startRedis() throws Exception {
-    assumeTrue(LocalRedis.available(), "redis-server is not installed (.ci/run installs it)");
-    redis = LocalRedis.start(dir, false);
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    if (redis != null) {
-      redis.close();
-    }
-  }
-
-  record Kind(String name, Supplier<BatchStore> open) {
-    @Override
-    public String toString() {
-      return name;
-    }
-  }
-
-  static Stream<Kind> stores() {
-    return Stream.of(
-        new Kind("sqlite", () -> SqliteStore.open(dir.resolve("f" + (++counter) + ".db"))),
-        new Kind("redis",
-            () -> RedisStore.connect(redis.uri(), "f" + (++counter) + ":", java.time.Duration.ofSeconds(5))));
+  static Stream<StoreKinds.Kind> stores() {
+    return StoreKinds.all();
   }
 
   /** Two and a half pieces of text whose multi-byte characters straddle the pieces' ends. */
@@ -72,7 +43,7 @@ class FileContentContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void aFileWrittenInPiecesIsInvisibleUntilPublishedAndReadsBackByteForByte(Kind kind) throws Exception {
+  void aFileWrittenInPiecesIsInvisibleUntilPublishedAndReadsBackByteForByte(StoreKinds.Kind kind) throws Exception {
     try (BatchStore s = kind.open().get()) {
       byte[] content = bigText();
       assertThat(content.length).isGreaterThan(2 * BatchStore.CONTENT_PIECE);
@@ -95,7 +66,7 @@ class FileContentContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void aFileDeletedWhileItIsReadEndsTheReadWithAnErrorNotASilentlyShortFile(Kind kind) throws Exception {
+  void aFileDeletedWhileItIsReadEndsTheReadWithAnErrorNotASilentlyShortFile(StoreKinds.Kind kind) throws Exception {
     try (BatchStore s = kind.open().get()) {
       byte[] content = bigText();
       s.putFile(new StoredFile("file-gone", "batch", "in.jsonl", content.length, 5), content);
@@ -113,7 +84,7 @@ class FileContentContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void resultsComeInBoundedPagesThatTogetherHoldEveryResultOnce(Kind kind) {
+  void resultsComeInBoundedPagesThatTogetherHoldEveryResultOnce(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       StoreContractTest.accepted(s, "batch_1", StoreContractTest.NOW + 3_600_000, 700);
       for (Claim c : s.claim("ns/pool", 700, "a", StoreContractTest.NOW, 60_000)) {

@@ -2,17 +2,13 @@ package io.llmgw.batch.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,34 +17,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class StoreContractTest {
   @TempDir
   static Path dir;
-  static LocalRedis redis;
-  static int counter;
 
-  @BeforeAll
-  static void startRedis() throws Exception {
-    assumeTrue(LocalRedis.available(), "redis-server is not installed (.ci/run installs it)");
-    redis = LocalRedis.start(dir, false);
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    if (redis != null) {
-      redis.close();
-    }
-  }
-
-  record Kind(String name, Supplier<BatchStore> open) {
-    @Override
-    public String toString() {
-      return name;
-    }
-  }
-
-  static Stream<Kind> stores() {
-    return Stream.of(
-        new Kind("sqlite", () -> SqliteStore.open(dir.resolve("s" + (++counter) + ".db"))),
-        new Kind("redis",
-            () -> RedisStore.connect(redis.uri(), "t" + (++counter) + ":", java.time.Duration.ofSeconds(5))));
+  static Stream<StoreKinds.Kind> stores() {
+    return StoreKinds.all();
   }
 
   static final long NOW = 1_800_000_000_000L;
@@ -81,7 +52,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void claimsTheEarliestDeadlineFirstAndNeverTheSameLineTwice(Kind kind) {
+  void claimsTheEarliestDeadlineFirstAndNeverTheSameLineTwice(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       accepted(s, "batch_late", NOW + 7_200_000, 3);
       accepted(s, "batch_soon", NOW + 3_600_000, 3);
@@ -99,7 +70,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void aResultIsWrittenAndCountedOnceWhateverRetriesHappen(Kind kind) {
+  void aResultIsWrittenAndCountedOnceWhateverRetriesHappen(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       Batch b = accepted(s, "batch_1", NOW + 3_600_000, 2);
       Claim c = s.claim("ns/pool", 1, "a", NOW, 60_000).getFirst();
@@ -119,7 +90,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void aReleasedLineWaitsForItsRetryTimeAndCountsItsAttempts(Kind kind) {
+  void aReleasedLineWaitsForItsRetryTimeAndCountsItsAttempts(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       accepted(s, "batch_1", NOW + 3_600_000, 1);
       Claim c = s.claim("ns/pool", 1, "a", NOW, 60_000).getFirst();
@@ -134,7 +105,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void aLineReleasedBecauseTheGatewayWasFullOrAwayKeepsItsAttempts(Kind kind) {
+  void aLineReleasedBecauseTheGatewayWasFullOrAwayKeepsItsAttempts(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       accepted(s, "batch_1", NOW + 3_600_000, 1);
       for (int i = 0; i < 10; i++) { // ten sends into an outage
@@ -150,7 +121,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void aLapsedClaimIsDeliveredAgainAndAnExtendedOneIsNot(Kind kind) {
+  void aLapsedClaimIsDeliveredAgainAndAnExtendedOneIsNot(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       accepted(s, "batch_1", NOW + 3_600_000, 2);
       List<Claim> held = s.claim("ns/pool", 2, "dead", NOW, 10_000);
@@ -165,7 +136,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void linesPastTheirDeadlineAreNotSentAndDropSkipsLinesInFlight(Kind kind) {
+  void linesPastTheirDeadlineAreNotSentAndDropSkipsLinesInFlight(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       accepted(s, "batch_1", NOW + 10_000, 3);
       Claim inFlight = s.claim("ns/pool", 1, "a", NOW, 60_000).getFirst();
@@ -182,7 +153,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void statusMovesOnlyFromWhatTheCallerSaw(Kind kind) {
+  void statusMovesOnlyFromWhatTheCallerSaw(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       Batch b = batch("batch_1");
       s.createBatch(b);
@@ -198,7 +169,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void batchesListNewestFirstInPagesAndFilesAreWrittenOnce(Kind kind) {
+  void batchesListNewestFirstInPagesAndFilesAreWrittenOnce(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       for (int i = 1; i <= 5; i++) {
         s.createBatch(batch("batch_" + i));
@@ -219,7 +190,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void validatingTwiceQueuesNothingTwiceAndSkipsAnsweredLines(Kind kind) {
+  void validatingTwiceQueuesNothingTwiceAndSkipsAnsweredLines(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       Batch b = batch("batch_1");
       s.createBatch(b);
@@ -239,7 +210,7 @@ class StoreContractTest {
 
   @ParameterizedTest
   @MethodSource("stores")
-  void deletingABatchTakesItsQueuedLinesResultsAndStatusAlongAndFilesGoOneByOne(Kind kind) {
+  void deletingABatchTakesItsQueuedLinesResultsAndStatusAlongAndFilesGoOneByOne(StoreKinds.Kind kind) {
     try (BatchStore s = kind.open().get()) {
       accepted(s, "batch_1", NOW + 3_600_000, 3);
       accepted(s, "batch_2", NOW + 3_600_000, 1);

@@ -111,7 +111,8 @@ public final class BatchCrashRun {
     }
   }
 
-  private static int count(BatchClient client, JsonNode fileId, Map<String, Integer> perId) throws Exception {
+  /** Lines of the file, each custom_id counted into {@code perId}; 0 for a batch without that file. */
+  static int count(BatchClient client, JsonNode fileId, Map<String, Integer> perId) throws Exception {
     if (!fileId.isTextual()) {
       return 0;
     }

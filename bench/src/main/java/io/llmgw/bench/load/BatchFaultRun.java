@@ -109,8 +109,8 @@ public final class BatchFaultRun {
       System.out.printf("  %s: healed%n", name);
       JsonNode b = client.awaitDone(batch, Duration.ofSeconds(600));
       Map<String, Integer> perId = new HashMap<>();
-      int out = count(client, b.path("output_file_id"), perId);
-      count(client, b.path("error_file_id"), perId);
+      int out = BatchCrashRun.count(client, b.path("output_file_id"), perId);
+      BatchCrashRun.count(client, b.path("error_file_id"), perId);
       long duplicated = perId.values().stream().filter(n -> n > 1).count();
       JsonNode counts = b.path("request_counts");
       long served = PoolStats.of(pods).requestsByPod().values().stream().mapToLong(Long::longValue).sum();
@@ -244,20 +244,6 @@ public final class BatchFaultRun {
 
   private static int completed(BatchClient client, String batch) throws Exception {
     return client.batch(batch).path("request_counts").path("completed").asInt();
-  }
-
-  private static int count(BatchClient client, JsonNode fileId, Map<String, Integer> perId) throws Exception {
-    if (!fileId.isTextual()) {
-      return 0;
-    }
-    int n = 0;
-    for (String line : client.content(fileId.asText()).split("\n")) {
-      if (!line.isBlank()) {
-        perId.merge(JSON.readTree(line).get("custom_id").asText(), 1, Integer::sum);
-        n++;
-      }
-    }
-    return n;
   }
 
   private static Process startService(int port, int eppMetrics, int frontPort, Path db, Path log) throws Exception {

@@ -195,17 +195,8 @@ class BatchEndToEndTest {
       door = DevProxy.start(front); // back on the same port
       await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
           .until(() -> direct.batches().retrieve(created.id()).status().equals(Batch.Status.COMPLETED));
-      Batch done = direct.batches().retrieve(created.id());
-      assertThat(done.requestCounts().orElseThrow().completed()).isEqualTo(200);
-      assertThat(done.requestCounts().orElseThrow().failed()).isZero();
+      assertEveryLineOnce(direct, created.id(), 200);
       assertThat(service.metrics().gatewayReachable()).isEqualTo(1);
-      Map<String, Integer> perId = new HashMap<>();
-      try (HttpResponse r = direct.files().content(done.outputFileId().orElseThrow()); InputStream out = r.body()) {
-        for (String l : new String(out.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-          perId.merge(JSON.readTree(l).get("custom_id").asText(), 1, Integer::sum);
-        }
-      }
-      assertThat(perId).hasSize(200).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
     } finally {
       door.close();
     }
@@ -249,19 +240,24 @@ class BatchEndToEndTest {
       epp[0] = Epp.start(fixed, Clock.systemUTC()); // the same ports
       await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
           .until(() -> direct.batches().retrieve(created.id()).status().equals(Batch.Status.COMPLETED));
-      Batch done = direct.batches().retrieve(created.id());
-      assertThat(done.requestCounts().orElseThrow().completed()).isEqualTo(200);
-      assertThat(done.requestCounts().orElseThrow().failed()).isZero();
-      Map<String, Integer> perId = new HashMap<>();
-      try (HttpResponse r = direct.files().content(done.outputFileId().orElseThrow()); InputStream out = r.body()) {
-        for (String l : new String(out.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
-          perId.merge(JSON.readTree(l).get("custom_id").asText(), 1, Integer::sum);
-        }
-      }
-      assertThat(perId).hasSize(200).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+      assertEveryLineOnce(direct, created.id(), 200);
     } finally {
       epp[0].close();
     }
+  }
+
+  /** The batch completed with every one of its {@code lines} lines in the output file exactly once, none failed. */
+  static void assertEveryLineOnce(OpenAIClient direct, String batchId, int lines) throws Exception {
+    Batch done = direct.batches().retrieve(batchId);
+    assertThat(done.requestCounts().orElseThrow().completed()).isEqualTo(lines);
+    assertThat(done.requestCounts().orElseThrow().failed()).isZero();
+    Map<String, Integer> perId = new HashMap<>();
+    try (HttpResponse r = direct.files().content(done.outputFileId().orElseThrow()); InputStream out = r.body()) {
+      for (String l : new String(out.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        perId.merge(JSON.readTree(l).get("custom_id").asText(), 1, Integer::sum);
+      }
+    }
+    assertThat(perId).hasSize(lines).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
   }
 
   @Test
