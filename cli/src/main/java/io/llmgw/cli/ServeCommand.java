@@ -114,11 +114,16 @@ public final class ServeCommand implements Callable<Integer> {
       + "(Prometheus then scrapes with scheme https).")
   boolean metricsTls;
 
-  @Option(names = "--peers", split = ",", paramLabel = "HOST:PORT", description = "The other EPP replicas' ext_proc "
-      + "addresses: each replica watches the others' in-flight counts (every 25 ms) so that a pod's load counts what "
-      + "every replica sent it since its last report; a peer that does not answer is dropped, never waited for. "
-      + "Plaintext only (not with --tls).")
+  @Option(names = "--peers", split = ",", paramLabel = "HOST:PORT", description = "The other EPP replicas' health "
+      + "ports (--health-port, plaintext whatever --tls says): each replica watches the others' in-flight counts there "
+      + "(every 25 ms), so that a pod's load counts what every replica sent it since its last report; a peer that "
+      + "does not answer is dropped, never waited for.")
   java.util.List<String> peers = java.util.List.of();
+
+  @Option(names = "--peers-service", paramLabel = "NAME", description = "With --kubernetes: the EPP's own Service; its "
+      + "ready endpoints are the peers (as --peers), followed as replicas come and go (needs list and watch on "
+      + "endpointslices).")
+  String peersService;
 
   @Option(names = "--drain-period", converter = DurationConverter.class, defaultValue = "5s",
       description = "On SIGTERM: readiness goes off at once, and new streams are still served this long so the proxies "
@@ -389,13 +394,18 @@ public final class ServeCommand implements Callable<Integer> {
     CopySettings c = d.copies();
     String host = bind != null ? bind : source.kubernetes ? "0.0.0.0" : "127.0.0.1";
     AdminAccess access;
+    if (peersService != null && !source.kubernetes) {
+      throw new IllegalArgumentException("--peers-service finds the peers in a cluster (--kubernetes); list them with "
+          + "--peers in file mode");
+    }
     try {
       access = AdminAccess.of(TokenFile.read(adminTokenFile), TokenFile.read(readTokenFile));
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
     }
     return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access)
-        .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace).withPeers(peers))
+        .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace).withPeers(peers)
+        .withPeerService(peersService))
         .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout))

@@ -28,13 +28,13 @@ class CliErrorsTest {
     assertThat(errorsOf("proxy", "--no-such-flag").lines()).hasSize(1);
   }
 
-  /** Issue 29, item 4: peers are host:port, and sharing counts over TLS is refused rather than sent in the clear. */
+  /** Issue 29, item 4: peers are host:port, and a Service to find them in needs a cluster. */
   @Test
-  void aPeerThatIsNotHostAndPortOrPeersWithTlsAreRefusedNamingTheFlag() {
-    assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9002,replica-b")).contains("--peers",
+  void aPeerThatIsNotHostAndPortOrAPeerServiceInFileModeAreRefusedNamingTheFlag() {
+    assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9003,replica-b")).contains("--peers",
         "'replica-b' is not host:port");
-    assertThat(serveRefuses("--config", "x.yaml", "--tls", "--peers", "127.0.0.1:9002")).contains("--peers",
-        "--tls");
+    assertThat(serveRefuses("--config", "x.yaml", "--peers-service", "llmgw-epp")).contains("--peers-service",
+        "--kubernetes");
   }
 
   /** What {@code serve} prints on the process's stderr when its settings are refused (exit 2, nothing started). */

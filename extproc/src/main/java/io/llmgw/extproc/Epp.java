@@ -11,6 +11,7 @@ import io.llmgw.extproc.control.ConfigSource;
 import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
+import io.llmgw.extproc.control.cluster.PeerDiscovery;
 import io.llmgw.extproc.observe.AdminHandler;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
@@ -66,6 +67,8 @@ public final class Epp implements AutoCloseable {
   private final Components parts;
   /** Other replicas' in-flight counts in, this one's out (issue 29). */
   private final PeerExchange peers;
+  /** Cluster mode with --peers-service: the peers, from the EPP Service's ready endpoints; null otherwise. */
+  private PeerDiscovery discovery;
   private final HealthServer health = new HealthServer();
   private HealthWatch healthWatch;
   private final ConfigSource config;
@@ -120,6 +123,10 @@ public final class Epp implements AutoCloseable {
             parts.datastore(), clock);
         parts.metrics().watchCluster(cluster);
         config = cluster;
+        if (s.listen().peerService() != null) {
+          discovery = new PeerDiscovery(givenClient == null ? ownClient : givenClient, c.namespace(),
+              s.listen().peerService(), s.listen().healthPort(), peers::setDiscovered);
+        }
       }
     }
   }
@@ -157,7 +164,8 @@ public final class Epp implements AutoCloseable {
     Duration scraperSilence = Duration.ofMillis(Math.max(5_000, 20 * settings.scrape().interval().toMillis()));
     healthWatch = new HealthWatch(parts.streams().vitals().watch("the metrics scraper", scraper::lastTickMillis,
         scraperSilence), health).start(1_000);
-    health.start(new InetSocketAddress(l.bindHost(), l.healthPort()));
+    // the peers' watch on the plaintext health port: it carries only counts, and works whether ext_proc is on TLS
+    health.start(new InetSocketAddress(l.bindHost(), l.healthPort()), peers.service());
     identity = l.tls() == null ? null : ReloadingIdentity.start(l.tls(), EppTls.certificateNames(l), scheduler);
     InetSocketAddress grpcAddress = new InetSocketAddress(l.bindHost(), l.grpcPort());
     // The health service on the ext_proc port too: a proxy health-checks over the same (TLS) connection it sends
@@ -170,7 +178,6 @@ public final class Epp implements AutoCloseable {
         .directExecutor()
         .addService(new ExtProcService(parts.streams()))
         .addService(health.service())
-        .addService(peers.service())
         .permitKeepAliveTime(l.keepAlivePermit().toMillis(), TimeUnit.MILLISECONDS)
         .build()
         .start();
@@ -190,6 +197,9 @@ public final class Epp implements AutoCloseable {
     }
     metricsServer = metricsBuilder.buildAndStart();
     peers.start();
+    if (discovery != null) {
+      discovery.start();
+    }
     serving = true;
     health.setReady(parts.datastore().loaded());
     LOG.info("EPP {}: ext_proc on {}:{} ({}), health on {}, metrics on {} ({}{}); scheduling {} ({})",
@@ -275,6 +285,9 @@ public final class Epp implements AutoCloseable {
       LOG.info("EPP stopping: readiness off, refusing new streams, draining open ones");
     }
     config.close();
+    if (discovery != null) {
+      discovery.close();
+    }
     peers.close(); // the peers forget this replica's counts now, not when they go stale
     if (grpc != null) {
       grpc.shutdown();

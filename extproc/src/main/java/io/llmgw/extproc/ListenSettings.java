@@ -17,11 +17,12 @@ import java.util.List;
  * @param admin who may read and change things on the metrics/admin port
  * @param tls ext_proc (and the gRPC health service on its port) over TLS; null for plaintext
  * @param metricsTls the metrics/admin port over TLS too, with the same certificate
- * @param peers the other replicas' ext_proc addresses (host:port), whose in-flight counts this one watches
+ * @param peers the other replicas' health-port addresses (host:port), where this one watches their in-flight counts
+ * @param peerService cluster mode: the EPP's own Service, whose ready endpoints are the peers too; null for none
  */
 public record ListenSettings(String bindHost, int grpcPort, int healthPort, int metricsPort, Duration keepAlivePermit,
     Duration drainPeriod, Duration shutdownGrace, AdminAccess admin, ServerTls tls, boolean metricsTls,
-    List<String> peers) {
+    List<String> peers, String peerService) {
   public ListenSettings {
     for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
       if (port < 0 || port > 65535) {
@@ -35,9 +36,8 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
       throw new IllegalArgumentException("the metrics port can only be served over TLS when TLS is on (--tls)");
     }
     peers = List.copyOf(peers);
-    if (!peers.isEmpty() && tls != null) {
-      throw new IllegalArgumentException("--peers watches other replicas in plaintext, and ext_proc here is on TLS "
-          + "(--tls): replicas cannot share counts over TLS yet");
+    if (peerService != null && !peerService.matches("[a-z]([-a-z0-9]{0,61}[a-z0-9])?")) {
+      throw new IllegalArgumentException("--peers-service: '" + peerService + "' is not a Service name");
     }
     for (String peer : peers) {
       int colon = peer.lastIndexOf(':');
@@ -49,31 +49,36 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
 
   public static ListenSettings defaults() {
     return new ListenSettings("0.0.0.0", 9002, 9003, 9090, Duration.ofSeconds(10), Duration.ofSeconds(5),
-        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of());
+        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null);
   }
 
   public ListenSettings on(String host, int grpc, int health, int metrics) {
     return new ListenSettings(host, grpc, health, metrics, keepAlivePermit, drainPeriod, shutdownGrace, admin, tls,
-        metricsTls, peers);
+        metricsTls, peers, peerService);
   }
 
   public ListenSettings withAdmin(AdminAccess access) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        access, tls, metricsTls, peers);
+        access, tls, metricsTls, peers, peerService);
   }
 
   public ListenSettings withTls(ServerTls serverTls, boolean overMetricsToo) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, serverTls, overMetricsToo, peers);
+        admin, serverTls, overMetricsToo, peers, peerService);
   }
 
   public ListenSettings withPeers(List<String> others) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, others);
+        admin, tls, metricsTls, others, peerService);
+  }
+
+  public ListenSettings withPeerService(String service) {
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
+        admin, tls, metricsTls, peers, service);
   }
 
   public ListenSettings withStopping(Duration drain, Duration grace) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drain, grace, admin, tls,
-        metricsTls, peers);
+        metricsTls, peers, peerService);
   }
 }

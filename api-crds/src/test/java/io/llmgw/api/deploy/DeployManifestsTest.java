@@ -225,6 +225,7 @@ class DeployManifestsTest {
     }
     assertThat(grants).containsExactlyInAnyOrder(
         "/pods get,list,watch",
+        "discovery.k8s.io/endpointslices list,watch",
         "inference.networking.k8s.io/inferencepools get,list,watch",
         "inference.networking.x-k8s.io/inferenceobjectives get,list,watch",
         "inference.x-k8s.io/llmroutes get,list,watch",
@@ -236,7 +237,7 @@ class DeployManifestsTest {
   void theEppDeploymentProbesTheGrpcHealthPortAndRunsClusterMode() throws IOException {
     Deployment d = K8S.unmarshal(Files.readString(DEPLOY.resolve("epp/deployment.yaml")), Deployment.class);
     var c = d.getSpec().getTemplate().getSpec().getContainers().getFirst();
-    assertThat(c.getArgs()).containsExactly("serve", "--kubernetes");
+    assertThat(c.getArgs()).containsExactly("serve", "--kubernetes", "--peers-service", "llmgw-epp");
     assertThat(c.getReadinessProbe().getGrpc().getPort()).isEqualTo(9003);
     assertThat(c.getReadinessProbe().getGrpc().getService()).isEqualTo("readiness");
     assertThat(c.getLivenessProbe().getGrpc().getService()).isEqualTo("liveness");

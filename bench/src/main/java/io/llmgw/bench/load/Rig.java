@@ -51,7 +51,10 @@ public final class Rig implements AutoCloseable {
     return start(pods, settings, proxySettings, replicas, true);
   }
 
-  /** @param sharedCounts replicas watch each other's in-flight counts ({@code --peers}), as they should */
+  /**
+   * @param sharedCounts replicas watch each other's in-flight counts ({@code --peers}, on fixed health ports), as they
+   *     should
+   */
   public static Rig start(SimPods pods, EppSettings settings, ProxySettings proxySettings, int replicas,
       boolean sharedCounts) throws Exception {
     if (replicas < 1 || replicas > 1 && proxySettings == null) {
@@ -72,8 +75,8 @@ public final class Rig implements AutoCloseable {
           List<String> others = new ArrayList<>(addresses);
           String self = others.remove(i);
           ListenSettings l = settings.listen();
-          own = settings.withListen(l.on(l.bindHost(), Integer.parseInt(self.substring(self.indexOf(':') + 1)),
-              l.healthPort(), l.metricsPort()).withPeers(others));
+          own = settings.withListen(l.on(l.bindHost(), l.grpcPort(),
+              Integer.parseInt(self.substring(self.indexOf(':') + 1)), l.metricsPort()).withPeers(others));
         }
         epps.add(Epp.start(own, Clock.systemUTC()));
       }

@@ -9,7 +9,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 
 /**
- * gRPC health on its own port: {@code ""}, {@code liveness}, {@code readiness} and the ext_proc service name.
+ * gRPC health on its own plaintext port: {@code ""}, {@code liveness}, {@code readiness} and the ext_proc service
+ * name, and beside it what the EPP shares with its peer replicas (given to {@link #start}).
  * Liveness is SERVING from the start, until {@link Vitals} finds the EPP broken; readiness and the service only once
  * routes and pods are loaded and ext_proc listens, and never while the EPP is broken. Readiness may be set before the
  * port is open.
@@ -26,8 +27,13 @@ public final class HealthServer implements AutoCloseable {
     setReady(false);
   }
 
-  public synchronized void start(InetSocketAddress bind) throws IOException {
-    server = NettyServerBuilder.forAddress(bind).addService(health.getHealthService()).build().start();
+  public synchronized void start(InetSocketAddress bind, io.grpc.ServerServiceDefinition... alongside)
+      throws IOException {
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(bind).addService(health.getHealthService());
+    for (io.grpc.ServerServiceDefinition s : alongside) {
+      builder.addService(s);
+    }
+    server = builder.build().start();
   }
 
   /** The same health service, for the ext_proc port (over its TLS, for proxies that health-check there). */

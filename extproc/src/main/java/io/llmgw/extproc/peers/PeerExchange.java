@@ -1,6 +1,7 @@
 package io.llmgw.extproc.peers;
 
 import io.grpc.CallOptions;
+import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -11,6 +12,7 @@ import io.llmgw.extproc.state.PeerLoads;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,10 +23,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Replicas telling each other what they have in flight where (issue 29): every replica serves its counts on
- * {@code llmgw.PeerLoad/Watch} every {@link #TICK_MILLIS} ms, and watches each peer it is given ({@code --peers}). What
+ * {@code llmgw.PeerLoad/Watch} (on its plaintext health port) every {@link #TICK_MILLIS} ms, and watches each peer it
+ * is given ({@code --peers}). What
  * a peer says counts toward each pod's load ({@link PeerLoads}) while it is fresh; a peer that does not answer is
- * dropped and tried again every second, never waited for. No store in between: each replica's own counts are the truth
- * about its own requests.
+ * dropped and tried again every second, never waited for. In cluster mode the peers also come from the EPP Service's
+ * ready endpoints ({@link #setDiscovered}), this replica among them: it knows itself by the id in its own messages and
+ * stops watching itself. No store in between: each replica's own counts are the truth about its own requests.
  */
 public final class PeerExchange implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PeerExchange.class);
@@ -32,7 +36,11 @@ public final class PeerExchange implements AutoCloseable {
   private static final long RETRY_MILLIS = 1_000;
 
   private final String self = UUID.randomUUID().toString();
-  private final List<String> peers;
+  private final Set<String> listed;
+  private volatile Set<String> discovered = Set.of();
+  /** Addresses found to be this replica (from the Service's endpoints): never watched again. */
+  private final Set<String> selves = ConcurrentHashMap.newKeySet();
+  private final Map<String, ClientCall<byte[], byte[]>> calls = new ConcurrentHashMap<>();
   private final InFlightTracker inFlight;
   private final PeerLoads loads;
   private final ScheduledExecutorService scheduler;
@@ -43,29 +51,62 @@ public final class PeerExchange implements AutoCloseable {
   private volatile boolean closed;
   private ScheduledFuture<?> publisher;
 
-  /** @param peers other replicas' ext_proc addresses, host:port */
+  /** @param peers other replicas' health-port addresses, host:port */
   public PeerExchange(List<String> peers, InFlightTracker inFlight, PeerLoads loads,
       ScheduledExecutorService scheduler) {
-    this.peers = List.copyOf(peers);
+    this.listed = Set.copyOf(peers);
     this.inFlight = inFlight;
     this.loads = loads;
     this.scheduler = scheduler;
   }
 
-  /** The Watch method, for the ext_proc server. */
+  /** The Watch method, for the health port's server. */
   public ServerServiceDefinition service() {
     return service.definition();
   }
 
   public PeerExchange start() {
     publisher = scheduler.scheduleAtFixedRate(this::publish, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-    for (String peer : peers) {
+    for (String peer : listed) {
       watch(peer);
     }
-    if (!peers.isEmpty()) {
-      LOG.info("peer replicas: watching the in-flight counts of {}", peers);
+    if (!listed.isEmpty()) {
+      LOG.info("peer replicas: watching the in-flight counts of {}", new java.util.TreeSet<>(listed));
     }
     return this;
+  }
+
+  /** The peers found now (cluster mode): new ones are watched, gone ones forgotten at once. */
+  public synchronized void setDiscovered(List<String> peers) {
+    discovered = Set.copyOf(peers);
+    for (String peer : peers) {
+      if (wanted(peer) && !calls.containsKey(peer)) {
+        watch(peer);
+      }
+    }
+    for (String peer : List.copyOf(calls.keySet())) {
+      if (!wanted(peer)) {
+        stop(peer);
+      }
+    }
+  }
+
+  private boolean wanted(String peer) {
+    return !closed && !selves.contains(peer) && (listed.contains(peer) || discovered.contains(peer));
+  }
+
+  /** Stops watching the peer and forgets what it said. */
+  private void stop(String peer) {
+    ClientCall<byte[], byte[]> call = calls.remove(peer);
+    if (call != null) {
+      call.cancel("no longer a peer", null);
+    }
+    ManagedChannel channel = channels.remove(peer);
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+    loads.forget(peer);
+    up.remove(peer);
   }
 
   private void publish() {
@@ -78,13 +119,15 @@ public final class PeerExchange implements AutoCloseable {
     }
   }
 
-  private void watch(String peer) {
-    if (closed) {
+  private synchronized void watch(String peer) {
+    if (!wanted(peer)) {
       return;
     }
     ManagedChannel channel = channels.computeIfAbsent(peer, p -> NettyChannelBuilder.forTarget(p).usePlaintext()
         .maxInboundMessageSize(PeerLoadService.MAX_MESSAGE_BYTES).build());
-    ClientCalls.asyncServerStreamingCall(channel.newCall(PeerLoadService.WATCH, CallOptions.DEFAULT), new byte[0],
+    ClientCall<byte[], byte[]> call = channel.newCall(PeerLoadService.WATCH, CallOptions.DEFAULT);
+    calls.put(peer, call);
+    ClientCalls.asyncServerStreamingCall(call, new byte[0],
         new StreamObserver<>() {
           @Override
           public void onNext(byte[] message) {
@@ -93,12 +136,12 @@ public final class PeerExchange implements AutoCloseable {
 
           @Override
           public void onError(Throwable t) {
-            ended(peer, t.getMessage());
+            ended(peer, call, t.getMessage());
           }
 
           @Override
           public void onCompleted() {
-            ended(peer, "it ended the stream (shutting down)");
+            ended(peer, call, "it ended the stream (shutting down)");
           }
         });
   }
@@ -116,8 +159,11 @@ public final class PeerExchange implements AutoCloseable {
       return;
     }
     if (s.sender().equals(self)) {
-      if (up.put(peer, false) != Boolean.FALSE) {
-        LOG.warn("peer replica {} is this replica; its own counts are not counted twice", peer);
+      if (selves.add(peer)) {
+        LOG.info("peer replica {} is this replica: not watched", peer);
+      }
+      synchronized (this) {
+        stop(peer);
       }
       return;
     }
@@ -127,9 +173,12 @@ public final class PeerExchange implements AutoCloseable {
     }
   }
 
-  private void ended(String peer, String why) {
+  private synchronized void ended(String peer, ClientCall<byte[], byte[]> call, String why) {
+    if (!calls.remove(peer, call)) {
+      return; // stopped on purpose, or a newer watch has replaced it
+    }
     loads.forget(peer);
-    if (closed) {
+    if (!wanted(peer)) {
       return;
     }
     Boolean was = up.put(peer, false);
@@ -139,7 +188,11 @@ public final class PeerExchange implements AutoCloseable {
       LOG.warn("peer replica {}: gone ({}); its counts no longer count, trying again every {} ms", peer, why,
           RETRY_MILLIS);
     }
-    scheduler.schedule(() -> watch(peer), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    scheduler.schedule(() -> {
+      if (!calls.containsKey(peer)) {
+        watch(peer);
+      }
+    }, RETRY_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   @Override

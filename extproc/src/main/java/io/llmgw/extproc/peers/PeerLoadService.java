@@ -13,8 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The gRPC method replicas watch each other's in-flight counts on ({@code llmgw.PeerLoad/Watch}, served on the ext_proc
- * port): the caller sends nothing, and gets this replica's snapshot every tick for as long as it listens. The messages
+ * The gRPC method replicas watch each other's in-flight counts on ({@code llmgw.PeerLoad/Watch}, served on the plaintext
+ * health port): the caller sends nothing, and gets this replica's snapshot every tick for as long as it listens. The messages
  * are {@link PeerSnapshotCodec}'s bytes, so no generated code is needed on either side. A watcher that does not take
  * its messages (its stream not ready) misses ticks rather than making them queue: only the latest snapshot matters.
  */

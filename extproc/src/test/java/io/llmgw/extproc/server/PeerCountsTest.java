@@ -18,7 +18,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 29, item 4: replicas watching each other's in-flight counts ({@code --peers}) over the real gRPC method. What
+ * Issue 29, item 4: replicas watching each other's in-flight counts ({@code --peers}, on their health ports) over the
+ * real gRPC method. What
  * one replica has in flight at a pod counts at the other within a tick or two, both ways; and when a replica goes away,
  * what it said stops counting at once.
  */
@@ -32,13 +33,13 @@ class PeerCountsTest {
   void aReplicaCountsWhatItsPeerHasInFlightAtEachPodAndForgetsItWhenThePeerGoes() throws Exception {
     int portA = LoopbackPorts.free();
     int portB = LoopbackPorts.free();
-    try (EppHarness a = new EppHarness(2, 58, s -> s.withListen(s.listen().on("127.0.0.1", portA, 0, 0)
+    try (EppHarness a = new EppHarness(2, 58, s -> s.withListen(s.listen().on("127.0.0.1", 0, portA, 0)
         .withPeers(List.of("127.0.0.1:" + portB))))) {
       EppSettings b = EppSettings.defaults(a.configFile).onLoopbackEphemeralPorts();
-      Epp replicaB = Epp.start(b.withListen(b.listen().on("127.0.0.1", portB, 0, 0)
+      Epp replicaB = Epp.start(b.withListen(b.listen().on("127.0.0.1", 0, portB, 0)
           .withPeers(List.of("127.0.0.1:" + portA)).withStopping(Duration.ZERO, Duration.ofMillis(200))),
           Clock.systemUTC());
-      ManagedChannel toB = NettyChannelBuilder.forAddress("127.0.0.1", portB).usePlaintext().build();
+      ManagedChannel toB = NettyChannelBuilder.forAddress("127.0.0.1", replicaB.grpcPort()).usePlaintext().build();
       List<ExtProcCall> held = new ArrayList<>();
       try {
         FakeModelServer p = a.pods.get(0);
