@@ -122,14 +122,6 @@ public interface BatchStore extends AutoCloseable {
    */
   void eachResult(String batchId, java.util.function.Consumer<List<LineResult>> page);
 
-  /** Every result of the batch, in input line order, at once (for small batches and tests). */
-  default List<LineResult> results(String batchId) {
-    List<LineResult> out = new java.util.ArrayList<>();
-    eachResult(batchId, out::addAll);
-    out.sort(java.util.Comparator.comparingInt(LineResult::line));
-    return out;
-  }
-
   QueueStats stats(String pool);
 
   /** Pools that have lines queued. */

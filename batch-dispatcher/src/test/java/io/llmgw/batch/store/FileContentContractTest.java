@@ -98,7 +98,7 @@ class FileContentContractTest {
       });
       assertThat(ids).hasSize(700);
       assertThat(sizes).hasSizeGreaterThan(1).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(512));
-      assertThat(s.results("batch_1")).extracting(LineResult::line).isSorted().hasSize(700);
+      assertThat(StoreKinds.results(s, "batch_1")).extracting(LineResult::line).isSorted().hasSize(700);
     }
   }
 

@@ -78,7 +78,7 @@ class StoreContractTest {
       assertThat(s.finish(new LineResult("batch_1", c.item().customId(), 1, false, "{\"late\":true}"))).isFalse();
       assertThat(s.counts(b.id(), 2)).isEqualTo(new RequestCounts(2, 1, 0));
       assertThat(s.remaining(b.id())).isEqualTo(1);
-      assertThat(s.results(b.id())).singleElement().satisfies(r -> {
+      assertThat(StoreKinds.results(s, b.id())).singleElement().satisfies(r -> {
         assertThat(r.ok()).isTrue();
         assertThat(r.json()).contains(c.item().customId());
       });
@@ -147,7 +147,7 @@ class StoreContractTest {
       assertThat(s.finish(ok(inFlight.item()))).isTrue();
       assertThat(s.remaining("batch_1")).isZero();
       assertThat(s.counts("batch_1", 3)).isEqualTo(new RequestCounts(3, 1, 2));
-      assertThat(s.results("batch_1")).extracting(LineResult::line).containsExactly(1, 2, 3);
+      assertThat(StoreKinds.results(s, "batch_1")).extracting(LineResult::line).containsExactly(1, 2, 3);
     }
   }
 
@@ -218,7 +218,7 @@ class StoreContractTest {
       s.finish(ok(c.item()));
       s.deleteBatch("batch_1");
       assertThat(s.batch("batch_1")).isEmpty();
-      assertThat(s.results("batch_1")).isEmpty();
+      assertThat(StoreKinds.results(s, "batch_1")).isEmpty();
       assertThat(s.remaining("batch_1")).isZero();
       assertThat(s.batchIds(List.of(BatchStatus.IN_PROGRESS))).containsExactly("batch_2");
       assertThat(s.batches(null, 10)).extracting(Batch::id).containsExactly("batch_2");

@@ -46,6 +46,14 @@ final class StoreKinds {
         new Kind("redis", () -> RedisStore.connect(redis.uri(), "t" + next() + ":", Duration.ofSeconds(5))));
   }
 
+  /** Every result of the batch, in input line order. */
+  static java.util.List<LineResult> results(BatchStore s, String batchId) {
+    java.util.List<LineResult> out = new java.util.ArrayList<>();
+    s.eachResult(batchId, out::addAll);
+    out.sort(java.util.Comparator.comparingInt(LineResult::line));
+    return out;
+  }
+
   private static synchronized int next() {
     return ++counter;
   }
