@@ -1,20 +1,29 @@
 package io.llmgw.extproc.state;
 
+import java.util.Arrays;
 import java.util.Map;
 
 /**
- * What one peer replica has in flight at one endpoint, as its last snapshot said: in total, per model, and the send
- * times (epoch milliseconds, on the peer's clock) of those the pod's reports may not show yet.
+ * What peer replicas have in flight at one endpoint, as their last snapshots said: in total, per model, and the send
+ * times (epoch milliseconds, on the peers' clocks) of those the pod's reports may not show yet.
+ *
+ * @param unseenSentMillis ascending (sorted here whatever order they came in)
  */
 public record PeerLoad(int total, Map<String, Integer> byModel, long[] unseenSentMillis) {
+  public PeerLoad {
+    unseenSentMillis = unseenSentMillis.clone();
+    Arrays.sort(unseenSentMillis);
+  }
+
   /** Of the unseen ones, those sent at or after {@code reportedAtMillis}. */
   int sentSince(long reportedAtMillis) {
-    int n = 0;
-    for (long t : unseenSentMillis) {
-      if (t >= reportedAtMillis) {
-        n++;
-      }
+    int i = Arrays.binarySearch(unseenSentMillis, reportedAtMillis);
+    if (i < 0) {
+      return unseenSentMillis.length - (-i - 1);
     }
-    return n;
+    while (i > 0 && unseenSentMillis[i - 1] == reportedAtMillis) {
+      i--; // the first of equal times
+    }
+    return unseenSentMillis.length - i;
   }
 }

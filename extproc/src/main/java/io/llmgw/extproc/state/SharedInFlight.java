@@ -2,35 +2,21 @@ package io.llmgw.extproc.state;
 
 import io.llmgw.picker.InFlight;
 import java.time.Instant;
-import java.util.List;
 
-/** One endpoint's in-flight counts across replicas: this one's, live, and each peer's last snapshot. */
-record SharedInFlight(InFlight own, List<PeerLoad> peers) implements InFlight {
+/** One endpoint's in-flight counts across replicas: this one's, live, and its peers' last snapshots, summed. */
+record SharedInFlight(InFlight own, PeerLoad peers) implements InFlight {
   @Override
   public int forModel(String model) {
-    int n = own.forModel(model);
-    for (PeerLoad p : peers) {
-      n += p.byModel().getOrDefault(model, 0);
-    }
-    return n;
+    return own.forModel(model) + peers.byModel().getOrDefault(model, 0);
   }
 
   @Override
   public int total() {
-    int n = own.total();
-    for (PeerLoad p : peers) {
-      n += p.total();
-    }
-    return n;
+    return own.total() + peers.total();
   }
 
   @Override
   public int sentSince(Instant reportedAt) {
-    int n = own.sentSince(reportedAt);
-    long at = reportedAt.toEpochMilli();
-    for (PeerLoad p : peers) {
-      n += p.sentSince(at);
-    }
-    return n;
+    return own.sentSince(reportedAt) + peers.sentSince(reportedAt.toEpochMilli());
   }
 }

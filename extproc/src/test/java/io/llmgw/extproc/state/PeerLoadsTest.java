@@ -15,6 +15,17 @@ class PeerLoadsTest {
   final PeerLoads loads = new PeerLoads(now::get, Duration.ofMillis(500));
 
   @Test
+  void sendsAtOrAfterAReportAreCountedWhateverOrderTheyCameInAndHoweverManyShareATime() {
+    PeerLoad l = new PeerLoad(4, Map.of(), new long[] {7, 5, 5, 5});
+    assertThat(l.sentSince(1)).isEqualTo(4);
+    assertThat(l.sentSince(5)).isEqualTo(4);
+    assertThat(l.sentSince(6)).isEqualTo(1);
+    assertThat(l.sentSince(7)).isEqualTo(1);
+    assertThat(l.sentSince(8)).isZero();
+    assertThat(new PeerLoad(0, Map.of(), new long[0]).sentSince(0)).isZero();
+  }
+
+  @Test
   void freshPeersAddTheirCountsAndTheirSendsNewerThanTheReport() {
     InFlight own = new InFlightTracker(now::get, java.time.Clock.systemUTC()).load("pod-a");
     assertThat(loads.combine("pod-a", own)).as("no peers: the replica's own counter").isSameAs(own);
