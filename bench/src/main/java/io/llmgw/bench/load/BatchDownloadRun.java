@@ -76,7 +76,7 @@ public final class BatchDownloadRun {
           fileId, bytes / 1e6, dir);
       StringBuilder table = new StringBuilder(
           "| phase | downloads whole and intact | MB/s (all) | GET /v1/batches p50 / p99 / max "
-              + "ms (n, over 1 s) | service RSS peak MB |\n|---|---:|---:|---|---:|\n");
+              + "ms (n, over 1 s) | service RSS peak MB | service CPU s (ms per MB sent) |\n|---|---:|---:|---|---:|---:|\n");
       table.append(phase("idle (no download)", http, base, service.pid(), () -> sleep(3_000), bytes));
       table.append(phase("8 downloads, read as fast as the client can", http, base, service.pid(),
           () -> readers(port, fileId, 8, 0, 120_000, bytes, crc), bytes));
@@ -138,8 +138,10 @@ public final class BatchDownloadRun {
         sleep(50);
       }
     });
+    long cpu0 = cpuTicks(pid);
     long t0 = System.nanoTime();
     long[] read = load.run();
+    double cpuSeconds = (cpuTicks(pid) - cpu0) / 100.0; // USER_HZ
     double seconds = (System.nanoTime() - t0) / 1e9;
     done.set(true);
     probe.join();
@@ -156,9 +158,13 @@ public final class BatchDownloadRun {
         complete++;
       }
     }
-    return String.format(Locale.ROOT, "| %s | %s | %s | %s | %d |%n", name, read.length == 0 ? "–" : complete + " of "
-        + read.length, read.length == 0 ? "–" : String.format(Locale.ROOT, "%.0f", total / 1e6 / seconds), lat,
-        rssPeak.get() / 1024);
+    String cpu = total > 0 ? String.format(Locale.ROOT, "%.1f (%.1f)", cpuSeconds, cpuSeconds * 1000 / (total / 1e6))
+        : String.format(Locale.ROOT, "%.1f", cpuSeconds);
+    return String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %s |%n", name,
+        read.length == 0 ? "–" : complete + " of "
+            + read.length,
+        read.length == 0 ? "–" : String.format(Locale.ROOT, "%.0f", total / 1e6 / seconds), lat,
+        rssPeak.get() / 1024, cpu);
   }
 
   private static String ms(List<Long> sorted, double q) {
@@ -347,6 +353,17 @@ public final class BatchDownloadRun {
       sleep(200);
     }
     throw new IllegalStateException("the batch service did not answer within 60 s");
+  }
+
+  /** The process's user and system time in clock ticks ({@code /proc/<pid>/stat} fields 14 and 15). */
+  private static long cpuTicks(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    } catch (Exception e) {
+      return 0;
+    }
   }
 
   private static long rssKb(long pid) {
