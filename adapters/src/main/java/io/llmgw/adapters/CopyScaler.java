@@ -86,7 +86,8 @@ public final class CopyScaler {
     } else if (!usedInWindow && holders.size() > 1) {
       int dropped = eviction.dropCopies(a.name(), 1, endpoints);
       if (dropped > 0) {
-        LOG.info("adapter {}: unused for {}, dropping {} of {} copies", a.name(), settings.recentWindow(), dropped,
+        LOG.info("adapter {}: unused for {} s, dropping {} of {} copies", a.name(),
+            settings.recentWindow().toSeconds(), dropped,
             holders.size());
       }
     }

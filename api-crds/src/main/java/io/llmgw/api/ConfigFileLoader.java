@@ -30,8 +30,14 @@ public final class ConfigFileLoader {
     String text;
     try {
       text = Files.readString(file);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new ConfigException(file.toString(), 0, "", "no such file");
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new ConfigException(file.toString(), 0, "", "cannot read: permission denied");
     } catch (IOException e) {
-      throw new ConfigException(file.toString(), 0, "", "cannot read: " + e.getMessage());
+      // the JDK's message is often just the path, which the exception already names
+      throw new ConfigException(file.toString(), 0, "", "cannot read: " + (e.getMessage() == null
+          || e.getMessage().equals(file.toString()) ? e.getClass().getSimpleName() : e.getMessage()));
     }
     return parse(file.toString(), text);
   }

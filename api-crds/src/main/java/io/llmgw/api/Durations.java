@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses Kubernetes/Go-style durations such as {@code 2s}, {@code 500ms}, {@code 1m30s}. */
+/**
+ * Kubernetes/Go-style durations such as {@code 2s}, {@code 500ms}, {@code 1m30s}: parsed from configuration and flags,
+ * and written so in messages (never Java's {@code PT5M}).
+ */
 public final class Durations {
   private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
 
@@ -32,5 +35,24 @@ public final class Durations {
       end = m.end();
     }
     return end == text.length() ? Duration.ofNanos(Math.round(millis * 1_000_000)) : null;
+  }
+
+  /** The duration as the configuration spells it: {@code 5m}, {@code 1m30s}, {@code 250ms}, {@code 0s}. */
+  public static String format(Duration d) {
+    long ms = d.toMillis();
+    if (ms == 0) {
+      return "0s";
+    }
+    StringBuilder out = new StringBuilder(ms < 0 ? "-" : "");
+    ms = Math.abs(ms);
+    long[] units = {3_600_000, 60_000, 1_000, 1};
+    String[] names = {"h", "m", "s", "ms"};
+    for (int i = 0; i < units.length; i++) {
+      if (ms >= units[i]) {
+        out.append(ms / units[i]).append(names[i]);
+        ms %= units[i];
+      }
+    }
+    return out.toString();
   }
 }

@@ -107,14 +107,14 @@ final class NodeReader {
     if (n == null || n.isNull()) {
       return dflt;
     }
-    if (!n.isIntegralNumber() || !n.canConvertToInt()) {
+    if (!n.isIntegralNumber()) {
       throw error(path, "must be an integer");
     }
-    int v = n.intValue();
-    if (v < min || v > max) {
-      throw error(path, v + " is outside " + min + ".." + max);
+    if (!n.canConvertToInt() || n.intValue() < min || n.intValue() > max) {
+      // a number past an int's range is out of range, not "not an integer"
+      throw error(path, n.asText() + " is out of range (" + min + ".." + max + ")");
     }
-    return v;
+    return n.intValue();
   }
 
   double number(JsonNode parent, String field, String path, double min, double max, double dflt)
@@ -128,7 +128,7 @@ final class NodeReader {
     }
     double v = n.doubleValue();
     if (v < min || v > max) {
-      throw error(path, v + " is outside " + min + ".." + max);
+      throw error(path, n.asText() + " is out of range (" + min + ".." + max + ")");
     }
     return v;
   }

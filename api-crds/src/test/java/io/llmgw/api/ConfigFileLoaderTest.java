@@ -113,6 +113,27 @@ class ConfigFileLoaderTest {
     expectField(docs(POOL, ROUTE.replace("weight: 3,", "wieght: 3,")), 2, "spec.adapter.targets[0].wieght");
   }
 
+  /** Issue 32: a missing file is said in words, not as the JDK's exception. */
+  @Test
+  void aMissingFileSaysNoSuchFile() {
+    assertThatThrownBy(() -> ConfigFileLoader.load(java.nio.file.Path.of("no-such-dir", "pool.yaml")))
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.getMessage())
+            .contains("pool.yaml", "no such file").doesNotContain("Exception"));
+  }
+
+  /** Issue 32, item 3: a number too large for its field is out of range, not "not an integer". */
+  @Test
+  void aNumberPastItsRangeSaysOutOfRangeWithTheBounds() {
+    for (String priority : new String[] {"99999999999", "2000000"}) {
+      assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", docs(POOL, ROUTE.replace("priority: -5",
+          "priority: " + priority)))).isInstanceOfSatisfying(ConfigException.class, e -> {
+            assertThat(e.field()).isEqualTo("spec.adapter.priority");
+            assertThat(e.getMessage()).contains(priority + " is out of range (-1000000..1000000)")
+                .doesNotContain("must be an integer");
+          });
+    }
+  }
+
   @Test
   void brokenYamlNamesTheDocument() {
     assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", docs(POOL, "kind: [unclosed\n")))
@@ -149,6 +170,12 @@ class ConfigFileLoaderTest {
   @Test
   void durationsParseGoStyle() {
     assertThat(Durations.parse("1m30s")).isEqualTo(Duration.ofSeconds(90));
+    for (String written : new String[] {"5m", "1m30s", "250ms", "1h0m", "2s", "0s"}) {
+      Duration d = Durations.parse(written);
+      assertThat(Durations.parse(Durations.format(d))).as(written).isEqualTo(d);
+    }
+    assertThat(Durations.format(Duration.ofMinutes(5))).as("issue 32: not PT5M").isEqualTo("5m");
+    assertThat(Durations.format(Duration.ofMillis(90_250))).isEqualTo("1m30s250ms");
     assertThat(Durations.parse("250ms")).isEqualTo(Duration.ofMillis(250));
     assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
     assertThat(Durations.parse("2 s")).isNull();

@@ -37,7 +37,12 @@ public final class Main implements Runnable {
   private static int badParameter(CommandLine.ParameterException e, String[] args) {
     CommandLine cmd = e.getCommandLine();
     String name = cmd.getCommandSpec().qualifiedName();
-    cmd.getErr().println(name + ": " + e.getMessage() + " (see " + name + " --help)");
+    String hint = "";
+    if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+      hint = "; did you mean " + String.join(" or ", u.getSuggestions().subList(0,
+          Math.min(3, u.getSuggestions().size()))) + "?";
+    }
+    cmd.getErr().println(name + ": " + e.getMessage() + hint + " (see " + name + " --help)");
     return cmd.getCommandSpec().exitCodeOnInvalidInput();
   }
 

@@ -1,8 +1,10 @@
 package io.llmgw.cli;
 
+import io.llmgw.api.Causes;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.ConfigFileLoader;
 import io.llmgw.api.LoopbackPorts;
+import io.llmgw.api.TempTree;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.bench.load.OpenLoopRun;
@@ -77,9 +79,19 @@ final class QuickstartCommand implements Callable<Integer> {
   int batchLines;
 
   private Path examplesDir;
+  /** Where the configuration moved to other addresses lives (removed at exit); null when it did not move. */
+  private Path movedDir;
 
   @Override
   public Integer call() throws Exception {
+    try {
+      return run();
+    } finally {
+      TempTree.delete(movedDir);
+    }
+  }
+
+  private int run() throws Exception {
     PrintStream out = System.out;
     Path file = (config != null ? config : defaultConfig()).toAbsolutePath();
     examplesDir = file.getParent(); // envoy-config/ is its sibling, wherever the pods are moved
@@ -95,7 +107,8 @@ final class QuickstartCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
           throw new IllegalArgumentException("--pod-port must be within 1..65535");
         }
-        Path moved = Files.createTempDirectory("llmgw-quickstart").resolve(file.getFileName());
+        movedDir = Files.createTempDirectory("llmgw-quickstart");
+        Path moved = movedDir.resolve(file.getFileName());
         file = QuickstartAddresses.relocate(file, moved, ips, port);
         plan = QuickstartPlan.from(ConfigFileLoader.load(file), maxLoras);
       }
@@ -117,14 +130,6 @@ final class QuickstartCommand implements Callable<Integer> {
           ? "" : " (another quickstart running? --listen and --ephemeral-ports choose other ports)"));
       return 1;
     }
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
   }
 
   private int stoppable(PrintStream out, Path file, QuickstartPlan plan, PolicyShorthand policyName,
@@ -157,7 +162,8 @@ final class QuickstartCommand implements Callable<Integer> {
       pods = SimPods.start(plan.sim(), plan.podIps(), plan.port());
     } catch (Exception e) {
       throw new IllegalStateException("the simulated pods cannot listen on " + plan.podIps() + " port " + plan.port()
-          + " (" + rootMessage(e) + "); --first-ip and --pod-port move them, --ephemeral-ports picks free ports", e);
+          + " (" + Causes.rootMessage(e) + "); --first-ip and --pod-port move them, --ephemeral-ports picks free ports",
+          e);
     }
     EppSettings settings = EppSettings.defaults(file).withPolicy(policyName,
         LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
@@ -206,15 +212,7 @@ final class QuickstartCommand implements Callable<Integer> {
       out.printf("%nEdit %s while this runs: valid changes apply live.%n", file);
       return serve(out, stop);
     } finally {
-      deleteTree(batchDir);
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (java.io.IOException e) {
-      // a temporary directory: the OS cleans it eventually
+      TempTree.delete(batchDir);
     }
   }
 

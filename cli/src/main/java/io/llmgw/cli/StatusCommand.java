@@ -26,7 +26,8 @@ import picocli.CommandLine.Option;
 /** {@code llmgw status}: a running EPP's pools (saturation, waiting, desired pods) and routes (objective attainment). */
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = "Show a running EPP's pools and routes: saturation, requests waiting in flow control, desired pods, "
-        + "and each route objective's attainment over its last 1,000 requests; and the batch service's queues and "
+        + "and each route objective's attainment over its recent requests (the last 1,000 of the last 5 minutes); and the "
+        + "batch service's queues and "
         + "dispatch budgets.")
 public final class StatusCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -81,7 +82,12 @@ public final class StatusCommand implements Callable<Integer> {
         spec.commandLine().getErr().println("llmgw status: " + epp + " answered " + r.statusCode() + ": " + r.body());
         return 1;
       }
-      report = JSON.readValue(r.body(), GatewayStatus.Report.class);
+      report = notAnEpp(r.body()) ? null : JSON.readValue(r.body(), GatewayStatus.Report.class);
+      if (report == null || report.pools() == null || report.routes() == null) {
+        spec.commandLine().getErr().println("llmgw status: " + base + " is not an EPP's metrics port: its "
+            + "/admin/status is not the gateway's report (another program holds the port? --epp names the EPP)");
+        return 1;
+      }
     } catch (java.io.IOException e) {
       spec.commandLine().getErr().println("llmgw status: cannot read " + base + "/admin/status (" + why(e, base)
           + "); is `./llmgw serve` running with --metrics-port there?");
@@ -96,10 +102,18 @@ public final class StatusCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       // no batch service there: the section says so
     }
+    spec.commandLine().getOut().println("EPP at " + base);
+    spec.commandLine().getOut().println();
     print(report, spec.commandLine().getOut());
     printBatches(batches, batch, spec.commandLine().getOut());
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** A body that cannot be the report: not a JSON object naming pools and routes. */
+  private static boolean notAnEpp(String body) {
+    String b = body.stripLeading();
+    return !b.startsWith("{") || !b.contains("\"pools\"") || !b.contains("\"routes\"");
   }
 
   /** What went wrong, worded for a person: the JDK's connect failure has no message of its own. */
@@ -141,17 +155,19 @@ public final class StatusCommand implements Callable<Integer> {
           p.desired(), p.objectivesMissed() ? "missed" : "ok");
     }
     out.println();
-    out.printf("%-28s %-34s %8s %-19s %11s %9s %12s%n", "ROUTE", "MODEL", "PRIORITY", "OBJECTIVE", "TARGET",
-        "ATTAINED", "AT QUANTILE");
+    out.printf("%-28s %-34s %8s %-19s %11s %9s %12s %s%n", "ROUTE", "MODEL", "PRIORITY", "OBJECTIVE", "TARGET",
+        "ATTAINED", "AT QUANTILE", "OVER");
     for (GatewayStatus.RouteStatus r : report.routes()) {
       if (r.objectives().isEmpty()) {
         out.printf(Locale.ROOT, "%-28s %-34s %8d %s%n", r.route(), r.model(), r.priority(), "-");
       }
       for (ObjectiveStatus o : r.objectives()) {
-        out.printf(Locale.ROOT, "%-28s %-34s %8d %-19s %11s %9s %12s%n", r.route(), r.model(), r.priority(),
+        out.printf(Locale.ROOT, "%-28s %-34s %8d %-19s %11s %9s %12s %s%n", r.route(), r.model(), r.priority(),
             o.type(), "p" + Math.round(o.quantile() * 100) + " " + Math.round(o.limitMs()) + "ms",
             Double.isNaN(o.attainment()) ? "-" : String.format(Locale.ROOT, "%.1f%%", o.attainment() * 100),
-            Double.isNaN(o.observedMs()) ? "-" : Math.round(o.observedMs()) + "ms");
+            Double.isNaN(o.observedMs()) ? "-" : Math.round(o.observedMs()) + "ms",
+            o.samples() == 0 ? "no recent requests" : o.samples() + " requests since "
+                + java.time.Instant.ofEpochMilli(o.sinceEpochMillis()));
       }
     }
   }

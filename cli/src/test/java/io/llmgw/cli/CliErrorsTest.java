@@ -28,6 +28,14 @@ class CliErrorsTest {
     assertThat(errorsOf("proxy", "--no-such-flag").lines()).hasSize(1);
   }
 
+  /** Issue 32: a mistyped flag is answered with the flag it most likely meant, still on one line. */
+  @Test
+  void aMistypedFlagSuggestsTheFlagItMeant() {
+    String err = errorsOf("serve", "--config", "x.yaml", "--grpc-prot", "9000");
+    assertThat(err.lines()).hasSize(1);
+    assertThat(err).contains("--grpc-prot", "did you mean --grpc-port");
+  }
+
   /** Issue 29, item 4: peers are host:port, and a Service to find them in needs a cluster. */
   @Test
   void aPeerThatIsNotHostAndPortOrAPeerServiceInFileModeAreRefusedNamingTheFlag() {
@@ -58,6 +66,29 @@ class CliErrorsTest {
     int port = LoopbackPorts.free();
     String err = errorsOf("status", "--epp", "127.0.0.1:" + port, "--batch", "127.0.0.1:" + port);
     assertThat(err).contains("connection refused at http://127.0.0.1:" + port).doesNotContain("null");
+  }
+
+  /** Issue 32, item 4: status refuses to print a report from a port that is not an EPP's. */
+  @Test
+  void statusReadingAPortThatIsNotAnEppSaysSoInsteadOfPrintingNonsense() throws Exception {
+    for (String body : new String[] {"{\"hello\": 1}", "<html>a dashboard</html>", "{\"pools\": []}"}) {
+      com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
+          new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+      other.createContext("/", ex -> {
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(200, bytes.length);
+        ex.getResponseBody().write(bytes);
+        ex.close();
+      });
+      other.start();
+      try {
+        String address = "127.0.0.1:" + other.getAddress().getPort();
+        String err = errorsOf("status", "--epp", address, "--batch", address);
+        assertThat(err).as(body).contains("http://" + address + " is not an EPP's metrics port");
+      } finally {
+        other.stop(0);
+      }
+    }
   }
 
   /** Issue 16, item 5: no API configured (as on CI machines) is one line before anything is tried. */

@@ -55,7 +55,8 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       Executor flowDispatcher, ScrapeStates scrapes, EppMetrics metrics, AdapterRuntime runtime) {
     // constructors start no thread: a configuration that cannot be assembled stops start-up cleanly
     PluginTimings timings = metrics.pluginTimings();
-    LatencyTracker latency = new LatencyTracker(s.objectives().model(), s.objectives().attainmentWindow());
+    LatencyTracker latency = new LatencyTracker(s.objectives().model(), s.objectives().attainmentWindow(),
+        s.objectives().attainmentHorizon(), clock);
     Adapters adapters = Adapters.create(runtime, s.adapters(), clock, metrics);
     Datastore datastore = new Datastore(scrapes, adapters.registry(), ticker, clock);
     SaturationDetector saturation = s.saturation().detector(clock);

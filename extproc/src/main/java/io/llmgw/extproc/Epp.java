@@ -19,6 +19,7 @@ import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.observe.HealthWatch;
 import io.llmgw.extproc.observe.PodsReport;
 import io.llmgw.extproc.observe.PoolLoadReport;
+import io.llmgw.extproc.observe.TlsMetrics;
 import io.llmgw.extproc.peers.PeerExchange;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.server.StreamLimits;
@@ -167,6 +168,9 @@ public final class Epp implements AutoCloseable {
     // the peers' watch on the plaintext health port: it carries only counts, and works whether ext_proc is on TLS
     health.start(new InetSocketAddress(l.bindHost(), l.healthPort()), peers.service());
     identity = l.tls() == null ? null : ReloadingIdentity.start(l.tls(), EppTls.certificateNames(l), scheduler);
+    if (identity != null) {
+      TlsMetrics.register(parts.metrics().registry(), identity);
+    }
     InetSocketAddress grpcAddress = new InetSocketAddress(l.bindHost(), l.grpcPort());
     // The health service on the ext_proc port too: a proxy health-checks over the same (TLS) connection it sends
     // streams on, while the kubelet, which cannot speak TLS to a gRPC probe, uses the plaintext health port.

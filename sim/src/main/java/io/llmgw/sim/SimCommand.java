@@ -52,10 +52,12 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--max-model-len", defaultValue = "8192", description = "Prompt + output limit in tokens.")
   int maxModelLen;
 
-  @Option(names = "--prefill-overhead-ms", defaultValue = "10")
+  @Option(names = "--prefill-overhead-ms", defaultValue = "10",
+      description = "Fixed time of a prefill step (default: ${DEFAULT-VALUE}).")
   double prefillOverheadMs;
 
-  @Option(names = "--prefill-per-token-ms", defaultValue = "0.1")
+  @Option(names = "--prefill-per-token-ms", defaultValue = "0.1",
+      description = "Prefill time per prompt token not in the prefix cache (default: ${DEFAULT-VALUE}).")
   double prefillPerTokenMs;
 
   @Option(names = "--decode-base-ms", defaultValue = "10", description = "Step time of a batch of one.")

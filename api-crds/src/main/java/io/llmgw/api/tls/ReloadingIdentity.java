@@ -30,6 +30,7 @@ public final class ReloadingIdentity implements AutoCloseable {
   private byte[] lastIdentity = new byte[0];
   private byte[] lastTrust = new byte[0];
   private String lastProblem;
+  private final java.util.concurrent.atomic.AtomicLong failedReloads = new java.util.concurrent.atomic.AtomicLong();
   private volatile X509Certificate serving;
   private ScheduledFuture<?> reload;
 
@@ -81,6 +82,11 @@ public final class ReloadingIdentity implements AutoCloseable {
     return trustManager;
   }
 
+  /** Reloads that found a problem and kept the previous certificate: what an operator alerts on. */
+  public long failedReloads() {
+    return failedReloads.get();
+  }
+
   /** The certificate new handshakes are given. */
   public X509Certificate certificate() {
     return serving;
@@ -98,6 +104,7 @@ public final class ReloadingIdentity implements AutoCloseable {
       return changed;
     } catch (IOException | RuntimeException e) {
       String problem = String.valueOf(e.getMessage());
+      failedReloads.incrementAndGet();
       if (!problem.equals(lastProblem)) {
         LOG.warn("TLS: keeping the previous certificate: {}", problem);
         lastProblem = problem;

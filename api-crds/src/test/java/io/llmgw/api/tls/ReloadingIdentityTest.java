@@ -44,6 +44,7 @@ class ReloadingIdentityTest {
     try (ReloadingIdentity id = ReloadingIdentity.start(files(false), List.of(), scheduler)) {
       assertThat(id.certificate()).isEqualTo(first.certificate());
       assertThat(id.reloadNow()).as("nothing changed").isFalse();
+      assertThat(id.failedReloads()).as("nothing changed is no failure").isZero();
       Pki.Issued second = writeServer("two");
       assertThat(id.reloadNow()).isTrue();
       assertThat(id.certificate()).isEqualTo(second.certificate());
@@ -72,9 +73,11 @@ class ReloadingIdentityTest {
     try (ReloadingIdentity id = ReloadingIdentity.start(files(false), List.of(), scheduler)) {
       Files.writeString(dir.resolve("tls.crt"), "-----BEGIN CERTIFICATE-----\nnot base64 at all\n");
       assertThat(id.reloadNow()).isFalse();
+      assertThat(id.failedReloads()).as("issue 32: what an operator alerts on").isEqualTo(1);
       Files.delete(dir.resolve("tls.key"));
       assertThat(id.reloadNow()).isFalse();
       assertThat(id.certificate()).isEqualTo(first.certificate());
+      assertThat(id.failedReloads()).isEqualTo(2);
     }
   }
 

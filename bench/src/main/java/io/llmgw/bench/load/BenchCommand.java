@@ -1,6 +1,8 @@
 package io.llmgw.bench.load;
 
+import io.llmgw.api.Causes;
 import io.llmgw.api.ConfigException;
+import io.llmgw.api.TempTree;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
@@ -61,10 +63,12 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--max-num-seqs", defaultValue = "16", description = "Running slots per pod.")
   int maxNumSeqs;
 
-  @Option(names = "--decode-base-ms", defaultValue = "20")
+  @Option(names = "--decode-base-ms", defaultValue = "20",
+      description = "The simulated pods' decode step time with one sequence running (default: ${DEFAULT-VALUE}).")
   double decodeBaseMs;
 
-  @Option(names = "--decode-per-seq-ms", defaultValue = "1.0")
+  @Option(names = "--decode-per-seq-ms", defaultValue = "1.0",
+      description = "Added to the step time per running sequence (default: ${DEFAULT-VALUE}).")
   double decodePerSeqMs;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed for arrivals, prompts and the pods.")
@@ -146,6 +150,8 @@ public final class BenchCommand implements Callable<Integer> {
     } catch (IllegalArgumentException | IllegalStateException e) {
       System.err.println("llmgw bench: " + e.getMessage());
       return e instanceof IllegalArgumentException ? 2 : 1;
+    } finally {
+      TempTree.delete(dir);
     }
     return 0;
   }
@@ -175,7 +181,13 @@ public final class BenchCommand implements Callable<Integer> {
 
   private Rig startRig(SimConfig sim, Workload w, PolicySpec policy, int eppReplicas, Path dir) throws Exception {
     SchedulingConfig scheduling = policy.config(); // before the pods start: a bad file leaves nothing running
-    SimPods pods = SimPods.start(sim, podCount, firstIp, 8000);
+    SimPods pods;
+    try {
+      pods = SimPods.start(sim, podCount, firstIp, 8000);
+    } catch (Exception e) {
+      throw new IllegalStateException("the simulated pods cannot listen on " + firstIp + " and the next "
+          + (podCount - 1) + " addresses, port 8000 (" + Causes.rootMessage(e) + "); --first-ip moves them", e);
+    }
     Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, w.models());
     EppSettings d = EppSettings.defaults(config);
     // every run's pods publish KV-cache events and every EPP follows them, so that policies differ only in routing

@@ -6,8 +6,9 @@ import io.llmgw.api.RouteKey;
 import io.llmgw.picker.latency.AttainmentWindow;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LatencyModelSettings;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Latency as the EPP observes it on response streams: feeds the per-pod load-aware model the lifecycle filters with,
- * and keeps each route objective's attainment over its last {@code window} requests.
+ * and keeps each route objective's attainment over its last {@code window} requests of the last {@code horizon}.
  */
 public final class LatencyTracker {
   private record ObjectiveId(RouteKey route, String type) {}
@@ -25,13 +26,20 @@ public final class LatencyTracker {
 
   private final LatencyEstimator estimator;
   private final int window;
+  private final long horizonMillis;
+  private final Clock clock;
   /** Replaced when the objective's limit changes. */
   private final Map<ObjectiveId, Tracked> objectives = new ConcurrentHashMap<>();
 
-  /** @param window requests each objective's attainment is computed over */
-  public LatencyTracker(LatencyModelSettings model, int window) {
+  /**
+   * @param window requests each objective's attainment is computed over, at most
+   * @param horizon how recent those requests must be
+   */
+  public LatencyTracker(LatencyModelSettings model, int window, Duration horizon, Clock clock) {
     this.estimator = new LatencyEstimator(model);
     this.window = window;
+    this.horizonMillis = horizon.toMillis();
+    this.clock = clock;
   }
 
   public LatencyEstimator estimator() {
@@ -49,20 +57,29 @@ public final class LatencyTracker {
       double limit = o.latency().toMillis();
       Tracked tracked = objectives.compute(new ObjectiveId(t.route().key(), o.type()),
           (k, old) -> old != null && old.window().limitMs() == limit && old.objective().equals(o)
-              ? old : new Tracked(o, new AttainmentWindow(limit, window)));
-      tracked.window().record(value);
+              ? old : new Tracked(o, new AttainmentWindow(limit, window, horizonMillis)));
+      tracked.window().record(value, clock.millis());
     }
   }
 
-  /** Every tracked objective of the routes that still exist, sorted by route and type. */
-  public List<ObjectiveStatus> status() {
+  /**
+   * Every objective the route declares, in its declared order: those no request has been observed for yet (or
+   * since their limit changed) with no verdict.
+   */
+  public List<ObjectiveStatus> status(LLMRoute route) {
+    long now = clock.millis();
     List<ObjectiveStatus> out = new ArrayList<>();
-    objectives.forEach((id, t) -> {
-      AttainmentWindow w = t.window();
-      out.add(new ObjectiveStatus(id.route(), id.type(), w.limitMs(), t.objective().quantile(), w.attainment(),
-          w.quantileMs(t.objective().quantile()), w.met(), w.total()));
-    });
-    out.sort(Comparator.comparing(ObjectiveStatus::route).thenComparing(ObjectiveStatus::type));
+    for (Objective o : route.adapter().objectives()) {
+      Tracked t = objectives.get(new ObjectiveId(route.key(), o.type()));
+      double limit = o.latency().toMillis();
+      if (t == null || !t.objective().equals(o) || t.window().limitMs() != limit) {
+        out.add(new ObjectiveStatus(route.key(), o.type(), limit, o.quantile(), Double.NaN, Double.NaN, 0, 0, 0, 0));
+        continue;
+      }
+      AttainmentWindow.Recent r = t.window().recent(now, o.quantile());
+      out.add(new ObjectiveStatus(route.key(), o.type(), limit, o.quantile(), r.attainment(), r.quantileMs(),
+          r.samples(), r.sinceMillis(), t.window().met(), t.window().total()));
+    }
     return out;
   }
 

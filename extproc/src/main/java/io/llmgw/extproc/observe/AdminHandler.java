@@ -53,6 +53,7 @@ public final class AdminHandler implements HttpHandler {
 
   /** The status page: one self-contained file (no CDN), which reads the JSON below every 2 s. */
   private static final byte[] PAGE = page();
+  private static final String PAGE_POLICY = SecurityHeaders.forPage(new String(PAGE, StandardCharsets.UTF_8));
 
   private static byte[] page() {
     try (var in = AdminHandler.class.getResourceAsStream("status.html")) {
@@ -66,9 +67,12 @@ public final class AdminHandler implements HttpHandler {
     return path.equals("/") || path.equals("/status");
   }
 
-  /** Reads on this port, {@code /metrics} included, need the read token when one is configured. */
+  /**
+   * Stands before every answer on this port, {@code /metrics} included: security headers on all, and the read token on
+   * reads when one is configured.
+   */
   public static com.sun.net.httpserver.Authenticator authenticator(AdminAccess access) {
-    return ReadAuthenticator.forAccess(access);
+    return new PortGuard(access);
   }
 
   @Override
@@ -78,6 +82,7 @@ public final class AdminHandler implements HttpHandler {
       if (isStatusPage(path) && ex.getRequestMethod().equals("GET")) {
         ex.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
+        ex.getResponseHeaders().set("Content-Security-Policy", PAGE_POLICY);
         ex.sendResponseHeaders(200, PAGE.length);
         ex.getResponseBody().write(PAGE);
       } else if (path.equals(STATUS) && ex.getRequestMethod().equals("GET")) {

@@ -46,7 +46,10 @@ public final class FlowMetrics implements FlowEvents {
         .help("Request-body bytes waiting in flow control, by pool").labelNames("pool")
         .callback(cb -> flow.bytesByPool().forEach((pools, n) -> cb.call(n, pools.toString()))).register(registry);
     GaugeWithCallback.builder().name("llmgw_objective_attainment_ratio")
-        .help("Share of a route's last 1,000 requests within its objective's latency").labelNames("route", "objective")
+        .help(
+            "Share of a route's recent requests (its last 1,000 of the last 5 minutes) within its objective's latency; "
+                + "absent without recent requests")
+        .labelNames("route", "objective")
         .callback(cb -> {
           for (ObjectiveStatus o : status.recent().routes().stream().flatMap(r -> r.objectives().stream()).toList()) {
             if (!Double.isNaN(o.attainment())) {
@@ -60,7 +63,8 @@ public final class FlowMetrics implements FlowEvents {
             .forEach(o -> cb.call(o.quantile(), o.route().toString(), o.type()))))
         .register(registry);
     GaugeWithCallback.builder().name("llmgw_objective_observed_seconds")
-        .help("A route's latency at its objective's quantile over its last 1,000 requests")
+        .help("A route's latency at its objective's quantile over its recent requests (its last 1,000 of the last "
+            + "5 minutes)")
         .labelNames("route", "objective")
         .callback(cb -> status.recent().routes().forEach(r -> r.objectives().forEach(o -> {
           if (!Double.isNaN(o.observedMs())) {

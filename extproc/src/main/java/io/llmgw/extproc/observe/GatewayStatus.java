@@ -68,15 +68,14 @@ public final class GatewayStatus {
 
   /** The report as of now. */
   public Report report() {
-    List<ObjectiveStatus> objectives = latency.status();
     List<RouteStatus> routes = new ArrayList<>();
     Set<PoolKey> poolsMissing = new HashSet<>();
     for (RouteView v : datastore.topology().routesByModel().values()) {
       LLMRoute r = v.route();
-      List<ObjectiveStatus> own = objectives.stream().filter(o -> o.route().equals(v.key())).toList();
+      List<ObjectiveStatus> own = latency.status(r);
       List<PoolKey> pools = v.pools().stream().map(PoolView::key).toList();
       for (ObjectiveStatus o : own) {
-        if (!o.attained() && o.total() >= settings.minRequestsForScaling()) {
+        if (o.missed(settings.minRequestsForScaling())) {
           poolsMissing.addAll(pools);
         }
       }

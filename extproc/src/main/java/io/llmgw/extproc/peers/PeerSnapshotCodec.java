@@ -12,15 +12,20 @@ import java.util.Map;
 
 /**
  * A replica's in-flight counts on the wire, one message every tick: a version, the sender's id (so a replica that finds
- * itself among its peers can tell), then per endpoint with requests in flight its address, total, counts per model and
- * the send times of those the pod's report may not show yet. Every count has a cap, so a garbled or hostile message
+ * itself among its peers can tell), then per endpoint with requests in flight its address, total, counts per model,
+ * the send times of those the pod's report may not show yet, and the requests still in prefill with their uncached
+ * prompt tokens. Every count has a cap, so a garbled or hostile message
  * costs a bounded read and is refused whole.
  */
 final class PeerSnapshotCodec {
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  /** What replicas before prefill tokens send; read during a rolling upgrade, as counts without prefill figures. */
+  static final int WITHOUT_PREFILL = 1;
   static final int MAX_ENDPOINTS = 4096;
   static final int MAX_MODELS = 64;
   static final int MAX_UNSEEN = 256;
+  /** Far above any pod's prefill backlog; a larger figure is garbage, not load. */
+  static final long MAX_PREFILL_TOKENS = 1L << 40;
   private static final int MAX_TEXT = 512;
 
   /** One decoded message. */
@@ -34,7 +39,8 @@ final class PeerSnapshotCodec {
     for (Map.Entry<String, EndpointLoad> e : loads.entrySet()) {
       EndpointLoad l = e.getValue();
       if (l.total() > 0 && busy.size() < MAX_ENDPOINTS) {
-        busy.add(Map.entry(e.getKey(), new PeerLoad(l.total(), l.perModel(), l.unseenSentMillis(MAX_UNSEEN))));
+        busy.add(Map.entry(e.getKey(), new PeerLoad(l.total(), l.perModel(), l.unseenSentMillis(MAX_UNSEEN),
+            l.inPrefill(), l.prefillTokens())));
       }
     }
     try {
@@ -61,6 +67,8 @@ final class PeerSnapshotCodec {
         for (long t : l.unseenSentMillis()) {
           out.writeLong(t);
         }
+        out.writeInt(Math.max(0, l.inPrefill()));
+        out.writeLong(Math.max(0, l.prefillTokens()));
       }
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -72,7 +80,7 @@ final class PeerSnapshotCodec {
   static Snapshot decode(byte[] message) throws IOException {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(message));
     int version = in.readUnsignedByte();
-    if (version != VERSION) {
+    if (version != VERSION && version != WITHOUT_PREFILL) {
       throw new IOException("unknown version " + version);
     }
     String sender = text(in);
@@ -91,7 +99,16 @@ final class PeerSnapshotCodec {
       for (int j = 0; j < u; j++) {
         unseen[j] = in.readLong();
       }
-      out.put(address, new PeerLoad(total, Map.copyOf(models), unseen));
+      if (version == WITHOUT_PREFILL) {
+        out.put(address, new PeerLoad(total, Map.copyOf(models), unseen));
+        continue;
+      }
+      int inPrefill = nonNegative(in.readInt(), "count in prefill");
+      long prefillTokens = in.readLong();
+      if (prefillTokens < 0 || prefillTokens > MAX_PREFILL_TOKENS) {
+        throw new IOException(prefillTokens + " prefill tokens, outside 0–" + MAX_PREFILL_TOKENS);
+      }
+      out.put(address, new PeerLoad(total, Map.copyOf(models), unseen, inPrefill, prefillTokens));
     }
     if (in.available() > 0) {
       throw new IOException(in.available() + " bytes after the last endpoint");

@@ -25,12 +25,12 @@ import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
-import io.llmgw.picker.latency.LoadSnapshot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 
 /**
@@ -59,6 +59,8 @@ public final class Director {
   private final SchedulingProfile profile;
   private final List<Timed<PreRequestHook>> preRequest;
   private final List<Timed<ResponseHook>> response;
+  /** Held from reading the pods' load to taking this request's share of it; a few microseconds per decision. */
+  private final ReentrantLock decisions = new ReentrantLock();
 
   /** @param decisionNanos told how long each first decision took (from a complete body to the stream's first step) */
   public Director(Pipeline pipeline, Datastore datastore, SaturationDetector saturation, FlowControl flow,
@@ -257,29 +259,37 @@ public final class Director {
     }
   }
 
+  /**
+   * Picks a pod and takes the request's share of its load (the before-request hooks) in one step under
+   * {@link #decisions}: a pick made a moment later, on another stream, sees this one's in-flight count and prefill
+   * tokens, so a burst does not pile onto the pod that looked idlest to all of it.
+   */
   private Step schedule(RequestContext ctx) {
     Choice choice = ctx.choice();
-    List<EndpointState> states = datastore.states(choice.pools());
     PickRequest request = new PickRequest(choice.target(), ctx.priority(), ctx.proxySubset(), ctx.holders(),
         ctx.promptTokens(), ctx.attributes());
-    PickOutcome outcome = profile.schedule(request, states);
-    if (outcome instanceof PickOutcome.NoEndpoint none) {
-      return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
-          + "': " + none.detail()));
+    Routed routed;
+    decisions.lock();
+    try {
+      PickOutcome outcome = profile.schedule(request, datastore.states(choice.pools()));
+      if (outcome instanceof PickOutcome.NoEndpoint none) {
+        return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
+            + "': " + none.detail()));
+      }
+      var picked = (PickOutcome.Picked) outcome;
+      ByteString body = choice.target().equals(ctx.requestedModel()) ? ctx.body().bytes()
+          : ctx.body().withModel(ctx.found(), choice.target());
+      routed = new Routed(picked.decision(), body, picked.loadAtPick());
+      ctx.routed(routed);
+      EndpointState primary = routed.decision().primary();
+      for (Timed<PreRequestHook> h : preRequest) {
+        long t0 = h.timed() ? ticker.nanos() : 0;
+        h.plugin().preRequest(ctx, primary);
+        observe(h, t0);
+      }
+    } finally {
+      decisions.unlock();
     }
-    var picked = (PickOutcome.Picked) outcome;
-    var decision = picked.decision();
-    EndpointState primary = decision.primary();
-    LoadSnapshot load = picked.loadAtPick();
-    for (Timed<PreRequestHook> h : preRequest) {
-      long t0 = h.timed() ? ticker.nanos() : 0;
-      h.plugin().preRequest(ctx, primary);
-      observe(h, t0);
-    }
-    ByteString body = choice.target().equals(ctx.requestedModel()) ? ctx.body().bytes()
-        : ctx.body().withModel(ctx.found(), choice.target());
-    Routed routed = new Routed(decision, body, load);
-    ctx.routed(routed);
     ctx.moveTo(RequestState.ROUTED);
     return new Step.Forward(routed);
   }
@@ -289,6 +299,15 @@ public final class Director {
     for (Timed<ResponseHook> h : response) {
       long t0 = h.timed() ? ticker.nanos() : 0;
       h.plugin().onResponseHeaders(ctx, served);
+      observe(h, t0);
+    }
+  }
+
+  /** The response's first bytes came: for a streamed response, its first token. */
+  public void firstBytes(RequestContext ctx) {
+    for (Timed<ResponseHook> h : response) {
+      long t0 = h.timed() ? ticker.nanos() : 0;
+      h.plugin().onFirstBytes(ctx);
       observe(h, t0);
     }
   }

@@ -28,11 +28,17 @@ public final class ResponseTiming {
     dispatchNanos = ticker.nanos();
   }
 
-  /** Response bytes went by: the first non-empty ones are the first token. */
-  public void bytes(int size) {
+  /**
+   * Response bytes went by: the first non-empty ones are the first token.
+   *
+   * @return whether these were the first
+   */
+  public boolean bytes(int size) {
     if (firstNanos == 0 && size > 0) {
       firstNanos = ticker.nanos();
+      return true;
     }
+    return false;
   }
 
   /** What the response showed, or null when it was not observed whole (no dispatch, no bytes, no usage). */

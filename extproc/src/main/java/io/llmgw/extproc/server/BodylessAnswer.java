@@ -3,7 +3,6 @@ package io.llmgw.extproc.server;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.state.Topology;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What the EPP answers a request that has no body, and so names no model: {@code GET /v1/models} and {@code
@@ -13,9 +12,6 @@ import java.util.Set;
  * @param json a 200's body (with {@code details} for the proxy's log), or null when the answer is {@code error}
  */
 record BodylessAnswer(String json, String details, ErrorReply error) {
-  private static final Set<String> INFERENCE_PATHS = Set.of("/v1/chat/completions", "/v1/completions",
-      "/v1/embeddings", "/v1/responses");
-
   static BodylessAnswer to(Map<String, String> headers, Topology topology) {
     String path = headers.getOrDefault(":path", "");
     String method = headers.getOrDefault(":method", "");
@@ -31,7 +27,7 @@ record BodylessAnswer(String json, String details, ErrorReply error) {
     if (get && (path.equals("/health") || path.startsWith("/health?"))) {
       return ok("{\"status\":\"ok\"}", "health");
     }
-    if (INFERENCE_PATHS.contains(path.split("\\?", 2)[0])) {
+    if (RequestShape.INFERENCE_PATHS.contains(path.split("\\?", 2)[0])) {
       return error(ErrorReply.badRequest("missing_model", "request has no body; a JSON body with 'model' is required"));
     }
     return error(ErrorReply.noSuchEndpoint(method, path));

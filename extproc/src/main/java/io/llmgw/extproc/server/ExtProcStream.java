@@ -108,7 +108,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (!spoofed.isEmpty()) {
       StreamLog.spoofed(requestId, spoofed);
     }
-    if (!h.getEndOfStream() && !ROUTABLE_BODY_MODES.contains(requestMode)) {
+    ErrorReply misshapen = RequestShape.refusal(headers);
+    if (misshapen != null) {
+      answer(misshapen);
+    } else if (!h.getEndOfStream() && !ROUTABLE_BODY_MODES.contains(requestMode)) {
       StreamLog.unroutableBodyMode(requestId, requestMode);
       answer(new ErrorReply(500, "server_error", "unsupported_body_mode",
           "the gateway's proxy is misconfigured: request body mode " + requestMode + " cannot be routed"));
@@ -211,7 +214,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   private void onResponseBody(HttpBody chunk) {
-    ctx.timing().bytes(chunk.getBody().size());
+    if (ctx.timing().bytes(chunk.getBody().size()) && ctx.state() == RequestState.RESPONDING) {
+      deps.director().firstBytes(ctx);
+    }
     out.onNext(relay.body(chunk));
     if (chunk.getEndOfStream()) {
       finish(relay.status());

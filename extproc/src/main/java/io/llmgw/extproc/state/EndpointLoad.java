@@ -7,10 +7,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Live in-flight counters of one endpoint, per model and in total, and which of them were sent after the pod's last
- * report. Per-model updates are atomic per key; the sent-since window is guarded by this object.
+ * Live in-flight counters of one endpoint, per model and in total, which of them were sent after the pod's last
+ * report, and which have not had their first token yet with the uncached prompt tokens they reserved. Per-model
+ * updates are atomic per key; the sent-since window and each request's prefill are guarded by this object.
  */
 public final class EndpointLoad implements InFlight {
   private final AtomicInteger total = new AtomicInteger();
@@ -19,6 +21,8 @@ public final class EndpointLoad implements InFlight {
   private final ArrayDeque<Sent> recent = new ArrayDeque<>();
   private int recentLive;
   private long horizon = Long.MIN_VALUE;
+  private final AtomicLong prefillTokens = new AtomicLong();
+  private final AtomicInteger inPrefill = new AtomicInteger();
 
   @Override
   public int forModel(String model) {
@@ -37,10 +41,23 @@ public final class EndpointLoad implements InFlight {
     return recentLive;
   }
 
-  Sent increment(String model, long sentMillis) {
+  @Override
+  public long prefillTokens() {
+    return prefillTokens.get();
+  }
+
+  @Override
+  public int inPrefill() {
+    return inPrefill.get();
+  }
+
+  /** @param prefill the uncached prompt tokens the request reserves until its first token (or its end) */
+  Sent increment(String model, long sentMillis, long prefill) {
     byModel.merge(model, 1, Integer::sum);
     total.incrementAndGet();
-    Sent s = new Sent(sentMillis);
+    Sent s = new Sent(sentMillis, prefill);
+    prefillTokens.addAndGet(prefill);
+    inPrefill.incrementAndGet();
     synchronized (this) {
       recent.addLast(s);
       recentLive++;
@@ -53,6 +70,7 @@ public final class EndpointLoad implements InFlight {
     byModel.computeIfPresent(model, (m, n) -> n <= 1 ? null : n - 1);
     total.decrementAndGet();
     synchronized (this) {
+      prefillDone(sent);
       if (!sent.ended) {
         sent.ended = true;
         if (sent.unseen) {
@@ -61,6 +79,22 @@ public final class EndpointLoad implements InFlight {
       }
       trim();
     }
+  }
+
+  /**
+   * The request's first token came back (or it ended): its prompt is no longer waiting for prefill here. Once per
+   * request; its remaining reservation when it had not.
+   *
+   * @return the tokens it still held; -1 when it was done already
+   */
+  synchronized long prefillDone(Sent sent) {
+    if (sent.prefillDone) {
+      return -1;
+    }
+    sent.prefillDone = true;
+    prefillTokens.addAndGet(-sent.prefill);
+    inPrefill.decrementAndGet();
+    return sent.prefill;
   }
 
   /** Drops ended requests and those the last report already shows from the front, oldest first. */
@@ -102,11 +136,14 @@ public final class EndpointLoad implements InFlight {
   /** One request as sent here; guarded by its {@link EndpointLoad}. */
   static final class Sent {
     final long millis;
+    final long prefill;
     boolean ended;
     boolean unseen = true;
+    boolean prefillDone;
 
-    private Sent(long millis) {
+    private Sent(long millis, long prefill) {
       this.millis = millis;
+      this.prefill = prefill;
     }
   }
 }

@@ -36,8 +36,14 @@ public final class InFlightTracker {
   }
 
   public Lease acquire(String address, String model) {
+    return acquire(address, model, 0);
+  }
+
+  /** @param prefillTokens the uncached prompt tokens the request brings, counted until its first token */
+  public Lease acquire(String address, String model, long prefillTokens) {
     EndpointLoad load = load(address);
-    Lease lease = new Lease(model, address, load, load.increment(model, clock.millis()), ticker.nanos());
+    Lease lease = new Lease(model, address, load, load.increment(model, clock.millis(), prefillTokens),
+        ticker.nanos());
     held.add(lease);
     return lease;
   }
@@ -90,11 +96,22 @@ public final class InFlightTracker {
         return;
       }
       EndpointLoad target = load(served);
-      EndpointLoad.Sent there = target.increment(model, clock.millis());
+      long prefill = load.prefillDone(sent); // what it did not prefill yet, it prefills there
+      EndpointLoad.Sent there = target.increment(model, clock.millis(), Math.max(0, prefill));
+      if (prefill < 0) {
+        target.prefillDone(there);
+      }
       load.decrement(model, sent);
       load = target;
       sent = there;
       address = served;
+    }
+
+    /** The first response bytes came: its prompt is prefilled. */
+    public synchronized void firstToken() {
+      if (!released) {
+        load.prefillDone(sent);
+      }
     }
 
     /** @return whether this call released it (false when it already was) */

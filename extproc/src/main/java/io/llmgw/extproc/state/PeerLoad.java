@@ -4,12 +4,19 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * What peer replicas have in flight at one endpoint, as their last snapshots said: in total, per model, and the send
- * times (epoch milliseconds, on the peers' clocks) of those the pod's reports may not show yet.
+ * What peer replicas have in flight at one endpoint, as their last snapshots said: in total, per model, the send
+ * times (epoch milliseconds, on the peers' clocks) of those the pod's reports may not show yet, and the requests still
+ * waiting for their first token with their uncached prompt tokens.
  *
  * @param unseenSentMillis ascending (sorted here whatever order they came in)
  */
-public record PeerLoad(int total, Map<String, Integer> byModel, long[] unseenSentMillis) {
+public record PeerLoad(int total, Map<String, Integer> byModel, long[] unseenSentMillis, int inPrefill,
+    long prefillTokens) {
+  /** Counts without prefill figures. */
+  public PeerLoad(int total, Map<String, Integer> byModel, long[] unseenSentMillis) {
+    this(total, byModel, unseenSentMillis, 0, 0);
+  }
+
   public PeerLoad {
     unseenSentMillis = unseenSentMillis.clone();
     Arrays.sort(unseenSentMillis);

@@ -92,6 +92,7 @@ public final class PeerLoads {
     long[] unseen = Arrays.copyOf(a.unseenSentMillis(), a.unseenSentMillis().length + b.unseenSentMillis().length);
     System.arraycopy(b.unseenSentMillis(), 0, unseen, a.unseenSentMillis().length, b.unseenSentMillis().length);
     Arrays.sort(unseen);
-    return new PeerLoad(a.total() + b.total(), Map.copyOf(models), unseen);
+    return new PeerLoad(a.total() + b.total(), Map.copyOf(models), unseen, a.inPrefill() + b.inPrefill(),
+        a.prefillTokens() + b.prefillTokens());
   }
 }

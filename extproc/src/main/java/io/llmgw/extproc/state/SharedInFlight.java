@@ -3,7 +3,10 @@ package io.llmgw.extproc.state;
 import io.llmgw.picker.InFlight;
 import java.time.Instant;
 
-/** One endpoint's in-flight counts across replicas: this one's, live, and its peers' last snapshots, summed. */
+/**
+ * One endpoint's in-flight counts and prefill tokens across replicas: this one's, live, and its peers' last snapshots,
+ * summed.
+ */
 record SharedInFlight(InFlight own, PeerLoad peers) implements InFlight {
   @Override
   public int forModel(String model) {
@@ -18,5 +21,15 @@ record SharedInFlight(InFlight own, PeerLoad peers) implements InFlight {
   @Override
   public int sentSince(Instant reportedAt) {
     return own.sentSince(reportedAt) + peers.sentSince(reportedAt.toEpochMilli());
+  }
+
+  @Override
+  public long prefillTokens() {
+    return own.prefillTokens() + peers.prefillTokens();
+  }
+
+  @Override
+  public int inPrefill() {
+    return own.inPrefill() + peers.inPrefill();
   }
 }

@@ -21,11 +21,11 @@ class PeerSnapshotCodecTest {
   final Clock clock = Clock.fixed(Instant.ofEpochMilli(1_000_000), ZoneOffset.UTC);
 
   @Test
-  void countsPerEndpointAndModelAndTheUnseenSendTimesReadBack() throws Exception {
+  void countsPerEndpointAndModelTheUnseenSendTimesAndPrefillReadBack() throws Exception {
     InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
-    tracker.acquire("10.0.0.1:8000", "base");
-    tracker.acquire("10.0.0.1:8000", "sql-lora");
-    tracker.acquire("10.0.0.1:8000", "sql-lora");
+    tracker.acquire("10.0.0.1:8000", "base", 1_500);
+    tracker.acquire("10.0.0.1:8000", "sql-lora", 200).firstToken();
+    tracker.acquire("10.0.0.1:8000", "sql-lora", 300);
     tracker.acquire("10.0.0.2:8000", "base").release(); // idle endpoints are not sent
     PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(PeerSnapshotCodec.encode("replica-a", tracker.all()));
     assertThat(s.sender()).isEqualTo("replica-a");
@@ -34,6 +34,38 @@ class PeerSnapshotCodecTest {
     assertThat(l.total()).isEqualTo(3);
     assertThat(l.byModel()).containsEntry("base", 1).containsEntry("sql-lora", 2);
     assertThat(l.unseenSentMillis()).containsExactly(1_000_000, 1_000_000, 1_000_000);
+    assertThat(l.inPrefill()).isEqualTo(2);
+    assertThat(l.prefillTokens()).isEqualTo(1_800);
+  }
+
+  @Test
+  void aReplicaOfTheVersionBeforePrefillIsStillHeardDuringARollingUpgrade() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeByte(PeerSnapshotCodec.WITHOUT_PREFILL);
+    out.writeUTF("old-replica");
+    out.writeShort(1);
+    out.writeUTF("10.0.0.1:8000");
+    out.writeInt(2);
+    out.writeByte(1);
+    out.writeUTF("base");
+    out.writeInt(2);
+    out.writeShort(1);
+    out.writeLong(999_000);
+    PeerLoad l = PeerSnapshotCodec.decode(bytes.toByteArray()).byEndpoint().get("10.0.0.1:8000");
+    assertThat(l.total()).isEqualTo(2);
+    assertThat(l.unseenSentMillis()).containsExactly(999_000);
+    assertThat(l.prefillTokens()).isZero();
+  }
+
+  @Test
+  void aNegativeOrAbsurdPrefillIsRefused() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    tracker.acquire("10.0.0.1:8000", "base", 10);
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all());
+    byte[] negative = good.clone();
+    negative[good.length - 8] = (byte) 0x80; // the prefill tokens' sign bit: the message's last long
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(negative)).hasMessageContaining("prefill tokens");
   }
 
   @Test

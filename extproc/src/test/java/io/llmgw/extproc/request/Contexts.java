@@ -5,6 +5,10 @@ import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.ModelExtractor;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.testing.TestGateway;
+import io.llmgw.picker.Decision;
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.latency.LoadSnapshot;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -56,6 +60,16 @@ public final class Contexts {
 
   public static RequestContext resolved(TestGateway g, String model) {
     return resolved(g, model, Map.of(), null);
+  }
+
+  /** Resolved, then picked for {@code primary}, which was believed to cache {@code cachedShare} of the prompt. */
+  public static RequestContext picked(TestGateway g, String model, EndpointState primary, double cachedShare) {
+    RequestContext ctx = resolved(g, model);
+    ctx.moveTo(RequestState.LOAD);
+    ctx.moveTo(RequestState.SCHEDULE);
+    ctx.routed(new Routed(new Decision(List.of(primary)), ctx.body().bytes(),
+        LoadSnapshot.of(primary).withCachedShare(cachedShare)));
+    return ctx;
   }
 
   /** The request's latency limits checked against the pods' predictions, as admission does. */

@@ -36,6 +36,24 @@ class AdminAccessTest {
     }
   }
 
+  /** Issue 32, item 6: every answer of the port tells a browser not to sniff, frame or load anything foreign. */
+  @Test
+  void everyAnswerOfThePortCarriesSecurityHeadersAndThePageRunsOnlyItsOwnScript() throws Exception {
+    try (EppHarness h = new EppHarness(1, 233, s -> s)) {
+      for (String path : new String[] {"/metrics", "/admin/status", "/admin/pods", "/status", "/no-such-thing"}) {
+        HttpResponse<String> r = call(h, "GET", path, null);
+        assertThat(r.headers().firstValue("X-Content-Type-Options")).as(path).hasValue("nosniff");
+        assertThat(r.headers().firstValue("X-Frame-Options")).as(path).hasValue("DENY");
+        assertThat(r.headers().firstValue("Content-Security-Policy")).as(path)
+            .hasValueSatisfying(v -> assertThat(v).contains("frame-ancestors 'none'").doesNotContain("unsafe"));
+      }
+      String page = call(h, "GET", "/status", null).headers().firstValue("Content-Security-Policy").orElseThrow();
+      assertThat(page).contains("script-src 'sha256-", "style-src 'sha256-", "connect-src 'self'");
+      assertThat(call(h, "GET", "/admin/status", null).headers().firstValue("Content-Security-Policy"))
+          .hasValue("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    }
+  }
+
   @Test
   void withTokensReadsNeedTheReadOrAdminTokenAndWritesTheAdminToken() throws Exception {
     AdminAccess access = AdminAccess.of("admin-t0ken", "read-t0ken");

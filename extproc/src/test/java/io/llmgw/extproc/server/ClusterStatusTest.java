@@ -80,7 +80,7 @@ class ClusterStatusTest {
         assertThat(summary(k.conditions("ghost"), "Ready")).isEqualTo("False/ModelNotServed");
       });
       assertThat(k.conditions("broken").get("Accepted").getMessage())
-          .isEqualTo("spec.adapter.targets[0].weight: 0 is outside 1..1000000");
+          .isEqualTo("spec.adapter.targets[0].weight: 0 is out of range (1..1000000)");
       assertThat(k.conditions("lost").get("ResolvedRefs").getMessage()).contains("missing-pool");
       assertThat(k.conditions("empty").get("Ready").getMessage()).isEqualTo("its pools select no ready pod");
       assertThat(k.conditions("good").get("Accepted").getObservedGeneration()).isNotNull();

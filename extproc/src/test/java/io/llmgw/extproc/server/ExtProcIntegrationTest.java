@@ -193,6 +193,27 @@ class ExtProcIntegrationTest {
     assertThat(header(model, "retry-after")).isNull();
   }
 
+  /** Issue 32, item 5: an inference path takes a JSON POST; anything else is told so before its body is read. */
+  @Test
+  void anInferencePathRefusesOtherMethodsAndBodiesThatAreNotJson() throws Exception {
+    assertImmediate(bodiless("GET", "/v1/chat/completions"), 405, "method_not_allowed");
+    for (String type : List.of("text/plain", "application/x-www-form-urlencoded")) {
+      ExtProcCall call = h.open();
+      call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/chat/completions", "content-type", type),
+          false, BodySendMode.FULL_DUPLEX_STREAMED, null));
+      ProcessingResponse refused = call.next();
+      assertImmediate(refused, 415, "unsupported_media_type");
+      assertThat(refused.getImmediateResponse().getBody().toStringUtf8()).contains(type);
+      call.cancel();
+    }
+    ExtProcCall json = h.open();
+    json.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/chat/completions", "content-type",
+        "application/json; charset=utf-8"), false, BodySendMode.FULL_DUPLEX_STREAMED, null));
+    json.send(requestBody(chat("adapter-a"), true));
+    assertThat(setHeader(json.next(), EppProtocol.DESTINATION)).as("JSON with a charset is JSON").isNotNull();
+    json.cancel();
+  }
+
   @Test
   void subsetHintRestrictsThePickToTheListedEndpoints() throws Exception {
     String only = h.pods.get(2).address();

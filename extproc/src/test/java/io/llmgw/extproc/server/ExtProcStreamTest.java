@@ -86,6 +86,33 @@ class ExtProcStreamTest {
         .mapToDouble(d -> d.getValue()).sum();
   }
 
+  private long prefillTokens() {
+    return g.datastore().inFlight().all().values().stream().mapToLong(l -> l.prefillTokens()).sum();
+  }
+
+  /**
+   * Issue 29, item 3: a routed request's prompt counts as prefill work on its pod from the decision until the first
+   * response bytes (a streamed response's first token), not until the stream ends; its in-flight count stays.
+   */
+  @Test
+  void item29APromptCountsAsPrefillOnItsPodUntilItsFirstResponseBytes() {
+    g.allIdle(2, "chat-lora");
+    stream.onNext(post("/v1/chat/completions"));
+    stream.onNext(requestBody(chat("chat-lora"), true));
+    long expected = chat("chat-lora").length() / TestGateway.settings().requests().bytesPerToken();
+    assertThat(prefillTokens()).as("the whole prompt: nothing of it is believed cached").isEqualTo(expected);
+    stream.onNext(responseHeaders(200, "text/event-stream", null, false));
+    assertThat(prefillTokens()).as("headers come before the first token").isEqualTo(expected);
+    stream.onNext(responseBody("", false));
+    assertThat(prefillTokens()).as("empty bytes are no token").isEqualTo(expected);
+    stream.onNext(responseBody("data: {\"choices\":[]}\n\n", false));
+    assertThat(prefillTokens()).isZero();
+    assertThat(inFlight()).isEqualTo(1);
+    stream.onNext(responseBody("data: [DONE]\n\n", true));
+    assertThat(inFlight()).isZero();
+    assertThat(prefillTokens()).isZero();
+  }
+
   /**
    * Issue 13, item 1: a request that goes silent while it arrives (headers, part of a body, then nothing) held its
    * stream slot and its buffered bytes until the proxy gave up. After the idle timeout it is answered 408 and gives

@@ -22,6 +22,49 @@ class InFlightTrackerTest {
     assertThat(tracker.load("b:1").total()).isZero();
   }
 
+  /**
+   * Issue 29, item 3: a request's uncached prompt tokens count as prefill work from its pick until its first token,
+   * once, whichever comes first of the first token, its end or its expiry; a fallback carries what is left of it.
+   */
+  @Test
+  void prefillTokensCountFromThePickUntilTheFirstTokenOnceAndMoveWithAFallback() {
+    EndpointLoad a = tracker.load("a:1");
+    InFlightTracker.Lease streamed = tracker.acquire("a:1", "m", 1_000);
+    InFlightTracker.Lease ended = tracker.acquire("a:1", "m", 300);
+    assertThat(a.prefillTokens()).isEqualTo(1_300);
+    assertThat(a.inPrefill()).isEqualTo(2);
+    streamed.firstToken();
+    streamed.firstToken();
+    assertThat(a.prefillTokens()).as("once, however often the bytes come").isEqualTo(300);
+    assertThat(a.inPrefill()).isEqualTo(1);
+    assertThat(a.total()).as("still in flight: decoding").isEqualTo(2);
+    ended.release();
+    ended.firstToken();
+    assertThat(a.prefillTokens()).as("ended before any token: its reservation goes with it").isZero();
+    streamed.release();
+    assertThat(a.prefillTokens()).isZero();
+    assertThat(a.inPrefill()).isZero();
+
+    InFlightTracker.Lease fellBack = tracker.acquire("a:1", "m", 500);
+    fellBack.moveTo("b:1");
+    assertThat(a.prefillTokens()).isZero();
+    assertThat(tracker.load("b:1").prefillTokens()).as("it prefills where it runs").isEqualTo(500);
+    fellBack.firstToken();
+    InFlightTracker.Lease prefilled = tracker.acquire("a:1", "m", 700);
+    prefilled.firstToken();
+    prefilled.moveTo("b:1");
+    assertThat(tracker.load("b:1").prefillTokens()).as("a prefilled request stays prefilled where it moves").isZero();
+    assertThat(tracker.load("b:1").inPrefill()).isZero();
+    prefilled.release();
+    fellBack.release();
+
+    InFlightTracker.Lease stuck = tracker.acquire("a:1", "m", 900);
+    now += Duration.ofMinutes(10).toNanos();
+    assertThat(tracker.expireOlderThan(Duration.ofMinutes(5))).isEqualTo(1);
+    assertThat(a.prefillTokens()).as("an expired lease's reservation goes too").isZero();
+    assertThat(stuck.release()).isFalse();
+  }
+
   /** Issue 13, item 2: a stream held open after its routing answer counted against its pod forever. */
   @Test
   void item2LeasesHeldPastTheLongestARequestMayTakeAreReleasedOnceAndOnlyThose() {

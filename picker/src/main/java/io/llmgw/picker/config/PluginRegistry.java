@@ -24,6 +24,7 @@ import io.llmgw.picker.scorers.PrecisePrefixCacheScorer;
 import io.llmgw.picker.scorers.PrefixCacheScorer;
 import io.llmgw.picker.scorers.QueueScorer;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
+import io.llmgw.picker.scorers.TokenLoadScorer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -84,6 +85,7 @@ public final class PluginRegistry {
     r.register(LatencyObjectiveFilter.TYPE, (p, env) -> none(p, new LatencyObjectiveFilter()));
     r.register(FreshMetricsFilter.TYPE, (p, env) -> none(p, new FreshMetricsFilter(env.clock(), env.staleAfter())));
     r.register(QueueScorer.TYPE, (p, env) -> none(p, new QueueScorer()));
+    r.register(TokenLoadScorer.TYPE, (p, env) -> none(p, new TokenLoadScorer()));
     Factory kv = (p, env) -> none(p, new KvCacheScorer());
     r.register(KvCacheScorer.TYPE, kv);
     r.register("kv-cache-scorer", kv); // the reference EPP's earlier name

@@ -7,8 +7,9 @@ import io.llmgw.picker.EndpointState;
 
 /**
  * The request counts in flight on its pod from the moment it is sent there until its exchange ends, whichever way
- * (response end, error, cancellation: the release is idempotent); a fallback the proxy reports moves the count to the
- * pod that actually serves it.
+ * (response end, error, cancellation: the release is idempotent), and its prompt's uncached tokens (as the profile's
+ * prefix view judged them at the pick) count as prefill work there until its first response bytes; a fallback the
+ * proxy reports moves both to the pod that actually serves it.
  */
 public final class InFlightLease implements PreRequestHook, ResponseHook {
   public static final String TYPE = "in-flight-lease";
@@ -26,7 +27,16 @@ public final class InFlightLease implements PreRequestHook, ResponseHook {
 
   @Override
   public void preRequest(RequestContext ctx, EndpointState primary) {
-    ctx.holdLease(inFlight.acquire(primary.address(), ctx.choice().target()));
+    double cached = ctx.routed().loadAtPick().cachedShare();
+    long uncached = Math.round(ctx.promptTokens() * (1 - Math.max(0, Math.min(1, cached))));
+    ctx.holdLease(inFlight.acquire(primary.address(), ctx.choice().target(), uncached));
+  }
+
+  @Override
+  public void onFirstBytes(RequestContext ctx) {
+    if (ctx.lease() != null) {
+      ctx.lease().firstToken();
+    }
   }
 
   @Override

@@ -55,8 +55,8 @@ class ClusterStoreTest {
         .put("priority", 5_000_000);
     store.putRoute(bad);
     assertThat(store.config().routes()).isEmpty();
-    assertThat(store.verdicts().getFirst().problem()).isEqualTo("spec.adapter.priority: 5000000 is outside "
-        + "-1000000..1000000");
+    assertThat(store.verdicts().getFirst().problem()).isEqualTo("spec.adapter.priority: 5000000 is out of "
+        + "range (-1000000..1000000)");
   }
 
   @Test

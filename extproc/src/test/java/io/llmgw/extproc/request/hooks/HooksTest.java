@@ -35,12 +35,22 @@ class HooksTest {
   @Test
   void theLeaseCountsTheRequestWhereItRunsAndIsReleasedOnceWhateverEndsIt() {
     InFlightLease lease = new InFlightLease(g.datastore().inFlight());
-    RequestContext ctx = Contexts.resolved(g, "chat-lora");
-    lease.preRequest(ctx, pod(1));
+    EndpointState first = pod(1);
+    RequestContext ctx = Contexts.picked(g, "chat-lora", first, 0.75);
+    lease.preRequest(ctx, first);
     assertThat(g.datastore().inFlight().load(address(1)).forModel("chat-lora")).isEqualTo(1);
+    assertThat(g.datastore().inFlight().load(address(1)).prefillTokens())
+        .as("issue 29: the quarter of the prompt the pod was not believed to cache")
+        .isEqualTo(Math.round(ctx.promptTokens() * 0.25)).isPositive();
     lease.onResponseHeaders(ctx, address(2)); // the proxy fell back to pod 2
     assertThat(g.datastore().inFlight().load(address(1)).total()).isZero();
+    assertThat(g.datastore().inFlight().load(address(1)).prefillTokens()).isZero();
     assertThat(g.datastore().inFlight().load(address(2)).forModel("chat-lora")).isEqualTo(1);
+    assertThat(g.datastore().inFlight().load(address(2)).prefillTokens())
+        .isEqualTo(Math.round(ctx.promptTokens() * 0.25));
+    lease.onFirstBytes(ctx);
+    assertThat(g.datastore().inFlight().load(address(2)).prefillTokens()).isZero();
+    assertThat(g.datastore().inFlight().load(address(2)).total()).isEqualTo(1);
     lease.onDone(ctx, new Completion("200", null, null));
     lease.onDone(ctx, new Completion("cancelled", null, null));
     assertThat(g.datastore().inFlight().load(address(2)).total()).isZero();

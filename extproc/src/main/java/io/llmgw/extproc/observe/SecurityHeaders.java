@@ -1,0 +1,53 @@
+package io.llmgw.extproc.observe;
+
+import com.sun.net.httpserver.Headers;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What every answer of the metrics/admin port says to a browser: do not guess content types, never frame this, send no
+ * referrer, and load nothing. The status page alone may run its own inline script and style, named by their hashes
+ * (no {@code 'unsafe-inline'}), and read this port's JSON.
+ */
+final class SecurityHeaders {
+  static final String NOTHING = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+  private SecurityHeaders() {}
+
+  static void apply(Headers h) {
+    h.set("X-Content-Type-Options", "nosniff");
+    h.set("X-Frame-Options", "DENY");
+    h.set("Referrer-Policy", "no-referrer");
+    h.set("Content-Security-Policy", NOTHING);
+  }
+
+  /** The status page's policy: its inline scripts and styles by hash, data from this origin only. */
+  static String forPage(String html) {
+    return "default-src 'none'; script-src " + hashes(html, "script") + "; style-src " + hashes(html, "style")
+        + "; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+  }
+
+  private static String hashes(String html, String tag) {
+    Matcher m = Pattern.compile("<" + tag + ">(.*?)</" + tag + ">", Pattern.DOTALL).matcher(html);
+    List<String> out = new ArrayList<>();
+    while (m.find()) {
+      out.add("'sha256-" + sha256(m.group(1)) + "'");
+    }
+    return out.isEmpty() ? "'none'" : String.join(" ", out);
+  }
+
+  private static String sha256(String text) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return Base64.getEncoder().encodeToString(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+}
