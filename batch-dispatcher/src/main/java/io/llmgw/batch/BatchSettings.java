@@ -102,7 +102,7 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
     }
 
     public static InputLimits defaults() {
-      return new InputLimits(200L << 20, 8 << 20, 50_000);
+      return new InputLimits(200L << 20, io.llmgw.api.BodyLimit.DEFAULT_BYTES, 50_000);
     }
   }
 

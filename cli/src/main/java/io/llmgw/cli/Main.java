@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "llmgw", mixinStandardHelpOptions = true, version = "llmgw 0.1.0",
     description = "LLM Instance Gateway: an Envoy ext_proc Endpoint Picker for pools of LLM model servers.",
     subcommands = {QuickstartCommand.class, ServeCommand.class, SimCommand.class, ProxyCommand.class,
-        BenchCommand.class, StatusCommand.class, BatchCommand.class})
+        BenchCommand.class, StatusCommand.class, ValidateCommand.class, BatchCommand.class})
 public final class Main implements Runnable {
   /** Netty's buffer-leak sampling, read once when Netty loads; an operator may still set it on the command line. */
   static final String NETTY_LEAK_DETECTION = "io.grpc.netty.shaded.io.netty.leakDetection.level";

@@ -43,7 +43,7 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
   }
 
   public static RequestSettings defaults() {
-    int maxBody = 8 << 20;
+    int maxBody = io.llmgw.api.BodyLimit.DEFAULT_BYTES;
     // a quarter of the heap for bodies still arriving, and never less than one body of the largest size
     long buffered = Math.max(maxBody, Runtime.getRuntime().maxMemory() / 4);
     return new RequestSettings(maxBody, 4, 2, false, false, Duration.ofMinutes(15), 10_000, buffered,

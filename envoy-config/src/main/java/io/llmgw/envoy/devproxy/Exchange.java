@@ -159,7 +159,7 @@ final class Exchange {
     }
     LOG.warn("{} {}: ext_proc stream to {} failed: {}{}", in.method(), in.path(), replica, status.getCode(),
         status.getDescription() == null ? "" : " (" + status.getDescription() + ")");
-    localReply(500, "the endpoint picker failed: " + status.getCode());
+    localReply(500, "endpoint_picker_failed", "the endpoint picker failed: " + status.getCode());
   }
 
   private void failOpen() {
@@ -188,7 +188,8 @@ final class Exchange {
     if (requestBytes > proxy.settings().maxBodyBytes()) {
       // Envoy's buffer limit: the body could not be kept for retries
       cancelEpp();
-      localReply(413, "request body exceeds the proxy's limit of " + proxy.settings().maxBodyBytes() + " bytes");
+      localReply(413, "request_too_large",
+          "request body exceeds the proxy's limit of " + proxy.settings().maxBodyBytes() + " bytes");
       return;
     }
     toEpp(ExtProcMessages.requestBody(UnsafeByteOperations.unsafeWrap(chunk.getBytes()), false));
@@ -262,8 +263,9 @@ final class Exchange {
       destinations = List.of(proxy.settings().failure().defaultEndpoint());
     }
     if (attempt >= destinations.size() || attempt > proxy.settings().maxRetries()) {
-      syntheticResponse(503, destinations.isEmpty() ? "the endpoint picker named no destination"
-          : "no healthy upstream: " + destinations + " all failed");
+      syntheticResponse(503, destinations.isEmpty() ? "no_destination" : "no_healthy_upstream",
+          destinations.isEmpty() ? "the endpoint picker named no destination"
+              : "no healthy upstream: " + destinations + " all failed");
       return;
     }
     String target = destinations.get(attempt++);
@@ -329,12 +331,12 @@ final class Exchange {
   }
 
   /** A response the proxy makes itself (no upstream left) still passes through the EPP, as Envoy's local replies do. */
-  private void syntheticResponse(int status, String message) {
+  private void syntheticResponse(int status, String code, String message) {
     responseStatus = status;
     responseHeaders = MultiMap.caseInsensitiveMultiMap().add("content-type", "application/json");
     toEpp(ExtProcMessages.responseHeaders(List.of(Map.entry(":status", Integer.toString(status)),
         Map.entry("content-type", "application/json")), false, null));
-    toEpp(ExtProcMessages.responseBody(ByteString.copyFromUtf8(errorJson(status, message)), true));
+    toEpp(ExtProcMessages.responseBody(ByteString.copyFromUtf8(errorJson(status, code, message)), true));
   }
 
   private void writeResponseHead(CommonResponse common) {
@@ -367,13 +369,13 @@ final class Exchange {
   }
 
   /** Answers without the EPP: it failed, or the request cannot be kept. failure_mode_allow is false, as in envoy.yaml. */
-  private void localReply(int status, String message) {
+  private void localReply(int status, String code, String message) {
     finished = true;
     if (upstream != null) {
       upstream.reset();
     }
     if (!out.headWritten() && !out.ended()) {
-      out.setStatusCode(status).putHeader("content-type", "application/json").end(errorJson(status, message));
+      out.setStatusCode(status).putHeader("content-type", "application/json").end(errorJson(status, code, message));
     } else if (!out.ended()) {
       out.reset();
     }
@@ -397,9 +399,11 @@ final class Exchange {
   }
 
   /** An OpenAI-style error body, as the EPP and the model servers answer. */
-  private static String errorJson(int status, String message) {
+  /** OpenAI's error shape, as the EPP answers: the code a string, the type by who is at fault. */
+  private static String errorJson(int status, String code, String message) {
     ObjectNode root = JSON.createObjectNode();
-    root.putObject("error").put("message", message).put("type", "proxy_error").putNull("param").put("code", status);
+    root.putObject("error").put("message", message)
+        .put("type", status >= 500 ? "server_error" : "invalid_request_error").putNull("param").put("code", code);
     return root.toString();
   }
 
@@ -433,7 +437,8 @@ final class Exchange {
       to.open.decrementAndGet();
       context.runOnContext(v -> {
         if (!finished && stream == generation && !bypass) {
-          localReply(500, "the endpoint picker closed the stream before the response completed");
+          localReply(500, "endpoint_picker_failed",
+              "the endpoint picker closed the stream before the response completed");
         }
       });
     }

@@ -41,7 +41,8 @@ public record ProxySettings(String host, int port, List<String> epps, Duration c
   }
 
   public static ProxySettings defaults() {
-    return new ProxySettings("127.0.0.1", 8080, List.of("127.0.0.1:9002"), Duration.ofSeconds(2), 2, 16 << 20, null,
+    return new ProxySettings("127.0.0.1", 8080, List.of("127.0.0.1:9002"), Duration.ofSeconds(2), 2,
+        io.llmgw.api.BodyLimit.DEFAULT_BYTES, null,
         null, Duration.ofMillis(500), FailureMode.closed());
   }
 

@@ -1,5 +1,6 @@
 package io.llmgw.extproc.control;
 
+import io.llmgw.api.ConfigChanges;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.ConfigFileLoader;
 import io.llmgw.api.GatewayConfig;
@@ -32,6 +33,8 @@ public final class FileConfigSource implements ConfigSource {
   private final Consumer<GatewayConfig> apply;
   private final Consumer<ConfigException> rejected;
   private byte[] lastContent;
+  /** What was applied last, to say what an edit changed. */
+  private GatewayConfig applied = GatewayConfig.empty();
   private byte[] lastSeen;
   private String lastProblem;
   private ScheduledFuture<?> poller;
@@ -59,6 +62,7 @@ public final class FileConfigSource implements ConfigSource {
     lastContent = content;
     lastSeen = content;
     apply.accept(config);
+    applied = config;
     LOG.info("loaded {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
         config.pods().size());
   }
@@ -84,8 +88,10 @@ public final class FileConfigSource implements ConfigSource {
       GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, StandardCharsets.UTF_8));
       apply.accept(config);
       lastProblem = null;
-      LOG.info("applied edit of {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
+      LOG.info("applied edit of {}: {} ({} pools, {} routes, {} pods)", file,
+          ConfigChanges.between(applied, config).describe(), config.pools().size(), config.routes().size(),
           config.pods().size());
+      applied = config;
     } catch (ConfigException e) {
       report(e);
     }

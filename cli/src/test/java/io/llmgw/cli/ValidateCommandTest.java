@@ -1,0 +1,80 @@
+package io.llmgw.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Issue 32, item 3: a configuration is checked before it ships, with the EPP's own checks. */
+class ValidateCommandTest {
+  @TempDir
+  Path dir;
+
+  record Run(int code, String out, String err) {}
+
+  static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = Main.commandLine();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  static Path examples(String name) {
+    return Path.of(System.getProperty("user.dir")).getParent().resolve("examples").resolve(name);
+  }
+
+  @Test
+  void theShippedExamplesAreValidGatewayAndPluginFiles() {
+    Run r = run("validate", examples("pool.yaml").toString(), examples("quickstart.yaml").toString(),
+        examples("plugins-scorers.yaml").toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("pool.yaml: valid (1 pools, ").contains("plugins-scorers.yaml: valid "
+        + "EndpointPickerConfig; lifecycle resolve: ").contains("queue-scorer");
+  }
+
+  @Test
+  void aBrokenFileIsExit1NamingFileDocumentWhereItStartsAndField() throws Exception {
+    String good = Files.readString(examples("pool.yaml"));
+    Path broken = Files.writeString(dir.resolve("broken.yaml"), good.replaceFirst("priority: -?\\d+",
+        "priority: 99999999999"));
+    Run r = run("validate", broken.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("broken.yaml: document ", "starts at line ", "field spec.adapter.priority",
+        "99999999999 is out of range");
+    Run missing = run("validate", dir.resolve("nope.yaml").toString());
+    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.err()).contains("nope.yaml", "no such file");
+  }
+
+  @Test
+  void aPluginFileNamingAnUnknownPluginOrABadParameterIsRefusedNamingIt() throws Exception {
+    Path plugins = Files.writeString(dir.resolve("plugins.yaml"), Files.readString(examples("plugins-scorers.yaml"))
+        .replace("maxPrefixBlocksToMatch: 256", "maxPrefixBlocksToMatch: lots"));
+    Run r = run("validate", plugins.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("plugins.yaml", "maxPrefixBlocksToMatch");
+    Path unknown = Files.writeString(dir.resolve("unknown.yaml"), Files.readString(examples("plugins-scorers.yaml"))
+        .replace("type: queue-scorer", "type: fastest-scorer"));
+    assertThat(run("validate", unknown.toString()).err()).contains("fastest-scorer");
+  }
+
+  @Test
+  void againstTheRunningFileItSaysWhatWouldChange() throws Exception {
+    String good = Files.readString(examples("pool.yaml"));
+    Path running = Files.writeString(dir.resolve("running.yaml"), good);
+    Path edited = Files.writeString(dir.resolve("edited.yaml"), good.replaceFirst("priority: (-?\\d+)",
+        "priority: 77"));
+    Run r = run("validate", "--against", running.toString(), edited.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("against " + running + ": routes ~");
+    assertThat(run("validate", "--against", running.toString(), running.toString()).out()).contains("no changes");
+  }
+}
