@@ -1,5 +1,6 @@
 package io.llmgw.batch;
 
+import io.llmgw.api.TempTree;
 import io.llmgw.batch.dispatch.Dispatcher;
 import io.llmgw.batch.dispatch.Forwarder;
 import io.llmgw.batch.dispatch.LoadReader;
@@ -10,12 +11,10 @@ import io.llmgw.batch.store.BatchStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,10 +130,6 @@ public final class BatchService implements AutoCloseable {
     forwarder.close();
     reader.close();
     store.close();
-    try (var files = Files.walk(uploads)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // a temporary directory: the OS cleans it eventually
-    }
+    TempTree.delete(uploads);
   }
 }

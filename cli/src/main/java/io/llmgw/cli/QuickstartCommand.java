@@ -196,7 +196,7 @@ final class QuickstartCommand implements Callable<Integer> {
       ProgressBar bar = new ProgressBar(out, requests, System.console() != null);
       RunResult result = new OpenLoopRun(listenHost, port, plan.workload(), rate, requests / rate, 7, 1024, 60)
           .run(bar::update);
-      QuickstartReport.print(out, result, PoolStats.of(rig.pods()));
+      QuickstartReport.print(out, result, PoolStats.of(rig.pods()), plan.sheddable());
       batch.report(out);
       out.printf("%nPools, routes and batch queues, as `./llmgw status --epp 127.0.0.1:%d --batch 127.0.0.1:%d` "
           + "shows them:%n", rig.epp().metricsPort(), batches.port());

@@ -15,7 +15,8 @@ import java.util.Set;
  * What the quickstart derives from its config file: simulated pods at the file's pod addresses and port, holding every
  * adapter the routes name, and a demonstration workload over the routes' model names (earlier routes more popular).
  */
-record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload workload) {
+/** @param sheddable the models of routes with a negative priority: their 429s under load are by design */
+record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload workload, Set<String> sheddable) {
   /** The model the "try it yourself" example asks for: the first adapter route, else the first route. */
   String exampleModel() {
     return workload.models().stream().filter(m -> !m.equals(sim.model())).findFirst()
@@ -37,8 +38,12 @@ record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload wor
     }
     Set<String> adapters = new LinkedHashSet<>();
     List<String> models = new ArrayList<>();
+    Set<String> sheddable = new LinkedHashSet<>();
     for (LLMRoute r : config.routes()) {
       models.add(r.modelName());
+      if (r.adapter().priority() < 0) {
+        sheddable.add(r.modelName());
+      }
       if (r.adapter().targets().isEmpty()) {
         if (!r.modelName().equals(SimConfig.DEFAULT_MODEL)) {
           adapters.add(r.modelName());
@@ -59,6 +64,6 @@ record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload wor
     SimConfig sim = SimConfig.builder().adapters(List.copyOf(adapters)).loras(maxLoras, cpuLoras).decode(15, 0.5)
         .seed(42).build();
     return new QuickstartPlan(ips, config.pools().getFirst().targetPorts().getFirst(), sim,
-        Workload.of("quickstart", models, weights, 16, 96));
+        Workload.of("quickstart", models, weights, 16, 96), Set.copyOf(sheddable));
   }
 }

@@ -1,20 +1,37 @@
 package io.llmgw.cli;
 
+import io.llmgw.bench.load.ClassResult;
 import io.llmgw.bench.load.PoolStats;
 import io.llmgw.bench.load.RunResult;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The tables the quickstart prints after its demonstration workload. */
 final class QuickstartReport {
   private QuickstartReport() {}
 
-  static void print(PrintStream out, RunResult r, PoolStats s) {
-    out.printf("%n  %d requests: %d ok, %d errors %s; %.1f/s%n", r.sent(), r.ok(), r.errors(), r.outcomes(),
-        r.throughput());
+  /** @param sheddable models of sheddable routes (negative priority), whose 429s are the gateway doing its job */
+  static void print(PrintStream out, RunResult r, PoolStats s, Set<String> sheddable) {
+    int shed = 0;
+    for (String model : sheddable) {
+      ClassResult c = r.byClass().get(model);
+      shed += c == null ? 0 : c.count("429");
+    }
+    int errors = r.errors() - shed;
+    out.printf("%n  %d requests: %d ok, %d shed by design, %d errors %s; %.1f/s%n", r.sent(), r.ok(), shed, errors,
+        r.outcomes(), r.throughput());
+    if (shed > 0) {
+      out.printf("  (shed: 429 to %s, routes of negative priority, which yield the pool to the others when it is "
+          + "busy)%n", String.join(", ", sheddable));
+    }
     out.printf("  time to first token p50 %.0f ms, p99 %.0f ms; time per output token p90 %.1f ms%n", r.ttftMs(50),
         r.ttftMs(99), r.tpotMs(90));
+    String busy = MachineLoad.busyNote();
+    if (busy != null) {
+      out.println("  " + busy);
+    }
 
     Map<String, long[]> totals = s.adapterUsesAndHits();
     List<String> adapters = List.copyOf(totals.keySet());

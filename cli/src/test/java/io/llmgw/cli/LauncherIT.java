@@ -140,8 +140,9 @@ class LauncherIT {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out + launched.errors()).isZero();
-        // the only acceptable failures are 429s: the summaries route is sheddable and a busy machine can saturate
-        assertThat(out).containsPattern("60 requests: \\d+ ok, \\d+ errors \\{(429=\\d+, )?ok=\\d+}");
+        // the only acceptable failures are 429s of the sheddable summaries route, which a busy machine can saturate:
+        // the summary counts them apart from errors (issue 32)
+        assertThat(out).containsPattern("60 requests: \\d+ ok, \\d+ shed by design, 0 errors \\{(429=\\d+, )?ok=\\d+}");
         assertThat(out).contains("4 simulated pods", "time to first token p50", "127.0.0.151:", "affinity hits",
             "Try it yourself", "curl -s http://127.0.0.1:", "60/60 sent");
         assertThat(out).as("no progress bar redrawn into a pipe").doesNotContain("\r");

@@ -32,8 +32,8 @@ final class StoreKinds {
         dir = Files.createTempDirectory("llmgw-store-contract");
         if (LocalRedis.available()) {
           redis = LocalRedis.start(dir, false);
-          Runtime.getRuntime().addShutdownHook(new Thread(StoreKinds::stopRedis));
         }
+        Runtime.getRuntime().addShutdownHook(new Thread(StoreKinds::cleanUp));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -58,11 +58,14 @@ final class StoreKinds {
     return ++counter;
   }
 
-  private static void stopRedis() {
+  private static void cleanUp() {
     try {
-      redis.close();
+      if (redis != null) {
+        redis.close();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    io.llmgw.api.TempTree.delete(dir);
   }
 }
