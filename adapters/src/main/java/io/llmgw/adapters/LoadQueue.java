@@ -254,7 +254,8 @@ public final class LoadQueue {
       }
     }
     if (w.tried().isEmpty()) {
-      fail(w.job(), "every pod that could load it was busy loading others for " + settings.loadWaitTimeout());
+      fail(w.job(), "every pod that could load it was busy loading others for "
+          + settings.loadWaitTimeout().toMillis() + " ms");
     } else {
       giveUp(w.job(), w.tried(), w.lastError());
     }

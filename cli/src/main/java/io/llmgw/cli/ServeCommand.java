@@ -227,6 +227,11 @@ public final class ServeCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   Duration maxRequestDuration;
 
+  @Option(names = "--explain-every", defaultValue = "" + RequestSettings.DEFAULT_EXPLAIN_EVERY,
+      description = "Keep one decision in this many explained at /admin/decisions and on the status page; 0 keeps "
+          + "only those of requests sent with an x-llmgw-explain header (default: ${DEFAULT-VALUE}).")
+  int explainEvery;
+
   @Option(names = "--request-idle-timeout", converter = DurationConverter.class,
       description = "A request still arriving that sends nothing for this long is answered 408; a stream that sends "
           + "not even its headers is ended (default: ${DEFAULT-VALUE}).")
@@ -408,7 +413,7 @@ public final class ServeCommand implements Callable<Integer> {
         .withPeerService(peersService))
         .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
-            trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout))
+            trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout, explainEvery))
         .withScrape(d.scrape().withInterval(scrapeInterval).withKvEvents(new KvEventSettings(kvEventsPort,
             kvEventsReplayPort, kvEventsTopic, d.scrape().kvEvents().replayTimeout()))
             .withAdapterWarmWindow(adapterWarmWindow), staleAfter)

@@ -5,6 +5,7 @@ import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.CopyScaler;
 import io.llmgw.extproc.flowcontrol.FlowControl;
 import io.llmgw.extproc.objectives.LatencyTracker;
+import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.FlowMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 public record Components(Datastore datastore, EppMetrics metrics, Adapters adapters, CopyScaler copyScaler,
     FlowControl flow, LatencyTracker latency, SchedulingProfile profile, GatewayStatus status, StreamDeps streams,
-    EngineBlockIndex engineBlocks) {
+    EngineBlockIndex engineBlocks, DecisionLog decisions) {
   private static final Logger LOG = LoggerFactory.getLogger(Components.class);
 
   /**
@@ -77,7 +78,9 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         flow.signal(); // fresh metrics: a waiting request may fit now
       }
     });
-    Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos);
+    DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock);
+    Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,
+        decisions);
     GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker);
     metrics.watch(datastore, saturation, clock);
     metrics.watchAdapters(adapters, datastore);
@@ -97,6 +100,6 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits, new Vitals(clock));
     metrics.watchEngineBlocks(engineBlocks);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams,
-        engineBlocks);
+        engineBlocks, decisions);
   }
 }

@@ -195,7 +195,7 @@ public final class Epp implements AutoCloseable {
             new PoolLoadReport(parts.datastore(), parts.flow(), settings.saturation().detector(clock)),
             new PodsReport(parts.datastore(), parts.adapters(),
                 clock),
-            l.admin()));
+            parts.decisions(), l.admin()));
     if (l.metricsTls()) {
       metricsBuilder.httpsConfigurator(new HttpsConfigurator(EppTls.sslContext(identity)));
     }

@@ -88,7 +88,8 @@ public record EppSettings(
   public EppSettings withMaxBodyBytes(int bytes) {
     return withRequests(new RequestSettings(bytes, requests.bytesPerToken(), requests.maxFallbacks(),
         requests.destinationFallbacks(), requests.trustRewriteHeader(), requests.maxRequestDuration(),
-        requests.maxStreams(), Math.max(bytes, requests.maxBufferedBytes()), requests.idleTimeout()));
+        requests.maxStreams(), Math.max(bytes, requests.maxBufferedBytes()), requests.idleTimeout(),
+        requests.explainEvery()));
   }
 
   public EppSettings withAdapters(AdapterSettings a) {

@@ -19,10 +19,14 @@ import java.time.Duration;
  *     is answered 503
  * @param idleTimeout a stream whose request is still arriving and that sends nothing for this long is answered 408 (or
  *     ended, when not even its headers came): it holds a stream slot and perhaps buffered bytes
+ * @param explainEvery one decision in this many is kept explained ({@code /admin/decisions}); 0 keeps only those of
+ *     requests that ask ({@code x-llmgw-explain})
  */
 public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean destinationFallbacks,
     boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes,
-    Duration idleTimeout) {
+    Duration idleTimeout, int explainEvery) {
+  public static final int DEFAULT_EXPLAIN_EVERY = 16;
+
   public RequestSettings {
     if (maxBodyBytes < 1024) {
       throw new IllegalArgumentException("--max-body-bytes must be at least 1024");
@@ -37,6 +41,9 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
     if (idleTimeout.toMillis() < 100) {
       throw new IllegalArgumentException("--request-idle-timeout must be at least 100ms");
     }
+    if (explainEvery < 0) {
+      throw new IllegalArgumentException("--explain-every must be 0 (only requests that ask) or more");
+    }
     if (bytesPerToken < 1 || maxFallbacks < 0 || maxFallbacks > 10) {
       throw new IllegalArgumentException("bytes per token must be at least 1 and fallbacks within 0..10");
     }
@@ -47,21 +54,21 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
     // a quarter of the heap for bodies still arriving, and never less than one body of the largest size
     long buffered = Math.max(maxBody, Runtime.getRuntime().maxMemory() / 4);
     return new RequestSettings(maxBody, 4, 2, false, false, Duration.ofMinutes(15), 10_000, buffered,
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(30), DEFAULT_EXPLAIN_EVERY);
   }
 
   public RequestSettings withDestinationFallbacks(boolean listed) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, listed, trustRewriteHeader,
-        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout);
+        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery);
   }
 
   public RequestSettings withStreamLimits(int streams, long bufferedBytes) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
-        maxRequestDuration, streams, bufferedBytes, idleTimeout);
+        maxRequestDuration, streams, bufferedBytes, idleTimeout, explainEvery);
   }
 
   public RequestSettings withIdleTimeout(Duration timeout) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
-        maxRequestDuration, maxStreams, maxBufferedBytes, timeout);
+        maxRequestDuration, maxStreams, maxBufferedBytes, timeout, explainEvery);
   }
 }

@@ -46,8 +46,17 @@ public final class SchedulingProfile {
   }
 
   public PickOutcome schedule(PickRequest request, List<EndpointState> pool) {
+    return schedule(request, pool, null);
+  }
+
+  /** @param explain told what each step did, or null when nobody asks (then nothing is recorded) */
+  public PickOutcome schedule(PickRequest request, List<EndpointState> pool, Explanation explain) {
+    if (explain != null) {
+      explain.candidates(pool);
+    }
     if (pool.isEmpty()) {
-      return new PickOutcome.NoEndpoint(PickOutcome.NoEndpoint.NO_READY_ENDPOINT, "its pool has no ready pods");
+      return explained(explain,
+          new PickOutcome.NoEndpoint(PickOutcome.NoEndpoint.NO_READY_ENDPOINT, "its pool has no ready pods"));
     }
     List<EndpointState> candidates = pool;
     // one ticker read per plugin boundary: a plugin's duration is the time since the previous timed boundary
@@ -58,10 +67,13 @@ public final class SchedulingProfile {
       }
       List<EndpointState> kept = filter(f.plugin(), request, candidates);
       mark = lap(f, mark);
+      if (explain != null) {
+        explain.filtered(f.id(), kept);
+      }
       if (kept.isEmpty()) {
         PickOutcome.NoEndpoint none = f.plugin().whyNone(request, candidates);
         if (none != null) {
-          return none;
+          return explained(explain, none);
         }
         candidates = f.plugin().bestEffort(request, candidates);
       } else {
@@ -77,9 +89,15 @@ public final class SchedulingProfile {
         total[i] += s.weight() * partial[i];
       }
       mark = lap(s, mark);
+      if (explain != null) {
+        explain.scored(s.id(), s.weight(), candidates, partial);
+      }
     }
     List<EndpointState> ranked = picker.plugin().pick(request, candidates, total);
     lap(picker, mark);
+    if (explain != null) {
+      explain.picked(candidates, total, ranked);
+    }
     EndpointState primary = ranked.getFirst();
     // before the scorers record this request there: what it met, not what it leaves behind
     LoadSnapshot load = loadFor(request.model(), request.prefixBlocks(), primary);
@@ -87,6 +105,13 @@ public final class SchedulingProfile {
       s.plugin().onPicked(request, primary);
     }
     return new PickOutcome.Picked(new Decision(ranked), load);
+  }
+
+  private static PickOutcome explained(Explanation explain, PickOutcome.NoEndpoint none) {
+    if (explain != null) {
+      explain.none(none.code() + ": " + none.detail());
+    }
+    return none;
   }
 
   /**

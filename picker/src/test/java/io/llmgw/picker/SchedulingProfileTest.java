@@ -40,6 +40,36 @@ class SchedulingProfileTest {
         .isEqualTo(new PickOutcome.NoEndpoint("no_ready_endpoint", "its pool has no ready pods"));
   }
 
+  /** Issue 32, item 1: a decision explained names the filters' survivors, each scorer's scores and the ranking. */
+  @Test
+  void anExplainedDecisionRecordsEachStepAndPicksAsAnUnexplainedOne() {
+    SchedulingProfile scorers = Profiles.of(PolicyShorthand.SCORERS, 50, new Random(1));
+    var busy = pod(3, metrics(6, 0.5, Set.of("a")), InFlight.NONE);
+    Explanation explain = new Explanation();
+    PickOutcome explained = scorers.schedule(PickRequest.of("a"), List.of(p1, p2, busy), explain);
+    PickOutcome plain = Profiles.of(PolicyShorthand.SCORERS, 50, new Random(1)).schedule(PickRequest.of("a"),
+        List.of(p1, p2, busy));
+    String primary = ((PickOutcome.Picked) explained).decision().primary().address();
+    assertThat(primary).as("explaining changes nothing").isEqualTo(((PickOutcome.Picked) plain).decision().primary()
+        .address());
+    Explanation.Snapshot s = explain.snapshot();
+    assertThat(s.candidates()).containsExactly("127.0.0.1:8000", "127.0.0.2:8000", "127.0.0.3:8000");
+    assertThat(s.filters()).as("filters that apply to the request").containsExactly(new Explanation.Filtered(
+        "fresh-metrics-filter", s.candidates()));
+    assertThat(s.scorers()).extracting(Explanation.Scored::scorer).containsExactly("queue-scorer",
+        "kv-cache-utilization-scorer", "prefix-cache-scorer", "lora-affinity-scorer");
+    Explanation.Scored queue = s.scorers().getFirst();
+    assertThat(queue.weight()).isEqualTo(2.0);
+    assertThat(queue.scores()).containsEntry("127.0.0.1:8000", 1.0).containsEntry("127.0.0.3:8000", 0.0);
+    assertThat(s.ranked().getFirst()).isEqualTo(primary);
+    assertThat(s.totals().get(primary)).isGreaterThan(s.totals().get("127.0.0.3:8000"));
+    assertThat(s.noEndpoint()).isNull();
+
+    Explanation none = new Explanation();
+    seed.schedule(PickRequest.of("a").withSubset(Set.of("10.9.9.9:1")), List.of(p1, p2), none);
+    assertThat(none.snapshot().noEndpoint()).startsWith("subset_mismatch: ");
+  }
+
   @Test
   void theSubsetHintRestrictsTheChoiceAndAMismatchIsReportedAsOne() {
     assertThat(Profiles.picked(seed, PickRequest.of("a").withSubset(Set.of("127.0.0.2:8000")), List.of(p1, p2))

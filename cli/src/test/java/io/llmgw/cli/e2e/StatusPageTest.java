@@ -39,9 +39,12 @@ class StatusPageTest {
     return Integer.parseInt(m.group(1));
   }
 
-  private static void chat(int port, String model) throws Exception {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-        + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
+  private static void chat(int port, String model, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"));
+    if (headers.length > 0) {
+      b.headers(headers);
+    }
+    HttpResponse<String> r = HTTP.send(b.timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model + "\",\"max_tokens\":4,\"messages\":"
             + "[{\"role\":\"user\",\"content\":\"hello\"}]}"))
         .build(), HttpResponse.BodyHandlers.ofString());
@@ -56,7 +59,12 @@ class StatusPageTest {
       for (int i = 0; i < 6; i++) {
         chat(rig.proxyPort(), i % 2 == 0 ? "sql-lora" : Gateways.BASE);
       }
+      chat(rig.proxyPort(), "sql-lora", "x-request-id", "page-trace-32", "x-llmgw-explain", "1");
       String first = dom(url, 2500);
+      assertThat(first).as("issue 32: the decision the request asked to be explained").contains("page-trace-32")
+          .containsPattern("<td[^>]*>page-trace-32</td>(<td[^>]*>[^<]*</td>){3}<td class=\"ok\">routed</td>")
+          .contains("fresh-metrics-filter kept ");
+      assertThat(dom(url + "?decision=no-such-request", 2500)).doesNotContain("page-trace-32");
       assertThat(first).contains("LLM Instance Gateway", "default/sim-pool", "127.0.0.231:", "127.0.0.232:",
           "sql-lora", "chat-lora", Gateways.BASE, "fresh, ")
           .as("no error shown").contains("<div id=\"error\" class=\"bad\"></div>");

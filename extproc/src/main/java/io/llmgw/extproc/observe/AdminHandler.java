@@ -24,12 +24,14 @@ import java.util.concurrent.TimeoutException;
  * {@code POST /admin/adapters/{name}:ensureLoaded} loads one now (as a request would) and answers with its status.
  * {@code GET /admin/status} reports pools (pods, saturation, waiting requests, desired pods) and routes (priority,
  * objectives' attainment): what {@code ./llmgw status} prints. {@code GET /admin/load} is each pool's load right now,
- * for batch dispatchers ({@link PoolLoadReport}).
+ * for batch dispatchers ({@link PoolLoadReport}). {@code GET /admin/decisions} is the last decisions explained, newest
+ * first ({@link DecisionLog}; {@code ?id=} keeps those whose request id contains it, {@code ?limit=} up to 256).
  */
 public final class AdminHandler implements HttpHandler {
   private static final String PREFIX = "/admin/adapters";
   private static final String STATUS = "/admin/status";
   private static final String LOAD = "/admin/load";
+  private static final String DECISIONS = "/admin/decisions";
   private static final String ENSURE = ":ensureLoaded";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -40,9 +42,11 @@ public final class AdminHandler implements HttpHandler {
   private final PoolLoadReport load;
   private final AdminAccess access;
   private final PodsReport pods;
+  private final DecisionLog decisions;
 
   public AdminHandler(Adapters adapters, Datastore datastore, GatewayStatus status, PoolLoadReport load,
-      PodsReport pods, AdminAccess access) {
+      PodsReport pods, DecisionLog decisions, AdminAccess access) {
+    this.decisions = decisions;
     this.adapters = adapters;
     this.datastore = datastore;
     this.status = status;
@@ -89,6 +93,9 @@ public final class AdminHandler implements HttpHandler {
         send(ex, 200, status.report());
       } else if (path.equals("/admin/pods") && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, pods.report());
+      } else if (path.equals(DECISIONS) && ex.getRequestMethod().equals("GET")) {
+        Map<String, String> q = query(ex.getRequestURI().getRawQuery());
+        send(ex, 200, Map.of("decisions", decisions.recent(limit(q.get("limit")), q.get("id"))));
       } else if (path.equals(LOAD) && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, load.report());
       } else if (path.equals(PREFIX) && ex.getRequestMethod().equals("GET")) {
@@ -112,9 +119,37 @@ public final class AdminHandler implements HttpHandler {
         }
       } else {
         send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
-            + " (try GET /status, GET " + STATUS + ", GET /admin/pods, GET " + LOAD + ", GET " + PREFIX + " or POST "
+            + " (try GET /status, GET " + STATUS + ", GET /admin/pods, GET " + LOAD + ", GET " + DECISIONS
+            + "?id=, GET "
+            + PREFIX + " or POST "
             + PREFIX + "/{name}" + ENSURE + ")"));
       }
+    }
+  }
+
+  /** The query's parameters, percent-decoded; a malformed one is dropped, never an error page. */
+  private static Map<String, String> query(String raw) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (raw == null) {
+      return out;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      try {
+        out.put(java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+            eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException malformed) {
+        // dropped
+      }
+    }
+    return out;
+  }
+
+  private static int limit(String value) {
+    try {
+      return value == null ? 50 : Math.max(1, Math.min(256, Integer.parseInt(value)));
+    } catch (NumberFormatException e) {
+      return 50;
     }
   }
 
@@ -130,7 +165,8 @@ public final class AdminHandler implements HttpHandler {
           .get(adapters.settings().loadWaitTimeout().toMillis(), TimeUnit.MILLISECONDS);
       send(ex, 200, describe(status(l)));
     } catch (ExecutionException | TimeoutException e) {
-      String why = e instanceof TimeoutException ? "not loaded within " + adapters.settings().loadWaitTimeout()
+      String why = e instanceof TimeoutException ? "not loaded within "
+          + io.llmgw.api.Durations.format(adapters.settings().loadWaitTimeout())
           : e.getCause().getMessage();
       Map<String, Object> body = new LinkedHashMap<>(describe(status(l)));
       body.put("error", why);

@@ -5,6 +5,7 @@ import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.InferenceObjective;
 import io.llmgw.extproc.flowcontrol.FlowControl;
+import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.admission.AdmissionFacts;
 import io.llmgw.extproc.request.admission.AdmissionStep;
@@ -17,6 +18,7 @@ import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.RouteView;
 import io.llmgw.extproc.state.Topology;
 import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.Explanation;
 import io.llmgw.picker.PickOutcome;
 import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.Plugin;
@@ -60,11 +62,13 @@ public final class Director {
   private final List<Timed<PreRequestHook>> preRequest;
   private final List<Timed<ResponseHook>> response;
   /** Held from reading the pods' load to taking this request's share of it; a few microseconds per decision. */
-  private final ReentrantLock decisions = new ReentrantLock();
+  private final ReentrantLock pickLock = new ReentrantLock();
+  private final DecisionLog explained;
 
   /** @param decisionNanos told how long each first decision took (from a complete body to the stream's first step) */
   public Director(Pipeline pipeline, Datastore datastore, SaturationDetector saturation, FlowControl flow,
-      Ticker ticker, PluginTimings timings, LongConsumer decisionNanos) {
+      Ticker ticker, PluginTimings timings, LongConsumer decisionNanos, DecisionLog explained) {
+    this.explained = explained;
     this.datastore = datastore;
     this.saturation = saturation;
     this.flow = flow;
@@ -118,19 +122,20 @@ public final class Director {
     ctx.moveTo(RequestState.RESOLVE);
     Step step;
     try {
+      ctx.explain(explained.wants(ctx.headers()) ? new Explanation() : null);
       ctx.hints(RequestHints.parse(ctx.headers()));
       step = run(ctx);
     } catch (RequestHints.BadHeader e) {
       step = new Step.Answer(ErrorReply.badRequest("invalid_header", e.getMessage()));
     }
     decisionNanos.accept(ticker.nanos() - t0);
-    return step;
+    return keep(ctx, step);
   }
 
   /** A wait ended: go on at the phase after it, or answer why the request cannot go on. */
   public Step resume(RequestContext ctx, Step.Resumption resumption) {
     ctx.waitingOn(null);
-    return switch (resumption) {
+    return keep(ctx, switch (resumption) {
       case Step.Resumption.Refuse r -> new Step.Answer(r.reply());
       case Step.Resumption.Proceed p -> {
         renewAfterWait(ctx); // time passed and the pods' load moved: e.g. what is left of the limits is checked anew
@@ -142,7 +147,15 @@ public final class Director {
         }
         yield run(ctx);
       }
-    };
+    });
+  }
+
+  /** Keeps the decision's explanation when it is to be explained and the request's path through the EPP ended. */
+  private Step keep(RequestContext ctx, Step step) {
+    if (ctx.explanation() != null && !(step instanceof Step.Wait)) {
+      explained.record(Decisions.entry(ctx, step, explained.nowMillis()));
+    }
+    return step;
   }
 
   private Step run(RequestContext ctx) {
@@ -261,24 +274,25 @@ public final class Director {
 
   /**
    * Picks a pod and takes the request's share of its load (the before-request hooks) in one step under
-   * {@link #decisions}: a pick made a moment later, on another stream, sees this one's in-flight count and prefill
+   * {@link #pickLock}: a pick made a moment later, on another stream, sees this one's in-flight count and prefill
    * tokens, so a burst does not pile onto the pod that looked idlest to all of it.
    */
   private Step schedule(RequestContext ctx) {
     Choice choice = ctx.choice();
     PickRequest request = new PickRequest(choice.target(), ctx.priority(), ctx.proxySubset(), ctx.holders(),
         ctx.promptTokens(), ctx.attributes());
+    // before the lock: a rewrite copies the body, which may be megabytes
+    ByteString body = choice.target().equals(ctx.requestedModel()) ? ctx.body().bytes()
+        : ctx.body().withModel(ctx.found(), choice.target());
     Routed routed;
-    decisions.lock();
+    pickLock.lock();
     try {
-      PickOutcome outcome = profile.schedule(request, datastore.states(choice.pools()));
+      PickOutcome outcome = profile.schedule(request, datastore.states(choice.pools()), ctx.explanation());
       if (outcome instanceof PickOutcome.NoEndpoint none) {
         return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
             + "': " + none.detail()));
       }
       var picked = (PickOutcome.Picked) outcome;
-      ByteString body = choice.target().equals(ctx.requestedModel()) ? ctx.body().bytes()
-          : ctx.body().withModel(ctx.found(), choice.target());
       routed = new Routed(picked.decision(), body, picked.loadAtPick());
       ctx.routed(routed);
       EndpointState primary = routed.decision().primary();
@@ -288,7 +302,7 @@ public final class Director {
         observe(h, t0);
       }
     } finally {
-      decisions.unlock();
+      pickLock.unlock();
     }
     ctx.moveTo(RequestState.ROUTED);
     return new Step.Forward(routed);

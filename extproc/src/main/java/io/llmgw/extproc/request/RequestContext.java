@@ -4,6 +4,7 @@ import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.RouteView;
+import io.llmgw.picker.Explanation;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.attributes.Attributes;
 import io.llmgw.picker.attributes.PromptBlocks;
@@ -34,6 +35,7 @@ public final class RequestContext implements PromptBlocks.Source {
   private Set<String> holders;
   private Routed routed;
   private InFlightTracker.Lease lease;
+  private Explanation explanation;
   private Runnable cancelWait;
 
   public RequestContext(Ticker ticker) {
@@ -118,6 +120,15 @@ public final class RequestContext implements PromptBlocks.Source {
 
   public RouteView route() {
     return route;
+  }
+
+  /** Collects the scheduling cycle's steps when this decision is to be explained; null otherwise. */
+  public Explanation explanation() {
+    return explanation;
+  }
+
+  void explain(Explanation collector) {
+    this.explanation = collector;
   }
 
   public Choice choice() {

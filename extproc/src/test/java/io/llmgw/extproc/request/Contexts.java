@@ -14,12 +14,14 @@ import java.util.Set;
 
 /** Requests at a given point of their lifecycle, for tests of single phases and plugins. */
 public final class Contexts {
+  private static final java.util.concurrent.atomic.AtomicLong NEXT_ID = new java.util.concurrent.atomic.AtomicLong();
+
   private Contexts() {}
 
   /** A chat request for {@code model} whose headers and body have arrived. */
   public static RequestContext arrived(TestGateway g, String model, Map<String, String> headers, Set<String> subset) {
     RequestContext ctx = new RequestContext(g.clock);
-    ctx.received("req-" + model, headers, subset);
+    ctx.received("req-" + model + "-" + NEXT_ID.incrementAndGet(), headers, subset);
     String json = "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}";
     RequestBody body = new RequestBody();
     body.append(ByteString.copyFromUtf8(json));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.FileModeYaml;
+import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.testing.TestGateway;
 import java.util.List;
@@ -58,6 +59,40 @@ class DirectorTest {
     assertThat(r).extracting(ErrorReply::status, ErrorReply::code).containsExactly(400, "unknown_objective");
     assertThat(r.message()).contains(EppProtocol.OBJECTIVE, "'vip?forged'");
     assertThat(g.pluginCalls("resolve", "weighted-targets")).isZero();
+  }
+
+  /** Issue 32, item 1: a request that asks is explained, whatever its end; one in 16 of the others is. */
+  @Test
+  void aRequestThatAsksIsExplainedWhereverItEndsAndOneInSixteenOfTheOthers() {
+    g.allIdle(3, "chat-lora");
+    RequestContext asked = Contexts.arrived(g, "chat-lora", Map.of(DecisionLog.ASK_HEADER, "1"), null);
+    g.director().start(asked); // the log's first decision is also the sampled one: start past it
+    DecisionLog log = g.parts.decisions();
+    for (int i = 0; i < 15; i++) {
+      RequestContext other = Contexts.arrived(g, "chat-lora");
+      g.director().start(other);
+      other.lease().release(); // done: the pods stay idle, nothing waits
+    }
+    assertThat(log.recent(256, null)).as("the one that asked; the 15 after it are not sampled").hasSize(1);
+    DecisionLog.Entry e = log.recent(1, null).getFirst();
+    assertThat(e.requestId()).isEqualTo(asked.requestId());
+    assertThat(e.outcome()).isEqualTo("routed");
+    assertThat(e.route()).isEqualTo("default/chat");
+    assertThat(e.target()).isEqualTo("chat-lora");
+    assertThat(e.pod()).isEqualTo(asked.routed().decision().primary().address());
+    assertThat(e.schedule().candidates()).hasSize(3);
+    assertThat(e.schedule().scorers()).extracting(s -> s.scorer()).contains("lora-packing-scorer");
+
+    RequestContext seventeenth = Contexts.arrived(g, "chat-lora");
+    assertThat(g.director().start(seventeenth)).isInstanceOf(Step.Forward.class);
+    assertThat(log.recent(256, null)).as("the 17th is sampled").hasSize(2);
+    g.director().start(Contexts.arrived(g, "nobody", Map.of(DecisionLog.ASK_HEADER, "yes"), null));
+    DecisionLog.Entry refused = log.recent(1, null).getFirst();
+    assertThat(refused.outcome()).startsWith("404 model_not_found");
+    assertThat(refused.route()).isNull();
+    assertThat(refused.schedule()).as("it never reached scheduling").isNull();
+    assertThat(log.recent(256, asked.requestId())).extracting(DecisionLog.Entry::requestId)
+        .containsExactly(asked.requestId());
   }
 
   @Test

@@ -48,6 +48,9 @@ class AdminAccessTest {
             .hasValueSatisfying(v -> assertThat(v).contains("frame-ancestors 'none'").doesNotContain("unsafe"));
       }
       String page = call(h, "GET", "/status", null).headers().firstValue("Content-Security-Policy").orElseThrow();
+      HttpResponse<String> decisions = call(h, "GET", "/admin/decisions?limit=lots&id=%E0%A4", null);
+      assertThat(decisions.statusCode()).as("a query that does not read is the default, not an error").isEqualTo(200);
+      assertThat(decisions.body()).isEqualTo("{\"decisions\":[]}");
       assertThat(page).contains("script-src 'sha256-", "style-src 'sha256-", "connect-src 'self'");
       assertThat(call(h, "GET", "/admin/status", null).headers().firstValue("Content-Security-Policy"))
           .hasValue("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");

@@ -193,6 +193,28 @@ class ExtProcIntegrationTest {
     assertThat(header(model, "retry-after")).isNull();
   }
 
+  /** Issue 32, item 1: a request that asks is explained at /admin/decisions, found by its id. */
+  @Test
+  void aRequestThatAsksForItsDecisionIsFoundByItsIdOnTheAdminPort() throws Exception {
+    ExtProcCall call = h.open();
+    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/chat/completions", EppProtocol.REQUEST_ID,
+        "trace-me-29", "x-llmgw-explain", "1"), false, BodySendMode.FULL_DUPLEX_STREAMED, null));
+    call.send(requestBody(chat("adapter-a"), true));
+    String pod = setHeader(call.next(), EppProtocol.DESTINATION);
+    call.cancel();
+    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + h.epp.metricsPort()
+            + "/admin/decisions?id=trace-me")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    var decisions = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).get("decisions");
+    assertThat(decisions).hasSize(1);
+    assertThat(decisions.get(0).get("requestId").asText()).isEqualTo("trace-me-29");
+    assertThat(decisions.get(0).get("outcome").asText()).isEqualTo("routed");
+    assertThat(decisions.get(0).get("pod").asText()).isEqualTo(pod);
+    assertThat(decisions.get(0).get("schedule").get("scorers").toString()).contains("scores", pod);
+  }
+
   /** Issue 32, item 5: an inference path takes a JSON POST; anything else is told so before its body is read. */
   @Test
   void anInferencePathRefusesOtherMethodsAndBodiesThatAreNotJson() throws Exception {

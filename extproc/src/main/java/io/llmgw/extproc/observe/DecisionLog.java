@@ -1,0 +1,79 @@
+package io.llmgw.extproc.observe;
+
+import io.llmgw.picker.Explanation;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Why requests went where they went: the last {@code capacity} decisions explained, in a ring. One request in
+ * {@code sampleEvery} is explained (none when it is 0), and every request that asks ({@link #ASK_HEADER}), so that an operator can follow
+ * one request by its id; the others cost one counter increment. Read at {@code GET /admin/decisions} and on the status
+ * page, behind the metrics port's read token.
+ */
+public final class DecisionLog {
+  /** A request header asking for this request's decision to be kept (any value). */
+  public static final String ASK_HEADER = "x-llmgw-explain";
+
+  /**
+   * One decision, whatever its end.
+   *
+   * @param route the route found, or null when none was (404)
+   * @param target the model or adapter the pod must serve, or null before one was chosen
+   * @param waitedMs how long the request waited in the EPP (flow control, an adapter load) before this end
+   * @param outcome {@code routed}, or the answer's status and code ({@code 429 pool_saturated})
+   * @param pod the pod picked, or null when the request was answered
+   * @param schedule the scheduling cycle's steps, or null when the request did not reach scheduling
+   */
+  public record Entry(String requestId, long atMillis, String route, String model, String target, int priority,
+      long waitedMs, String outcome, String pod, Explanation.Snapshot schedule) {}
+
+  private final Entry[] ring;
+  private final int sampleEvery;
+  private final Clock clock;
+  private final AtomicLong decisions = new AtomicLong();
+  private int next;
+  private int size;
+
+  public DecisionLog(int capacity, int sampleEvery, Clock clock) {
+    this.ring = new Entry[capacity];
+    this.sampleEvery = sampleEvery;
+    this.clock = clock;
+  }
+
+  /** @param sampleEvery one decision in this many is explained; 0 explains only the requests that ask */
+  public static DecisionLog of(int sampleEvery, Clock clock) {
+    return new DecisionLog(256, sampleEvery, clock);
+  }
+
+  /** When a decision is kept, on the clock that stamps everything else the EPP reports. */
+  public long nowMillis() {
+    return clock.millis();
+  }
+
+  /** Whether this request's decision is to be explained: it asks, or it is the sampled one. */
+  public boolean wants(Map<String, String> headers) {
+    boolean sampled = sampleEvery > 0 && decisions.getAndIncrement() % sampleEvery == 0; // counted whether it asks
+    return sampled || headers.containsKey(ASK_HEADER);
+  }
+
+  public synchronized void record(Entry e) {
+    ring[next] = e;
+    next = (next + 1) % ring.length;
+    size = Math.min(size + 1, ring.length);
+  }
+
+  /** Newest first, at most {@code max}; those whose request id contains {@code id} when it is not null. */
+  public synchronized List<Entry> recent(int max, String id) {
+    List<Entry> out = new ArrayList<>();
+    for (int k = 1; k <= size && out.size() < max; k++) {
+      Entry e = ring[Math.floorMod(next - k, ring.length)];
+      if (id == null || e.requestId().contains(id)) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+}
