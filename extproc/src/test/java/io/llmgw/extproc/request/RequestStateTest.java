@@ -37,7 +37,7 @@ class RequestStateTest {
     try (TestGateway g = new TestGateway(1, "")) {
       RequestContext ctx = Contexts.arrived(g, "m");
       assertThatThrownBy(() -> ctx.moveTo(RequestState.ROUTED)).isInstanceOf(IllegalStateException.class)
-          .hasMessage("request req-m cannot go from RECEIVING to ROUTED");
+          .hasMessage("request " + ctx.requestId() + " cannot go from RECEIVING to ROUTED");
     }
   }
 
