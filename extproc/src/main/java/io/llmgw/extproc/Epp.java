@@ -17,6 +17,7 @@ import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.HealthServer;
 import io.llmgw.extproc.observe.HealthWatch;
+import io.llmgw.extproc.observe.PeerMetrics;
 import io.llmgw.extproc.observe.PodsReport;
 import io.llmgw.extproc.observe.PoolLoadReport;
 import io.llmgw.extproc.observe.TlsMetrics;
@@ -96,6 +97,7 @@ public final class Epp implements AutoCloseable {
       throw e;
     }
     peers = new PeerExchange(s.listen().peers(), parts.datastore().inFlight(), parts.datastore().peers(), scheduler);
+    PeerMetrics.register(parts.metrics().registry(), peers.traffic());
     boolean readsEvents = parts.profile().allPlugins().stream().anyMatch(p -> p instanceof PrecisePrefixCacheScorer);
     if (readsEvents && !s.scrape().kvEvents().enabled()) {
       LOG.warn("{} has no KV-cache events to read (--kv-events-port is off): it scores every pod as the approximate "

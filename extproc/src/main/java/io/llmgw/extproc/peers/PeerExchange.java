@@ -44,7 +44,8 @@ public final class PeerExchange implements AutoCloseable {
   private final InFlightTracker inFlight;
   private final PeerLoads loads;
   private final ScheduledExecutorService scheduler;
-  private final PeerLoadService service = new PeerLoadService();
+  private final PeerTraffic traffic = new PeerTraffic();
+  private final PeerLoadService service = new PeerLoadService(traffic);
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   /** Whether each peer's stream is up (absent: never was): logged when it comes and goes, not per retry. */
   private final Map<String, Boolean> up = new ConcurrentHashMap<>();
@@ -58,6 +59,11 @@ public final class PeerExchange implements AutoCloseable {
     this.inFlight = inFlight;
     this.loads = loads;
     this.scheduler = scheduler;
+  }
+
+  /** What this replica sent its watchers and received from its peers. */
+  public PeerTraffic traffic() {
+    return traffic;
   }
 
   /** The Watch method, for the health port's server. */
@@ -147,10 +153,12 @@ public final class PeerExchange implements AutoCloseable {
   }
 
   private void received(String peer, byte[] message) {
+    traffic.received(message.length);
     PeerSnapshotCodec.Snapshot s;
     try {
       s = PeerSnapshotCodec.decode(message);
     } catch (IOException | RuntimeException e) {
+      traffic.refused();
       if (up.put(peer, false) != Boolean.FALSE) {
         LOG.warn("peer replica {}: its counts cannot be read ({}); they do not count until they can", peer,
             e.getMessage());

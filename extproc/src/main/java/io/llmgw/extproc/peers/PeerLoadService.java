@@ -29,6 +29,11 @@ final class PeerLoadService {
       .build();
 
   private final Set<ServerCallStreamObserver<byte[]>> watchers = ConcurrentHashMap.newKeySet();
+  private final PeerTraffic traffic;
+
+  PeerLoadService(PeerTraffic traffic) {
+    this.traffic = traffic;
+  }
 
   ServerServiceDefinition definition() {
     return ServerServiceDefinition.builder("llmgw.PeerLoad")
@@ -50,6 +55,7 @@ final class PeerLoadService {
       } else if (w.isReady()) {
         try {
           w.onNext(snapshot);
+          traffic.sent(snapshot.length);
         } catch (RuntimeException gone) {
           watchers.remove(w); // cancelled between the check and the send
         }

@@ -47,6 +47,9 @@ class PeerExchangeTest {
 
       stream.onNext(new byte[] {1, 0, 1, 'x', (byte) 0xff, (byte) 0xff}); // a snapshot claiming 65,535 endpoints
       await().atMost(Duration.ofSeconds(5)).until(() -> loads.freshPeers() == 0);
+      assertThat(exchange.traffic().receivedMessages()).as("issue 29: the exchange counted").isEqualTo(2);
+      assertThat(exchange.traffic().receivedBytes()).isEqualTo(good.length + 6L);
+      assertThat(exchange.traffic().refusedMessages()).isEqualTo(1);
       stream.onNext(good);
       await().atMost(Duration.ofSeconds(5)).until(() -> loads.freshPeers() == 1);
 

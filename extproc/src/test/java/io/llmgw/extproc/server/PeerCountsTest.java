@@ -58,6 +58,10 @@ class PeerCountsTest {
         // what B has at Q counts at A (whether it is newer than the pods' last reports, PeerLoadsTest checks)
         await().atMost(Duration.ofSeconds(5)).until(() -> inFlightAt(a.epp, q.address()).total() == 8);
         assertThat(inFlightAt(a.epp, q.address()).forModel("base-model")).isEqualTo(8);
+        assertThat(inFlightAt(a.epp, q.address()).inPrefill()).as("issue 29, item 3: no first token came back")
+            .isEqualTo(8);
+        assertThat(inFlightAt(a.epp, q.address()).prefillTokens()).as("their prompts' tokens, shared")
+            .isEqualTo(inFlightAt(replicaB, q.address()).prefillTokens()).isPositive();
         assertThat(inFlightAt(a.epp, p.address()).total()).isZero();
         held.add(ReplicaLoadTest.routeTo(a.open(), p.address())); // and the other way round
         await().atMost(Duration.ofSeconds(5)).until(() -> inFlightAt(replicaB, p.address()).total() == 1);

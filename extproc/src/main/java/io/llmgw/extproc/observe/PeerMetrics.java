@@ -1,0 +1,28 @@
+package io.llmgw.extproc.observe;
+
+import io.llmgw.extproc.peers.PeerTraffic;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/** What the replicas' count exchange costs and whether it reads: messages and bytes each way, and refusals. */
+public final class PeerMetrics {
+  private PeerMetrics() {}
+
+  public static void register(PrometheusRegistry registry, PeerTraffic traffic) {
+    CounterWithCallback.builder().name("llmgw_peer_messages_total")
+        .help("Count messages this replica sent its watchers and received from its peers").labelNames("direction")
+        .callback(cb -> {
+          cb.call(traffic.sentMessages(), "sent");
+          cb.call(traffic.receivedMessages(), "received");
+        }).register(registry);
+    CounterWithCallback.builder().name("llmgw_peer_bytes_total")
+        .help("Bytes of count messages this replica sent its watchers and received from its peers")
+        .labelNames("direction").callback(cb -> {
+          cb.call(traffic.sentBytes(), "sent");
+          cb.call(traffic.receivedBytes(), "received");
+        }).register(registry);
+    CounterWithCallback.builder().name("llmgw_peer_refused_messages_total")
+        .help("Messages from peers that could not be read (that peer's counts dropped until one reads)")
+        .callback(cb -> cb.call(traffic.refusedMessages())).register(registry);
+  }
+}

@@ -1,0 +1,46 @@
+package io.llmgw.extproc.peers;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What the count exchange carries, both ways: messages and bytes, and messages refused as unreadable. */
+public final class PeerTraffic {
+  private final AtomicLong sentMessages = new AtomicLong();
+  private final AtomicLong sentBytes = new AtomicLong();
+  private final AtomicLong receivedMessages = new AtomicLong();
+  private final AtomicLong receivedBytes = new AtomicLong();
+  private final AtomicLong refused = new AtomicLong();
+
+  void sent(int bytes) {
+    sentMessages.incrementAndGet();
+    sentBytes.addAndGet(bytes);
+  }
+
+  void received(int bytes) {
+    receivedMessages.incrementAndGet();
+    receivedBytes.addAndGet(bytes);
+  }
+
+  void refused() {
+    refused.incrementAndGet();
+  }
+
+  public long sentMessages() {
+    return sentMessages.get();
+  }
+
+  public long sentBytes() {
+    return sentBytes.get();
+  }
+
+  public long receivedMessages() {
+    return receivedMessages.get();
+  }
+
+  public long receivedBytes() {
+    return receivedBytes.get();
+  }
+
+  public long refusedMessages() {
+    return refused.get();
+  }
+}
