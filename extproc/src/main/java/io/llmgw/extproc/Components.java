@@ -78,7 +78,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         flow.signal(); // fresh metrics: a waiting request may fit now
       }
     });
-    DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock);
+    DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock, s.listen().admin());
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,
         decisions);
     GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker);

@@ -16,6 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class DecisionLog {
   /** A request header asking for this request's decision to be kept (any value). */
   public static final String ASK_HEADER = "x-llmgw-explain";
+  /** The response header a request holding the read token in {@link #ASK_HEADER} gets its decision in. */
+  public static final String DECISION_HEADER = "x-llmgw-decision";
+  static final int MAX_HEADER_CHARS = 2_000;
 
   /**
    * One decision, whatever its end.
@@ -33,19 +36,54 @@ public final class DecisionLog {
   private final Entry[] ring;
   private final int sampleEvery;
   private final Clock clock;
+  private final AdminAccess access;
   private final AtomicLong decisions = new AtomicLong();
   private int next;
   private int size;
 
-  public DecisionLog(int capacity, int sampleEvery, Clock clock) {
+  /** @param access whose read token lets a request see its own decision in a response header */
+  public DecisionLog(int capacity, int sampleEvery, Clock clock, AdminAccess access) {
     this.ring = new Entry[capacity];
     this.sampleEvery = sampleEvery;
     this.clock = clock;
+    this.access = access;
   }
 
   /** @param sampleEvery one decision in this many is explained; 0 explains only the requests that ask */
-  public static DecisionLog of(int sampleEvery, Clock clock) {
-    return new DecisionLog(256, sampleEvery, clock);
+  public static DecisionLog of(int sampleEvery, Clock clock, AdminAccess access) {
+    return new DecisionLog(256, sampleEvery, clock, access);
+  }
+
+  /**
+   * Whether the request may see its decision in a response header ({@link #DECISION_HEADER}): its explain header holds
+   * the metrics port's read (or admin) token. Never when no read token is configured: the header would tell any
+   * client the pods' addresses.
+   */
+  public boolean mayShow(Map<String, String> headers) {
+    String token = headers.get(ASK_HEADER);
+    return token != null && access.readsProtected()
+        && access.read("Bearer " + token) == AdminAccess.Verdict.ALLOWED;
+  }
+
+  /** A decision in one line for a response header, at most {@link #MAX_HEADER_CHARS} printable ASCII characters. */
+  public static String oneLine(Entry e) {
+    StringBuilder out = new StringBuilder(e.outcome());
+    if (e.pod() != null) {
+      out.append(" to ").append(e.pod());
+    }
+    Explanation.Snapshot s = e.schedule();
+    if (s != null) {
+      for (Explanation.Filtered f : s.filters()) {
+        out.append("; ").append(f.filter()).append(" kept ").append(f.kept().size()).append('/')
+            .append(s.candidates().size());
+      }
+      for (Explanation.Scored sc : s.scorers()) {
+        out.append("; ").append(sc.scorer()).append(" x").append(sc.weight()).append(' ')
+            .append(e.pod() == null ? "" : sc.scores().get(e.pod()));
+      }
+    }
+    String line = out.toString().replaceAll("[^\\x20-\\x7e]", "?");
+    return line.length() <= MAX_HEADER_CHARS ? line : line.substring(0, MAX_HEADER_CHARS - 3) + "...";
   }
 
   /** When a decision is kept, on the clock that stamps everything else the EPP reports. */

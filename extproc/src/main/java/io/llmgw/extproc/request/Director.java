@@ -153,7 +153,11 @@ public final class Director {
   /** Keeps the decision's explanation when it is to be explained and the request's path through the EPP ended. */
   private Step keep(RequestContext ctx, Step step) {
     if (ctx.explanation() != null && !(step instanceof Step.Wait)) {
-      explained.record(Decisions.entry(ctx, step, explained.nowMillis()));
+      DecisionLog.Entry e = Decisions.entry(ctx, step, explained.nowMillis());
+      explained.record(e);
+      if (explained.mayShow(ctx.headers())) {
+        ctx.decisionHeader(DecisionLog.oneLine(e));
+      }
     }
     return step;
   }

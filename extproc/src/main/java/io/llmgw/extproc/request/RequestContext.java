@@ -36,6 +36,7 @@ public final class RequestContext implements PromptBlocks.Source {
   private Routed routed;
   private InFlightTracker.Lease lease;
   private Explanation explanation;
+  private String decisionHeader;
   private Runnable cancelWait;
 
   public RequestContext(Ticker ticker) {
@@ -129,6 +130,15 @@ public final class RequestContext implements PromptBlocks.Source {
 
   void explain(Explanation collector) {
     this.explanation = collector;
+  }
+
+  /** The decision in one line, for the response header of a request that showed the read token; null otherwise. */
+  public String decisionHeader() {
+    return decisionHeader;
+  }
+
+  void decisionHeader(String line) {
+    this.decisionHeader = line;
   }
 
   public Choice choice() {

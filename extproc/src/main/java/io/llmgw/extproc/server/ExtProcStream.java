@@ -10,6 +10,7 @@ import io.grpc.stub.StreamObserver;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.body.ExtractedBody;
+import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.RequestState;
@@ -104,7 +105,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       return;
     }
     List<String> spoofed = IncomingRequest.spoofedRoutingHeaders(headers);
-    headerFixes = new RoutingAnswer(spoofed, generated ? requestId : null);
+    // the explain header may carry the read token: it never reaches the pod
+    List<String> removed = !headers.containsKey(DecisionLog.ASK_HEADER) ? spoofed
+        : java.util.stream.Stream.concat(spoofed.stream(), java.util.stream.Stream.of(DecisionLog.ASK_HEADER)).toList();
+    headerFixes = new RoutingAnswer(removed, generated ? requestId : null);
     if (!spoofed.isEmpty()) {
       StreamLog.spoofed(requestId, spoofed);
     }

@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.body.ResponseModelRewriter;
 import io.llmgw.extproc.body.UsageSniffer;
+import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
 
@@ -37,11 +38,15 @@ final class ResponseRelay {
   ProcessingResponse headers(String status, String contentType, RequestContext ctx) {
     this.status = status == null ? "0" : status;
     usage = new UsageSniffer(contentType);
-    if (ctx == null || ctx.choice().variant() == null && ctx.choice().target().equals(ctx.requestedModel())) {
+    if (ctx == null || ctx.choice().variant() == null && ctx.choice().target().equals(ctx.requestedModel())
+        && ctx.decisionHeader() == null) {
       return UNTOUCHED_HEADERS;
     }
     Choice choice = ctx.choice();
     HeaderMutation.Builder mutation = HeaderMutation.newBuilder();
+    if (ctx.decisionHeader() != null) {
+      mutation.addSetHeaders(Frames.setHeader(DecisionLog.DECISION_HEADER, ctx.decisionHeader()));
+    }
     if (!choice.target().equals(ctx.requestedModel())) {
       rewriter = new ResponseModelRewriter(choice.target(), ctx.requestedModel());
       mutation.addRemoveHeaders("content-length");

@@ -86,6 +86,40 @@ class AdminAccessTest {
     }
   }
 
+  /**
+   * Issue 32, item 1: a request whose explain header holds the read token gets its decision in a response header; any
+   * other value gets none, and the header never reaches the pod, since it may hold the token.
+   */
+  @Test
+  void aRequestHoldingTheReadTokenSeesItsDecisionInAResponseHeaderAndThePodNeverSeesTheToken() throws Exception {
+    AdminAccess access = AdminAccess.of("admin-t0ken", "read-t0ken");
+    try (EppHarness h = new EppHarness(1, 234, s -> s.withListen(s.listen().withAdmin(access)))) {
+      h.awaitQueue(0);
+      for (String token : new String[] {"read-t0ken", "guess"}) {
+        ExtProcCall call = h.open();
+        call.send(ExtProcCall.requestHeaders(java.util.Map.of(":method", "POST", ":path", "/v1/chat/completions",
+            io.llmgw.extproc.observe.DecisionLog.ASK_HEADER, token), false,
+            io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED,
+            null));
+        call.send(ExtProcCall.requestBody(ExtProcIntegrationTest.chat("adapter-a"), true));
+        var routed = call.next();
+        assertThat(routed.getRequestHeaders().getResponse().getHeaderMutation().getRemoveHeadersList())
+            .as("the token is not forwarded").contains(io.llmgw.extproc.observe.DecisionLog.ASK_HEADER);
+        ExtProcIntegrationTest.drainRequestBody(call); // the body, sent on
+        call.send(ExtProcCall.responseHeaders(200, "application/json", null, false));
+        var headers = call.next().getResponseHeaders().getResponse().getHeaderMutation().getSetHeadersList();
+        var decision = headers.stream().filter(o -> o.getHeader().getKey().equals("x-llmgw-decision")).findFirst();
+        if (token.equals("guess")) {
+          assertThat(decision).as("a wrong token sees nothing").isEmpty();
+        } else {
+          assertThat(decision).hasValueSatisfying(o -> assertThat(o.getHeader().getRawValue().toStringUtf8())
+              .startsWith("routed to 127.0.0.234:").contains("fresh-metrics-filter kept 1/1").doesNotContain("t0ken"));
+        }
+        call.cancel();
+      }
+    }
+  }
+
   @Test
   void verdictsNeverShowTheTokens() {
     assertThat(AdminAccess.of("top", "secret").toString()).doesNotContain("top").doesNotContain("secret");
