@@ -16,6 +16,7 @@ import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.RequestState;
 import io.llmgw.extproc.request.Routed;
 import io.llmgw.extproc.request.Step;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -106,8 +107,11 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     List<String> spoofed = IncomingRequest.spoofedRoutingHeaders(headers);
     // the explain header may carry the read token: it never reaches the pod
-    List<String> removed = !headers.containsKey(DecisionLog.ASK_HEADER) ? spoofed
-        : java.util.stream.Stream.concat(spoofed.stream(), java.util.stream.Stream.of(DecisionLog.ASK_HEADER)).toList();
+    List<String> removed = spoofed;
+    if (headers.containsKey(DecisionLog.ASK_HEADER)) {
+      removed = new ArrayList<>(spoofed); // spoofed is logged as such below
+      removed.add(DecisionLog.ASK_HEADER);
+    }
     headerFixes = new RoutingAnswer(removed, generated ? requestId : null);
     if (!spoofed.isEmpty()) {
       StreamLog.spoofed(requestId, spoofed);

@@ -5,6 +5,7 @@ import io.llmgw.extproc.reply.ErrorReply;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What an inference request must look like before its body is read: a POST, and, when it names a content type, JSON.
@@ -37,10 +38,13 @@ final class RequestShape {
     return null;
   }
 
-  /** {@code application/json}, with or without parameters, or any {@code +json} type. */
+  /** {@code application/json}, with or without parameters, or an {@code application/…+json} type with a subtype. */
   static boolean isJson(String contentType) {
     int semi = contentType.indexOf(';');
     String media = (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
-    return media.equals("application/json") || media.startsWith("application/") && media.endsWith("+json");
+    return JSON_MEDIA.matcher(media).matches();
   }
+
+  /** RFC 6838's subtype characters before {@code +json}. */
+  private static final Pattern JSON_MEDIA = Pattern.compile("application/(json|[a-z0-9][a-z0-9!#$&^_.-]*\\+json)");
 }

@@ -66,6 +66,12 @@ class PeerSnapshotCodecTest {
     byte[] negative = good.clone();
     negative[good.length - 8] = (byte) 0x80; // the prefill tokens' sign bit: the message's last long
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negative)).hasMessageContaining("prefill tokens");
+    byte[] absurd = good.clone();
+    absurd[good.length - 8] = (byte) 0x7f; // 2^62 and more: no pod has that much waiting
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(absurd)).hasMessageContaining("prefill tokens");
+    byte[] negativeCount = good.clone();
+    negativeCount[good.length - 12] = (byte) 0x80; // the count in prefill, just before the tokens
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(negativeCount)).hasMessageContaining("count in prefill");
   }
 
   @Test
