@@ -12,18 +12,24 @@ import java.util.function.Function;
  * name. What an operator wants from a reload's log line, where counts alone ("1 pools, 4 routes") say nothing.
  */
 public record ConfigChanges(List<Kind> kinds) {
+  /** How many names of one kind a description lists. */
+  static final int NAMED = 12;
+
   /** One kind's changes, each list sorted as the file lists them. */
   public record Kind(String name, List<String> added, List<String> removed, List<String> changed) {
     boolean isEmpty() {
       return added.isEmpty() && removed.isEmpty() && changed.isEmpty();
     }
 
+    /** At most {@link #NAMED} names, then how many more: a cluster's first list adds hundreds of pods. */
     String describe() {
       List<String> parts = new ArrayList<>();
       added.forEach(n -> parts.add("+" + n));
       removed.forEach(n -> parts.add("-" + n));
       changed.forEach(n -> parts.add("~" + n));
-      return name + " " + String.join(" ", parts);
+      int more = parts.size() - NAMED;
+      return name + " " + String.join(" ", more > 0 ? parts.subList(0, NAMED) : parts)
+          + (more > 0 ? " and " + more + " more" : "");
     }
   }
 

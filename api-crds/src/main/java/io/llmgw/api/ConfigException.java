@@ -1,19 +1,39 @@
 package io.llmgw.api;
 
-/** A configuration document that cannot be accepted; the message names the source, document number and field. */
+/**
+ * A configuration document that cannot be accepted; the message names the source, document number, field and, where
+ * the text was at hand, the line and column at which the field (or the mapping lacking it) starts.
+ */
 public final class ConfigException extends Exception {
   private final String source;
   private final int document;
   private final String field;
   private final String problem;
+  private final YamlLocations.Position position;
 
   public ConfigException(String source, int document, String field, String problem) {
-    super(source + (document > 0 ? ": document " + document : "") + (field.isEmpty() ? "" : ", field " + field) + ": "
+    this(source, document, field, problem, null);
+  }
+
+  private ConfigException(String source, int document, String field, String problem,
+      YamlLocations.Position position) {
+    super(source + (document > 0 ? ": document " + document : "") + (field.isEmpty() ? "" : ", field " + field)
+        + (position == null ? "" : " (line " + position.line() + ", column " + position.column() + ")") + ": "
         + problem);
     this.source = source;
     this.document = document;
     this.field = field;
     this.problem = problem;
+    this.position = position;
+  }
+
+  /** This problem, placed in {@code text} (the source's content) when the field can be found there. */
+  public ConfigException locatedIn(String text) {
+    if (position != null) {
+      return this;
+    }
+    YamlLocations.Position found = YamlLocations.locate(text, Math.max(document, 1), field);
+    return found == null ? this : new ConfigException(source, document, field, problem, found);
   }
 
   /** The field and what is wrong with it, without the source: what a status condition on the object itself says. */
@@ -32,5 +52,10 @@ public final class ConfigException extends Exception {
 
   public String field() {
     return field;
+  }
+
+  /** Where the field starts in the source, or null when unknown. */
+  public YamlLocations.Position position() {
+    return position;
   }
 }

@@ -42,16 +42,6 @@ public final class ConfigFileLoader {
     return parse(file.toString(), text);
   }
 
-  /** Where in the file the YAML broke, " at line L, column C" (the file's own counting), or nothing if unknown. */
-  private static String where(Throwable e) {
-    JsonProcessingException j = e instanceof JsonProcessingException p ? p
-        : e.getCause() instanceof JsonProcessingException p ? p : null;
-    if (j == null || j.getLocation() == null || j.getLocation().getLineNr() < 1) {
-      return "";
-    }
-    return " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr();
-  }
-
   private static String what(Throwable e) {
     JsonProcessingException j = e instanceof JsonProcessingException p ? p
         : e.getCause() instanceof JsonProcessingException p ? p : null;
@@ -59,6 +49,14 @@ public final class ConfigFileLoader {
   }
 
   public static GatewayConfig parse(String source, String yaml) throws ConfigException {
+    try {
+      return parseDocuments(source, yaml);
+    } catch (ConfigException e) {
+      throw e.document() > 0 ? e.locatedIn(yaml) : e;
+    }
+  }
+
+  private static GatewayConfig parseDocuments(String source, String yaml) throws ConfigException {
     List<Located<InferencePool>> pools = new ArrayList<>();
     List<Located<LLMRoute>> routes = new ArrayList<>();
     List<Located<InferenceObjective>> objectives = new ArrayList<>();
@@ -75,7 +73,8 @@ public final class ConfigFileLoader {
           }
           node = it.nextValue();
         } catch (JsonProcessingException | RuntimeException e) {
-          throw new ConfigException(source, doc, "", "not valid YAML" + where(e) + ": " + firstLine(what(e)));
+          throw new ConfigException(source, doc, "",
+              "not valid YAML" + YamlLocations.brokenAt(e) + ": " + firstLine(what(e)));
         }
         if (node == null || node.isNull() || node.isMissingNode() || (node.isObject() && node.isEmpty())) {
           continue;

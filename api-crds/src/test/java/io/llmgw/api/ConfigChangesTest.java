@@ -23,4 +23,16 @@ class ConfigChangesTest {
     assertThat(ConfigChanges.between(after, after).describe()).isEqualTo("no changes");
     assertThat(ConfigChanges.between(after, after).isEmpty()).isTrue();
   }
+
+  /** A cluster's first list adds hundreds of pods: the description names a dozen and counts the rest. */
+  @Test
+  void manyChangesOfOneKindAreNamedUpToADozenThenCounted() throws ConfigException {
+    StringBuilder yaml = new StringBuilder(FileModeYaml.pool("pool", "vllm", 8000));
+    for (int i = 0; i < 40; i++) {
+      yaml.append(FileModeYaml.SEPARATOR).append(FileModeYaml.pod("pod-" + i, "vllm", "127.0.0." + (i + 1)));
+    }
+    String described = ConfigChanges.between(GatewayConfig.empty(), parse(yaml.toString())).describe();
+    assertThat(described).startsWith("pools +default/pool; pods +default/pod-0 +default/pod-1 ")
+        .contains("+default/pod-11 and 28 more").doesNotContain("pod-12");
+  }
 }

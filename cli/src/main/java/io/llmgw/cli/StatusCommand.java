@@ -10,6 +10,7 @@ import io.llmgw.batch.dispatch.PoolBatchStatus;
 import io.llmgw.extproc.flowcontrol.PoolScaling;
 import io.llmgw.extproc.objectives.ObjectiveStatus;
 import io.llmgw.extproc.observe.GatewayStatus;
+import io.llmgw.extproc.state.ConfigHistory;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -169,6 +170,14 @@ public final class StatusCommand implements Callable<Integer> {
             o.samples() == 0 ? "no recent requests" : o.samples() + " requests since "
                 + java.time.Instant.ofEpochMilli(o.sinceEpochMillis()));
       }
+    }
+    List<ConfigHistory.Change> changes = report.configuration() == null ? List.of() : report.configuration();
+    if (!changes.isEmpty()) {
+      ConfigHistory.Change last = changes.getFirst();
+      out.println();
+      out.println("CONFIGURATION at " + java.time.Instant.ofEpochMilli(last.atEpochMillis()) + ": "
+          + (last.refused() == null ? "applied " + last.changed()
+              : "refused, the one before stays in force: " + last.refused()));
     }
   }
 }

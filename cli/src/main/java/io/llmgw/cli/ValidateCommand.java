@@ -10,6 +10,7 @@ import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.config.ParameterException;
 import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.scraper.ScrapeListener;
 import io.llmgw.scraper.ScrapeState;
@@ -39,7 +40,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = "Check configuration files as the EPP reads them, without starting anything: a gateway file (what "
         + "serve --config and quickstart read) or a plugin file (kind: EndpointPickerConfig, serve --plugins-config). "
-        + "Exit 0 when every file is valid; 1 with each problem (file, document and where it starts, field).")
+        + "Exit 0 when every file is valid; 1 with each problem (file, document, field, line and column).")
 public final class ValidateCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", arity = "1..*", description = "Files to check.")
   List<Path> files;
@@ -61,10 +62,10 @@ public final class ValidateCommand implements Callable<Integer> {
       try {
         out.println(file + ": " + check(file));
       } catch (ConfigException e) {
-        err.println("llmgw validate: " + e.getMessage() + where(file, e.document()));
+        err.println("llmgw validate: " + e.getMessage());
         bad++;
       } catch (IllegalArgumentException e) {
-        err.println("llmgw validate: " + e.getMessage());
+        err.println("llmgw validate: " + placed(file, e));
         bad++;
       }
     }
@@ -91,12 +92,26 @@ public final class ValidateCommand implements Callable<Integer> {
         + ConfigChanges.between(ConfigFileLoader.load(against), config).describe();
   }
 
-  private static boolean isPluginFile(Path file) {
-    try {
-      return Files.readString(file).lines().anyMatch(l -> l.strip().equals("kind: EndpointPickerConfig"));
-    } catch (IOException | java.io.UncheckedIOException e) {
-      return false; // the loader says why it cannot be read
+  /** A plugin's refusal with the line and column of the parameter it refused, when it is one. */
+  private static String placed(Path file, IllegalArgumentException e) {
+    String prefix = file + ": ";
+    if (e.getCause() instanceof ParameterException refused && e.getMessage().startsWith(prefix)) {
+      return file + PluginConfigFile.where(readable(file), refused) + ": " + e.getMessage().substring(prefix.length());
     }
+    return e.getMessage();
+  }
+
+  private static String readable(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return "";
+    }
+  }
+
+  /** A file that cannot be read is not one: the gateway file's loader then says why. */
+  private static boolean isPluginFile(Path file) {
+    return readable(file).lines().anyMatch(l -> l.strip().equals("kind: EndpointPickerConfig"));
   }
 
   /** The lifecycle the plugin file makes, assembled as serve assembles it; throws naming the plugin. */
@@ -108,28 +123,6 @@ public final class ValidateCommand implements Callable<Integer> {
       return parts.streams().director().describe();
     } finally {
       idle.shutdownNow();
-    }
-  }
-
-  /** Where document {@code n} of the file starts, so that an editor goes straight to it; empty when unknown. */
-  static String where(Path file, int n) {
-    if (n < 1) {
-      return "";
-    }
-    try {
-      List<String> lines = Files.readAllLines(file);
-      int doc = 1;
-      for (int i = 0; i < lines.size(); i++) {
-        if (lines.get(i).startsWith("---")) {
-          doc++;
-          if (doc == n) {
-            return " (document " + n + " starts at line " + (i + 2) + ")";
-          }
-        }
-      }
-      return n == 1 ? " (document 1 starts at line 1)" : "";
-    } catch (IOException e) {
-      return "";
     }
   }
 

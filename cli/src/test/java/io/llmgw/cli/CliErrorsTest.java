@@ -12,7 +12,7 @@ import picocli.CommandLine;
 class CliErrorsTest {
   private static String errorsOf(String... args) {
     StringWriter err = new StringWriter();
-    CommandLine cl = Main.commandLine();
+    CommandLine cl = Main.commandLine(args);
     cl.setErr(new PrintWriter(err, true));
     cl.setOut(new PrintWriter(new StringWriter(), true));
     int code = cl.execute(args);
@@ -54,7 +54,7 @@ class CliErrorsTest {
       String[] all = new String[args.length + 1];
       all[0] = "serve";
       System.arraycopy(args, 0, all, 1, args.length);
-      assertThat(Main.commandLine().execute(all)).isEqualTo(2);
+      assertThat(Main.commandLine(all).execute(all)).isEqualTo(2);
     } finally {
       System.setErr(before);
     }
@@ -103,7 +103,7 @@ class CliErrorsTest {
     java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
     System.setErr(new java.io.PrintStream(captured, true));
     try {
-      assertThat(Main.commandLine().execute("serve", "--kubernetes")).isEqualTo(2);
+      assertThat(Main.commandLine("serve").execute("serve", "--kubernetes")).isEqualTo(2);
     } finally {
       System.setErr(before);
     }

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -20,7 +21,7 @@ class ValidateCommandTest {
   static Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = Main.commandLine();
+    CommandLine cl = Main.commandLine(args);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     int code = cl.execute(args);
@@ -41,14 +42,20 @@ class ValidateCommandTest {
   }
 
   @Test
-  void aBrokenFileIsExit1NamingFileDocumentWhereItStartsAndField() throws Exception {
+  void aBrokenFileIsExit1NamingFileDocumentFieldLineAndColumn() throws Exception {
     String good = Files.readString(examples("pool.yaml"));
-    Path broken = Files.writeString(dir.resolve("broken.yaml"), good.replaceFirst("priority: -?\\d+",
-        "priority: 99999999999"));
+    String text = good.replaceFirst("priority: -?\\d+", "priority: 99999999999");
+    Path broken = Files.writeString(dir.resolve("broken.yaml"), text);
+    List<String> lines = text.lines().toList();
+    int line = 0;
+    while (!lines.get(line).contains("priority: 99999999999")) {
+      line++;
+    }
+    int column = lines.get(line).indexOf("priority") + 1;
     Run r = run("validate", broken.toString());
     assertThat(r.code()).isEqualTo(1);
-    assertThat(r.err()).contains("broken.yaml: document ", "starts at line ", "field spec.adapter.priority",
-        "99999999999 is out of range");
+    assertThat(r.err()).contains("broken.yaml: document ", "field spec.adapter.priority (line " + (line + 1)
+        + ", column " + column + "): 99999999999 is out of range");
     Run missing = run("validate", dir.resolve("nope.yaml").toString());
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.err()).contains("nope.yaml", "no such file");
@@ -60,7 +67,7 @@ class ValidateCommandTest {
         .replace("maxPrefixBlocksToMatch: 256", "maxPrefixBlocksToMatch: lots"));
     Run r = run("validate", plugins.toString());
     assertThat(r.code()).isEqualTo(1);
-    assertThat(r.err()).contains("plugins.yaml", "maxPrefixBlocksToMatch");
+    assertThat(r.err()).contains("plugins.yaml", "maxPrefixBlocksToMatch", "(line ");
     Path unknown = Files.writeString(dir.resolve("unknown.yaml"), Files.readString(examples("plugins-scorers.yaml"))
         .replace("type: queue-scorer", "type: fastest-scorer"));
     assertThat(run("validate", unknown.toString()).err()).contains("fastest-scorer");

@@ -118,7 +118,10 @@ public final class Epp implements AutoCloseable {
     switch (s.source()) {
       case SourceSettings.File f -> {
         ownClient = null;
-        config = new FileConfigSource(f, scheduler, parts.datastore()::apply, e -> parts.metrics().configRejected());
+        config = new FileConfigSource(f, scheduler, parts.datastore()::apply, e -> {
+          parts.metrics().configRejected();
+          parts.datastore().history().refused(e.getMessage());
+        });
       }
       case SourceSettings.Cluster c -> {
         ownClient = givenClient == null ? new KubernetesClientBuilder().build() : null;

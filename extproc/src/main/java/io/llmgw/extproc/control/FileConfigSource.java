@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,17 +31,15 @@ public final class FileConfigSource implements ConfigSource {
   private final Path file;
   private final Duration pollInterval;
   private final ScheduledExecutorService scheduler;
-  private final Consumer<GatewayConfig> apply;
+  private final Function<GatewayConfig, ConfigChanges> apply;
   private final Consumer<ConfigException> rejected;
   private byte[] lastContent;
-  /** What was applied last, to say what an edit changed. */
-  private GatewayConfig applied = GatewayConfig.empty();
   private byte[] lastSeen;
   private String lastProblem;
   private ScheduledFuture<?> poller;
 
   public FileConfigSource(SourceSettings.File settings, ScheduledExecutorService scheduler,
-      Consumer<GatewayConfig> apply, Consumer<ConfigException> rejected) {
+      Function<GatewayConfig, ConfigChanges> apply, Consumer<ConfigException> rejected) {
     this.file = settings.path();
     this.pollInterval = settings.pollInterval();
     this.scheduler = scheduler;
@@ -61,8 +60,7 @@ public final class FileConfigSource implements ConfigSource {
     GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, StandardCharsets.UTF_8));
     lastContent = content;
     lastSeen = content;
-    apply.accept(config);
-    applied = config;
+    apply.apply(config);
     LOG.info("loaded {}: {} pools, {} routes, {} pods", file, config.pools().size(), config.routes().size(),
         config.pods().size());
   }
@@ -86,12 +84,10 @@ public final class FileConfigSource implements ConfigSource {
     lastContent = content;
     try {
       GatewayConfig config = ConfigFileLoader.parse(file.toString(), new String(content, StandardCharsets.UTF_8));
-      apply.accept(config);
+      ConfigChanges changes = apply.apply(config);
       lastProblem = null;
-      LOG.info("applied edit of {}: {} ({} pools, {} routes, {} pods)", file,
-          ConfigChanges.between(applied, config).describe(), config.pools().size(), config.routes().size(),
-          config.pods().size());
-      applied = config;
+      LOG.info("applied edit of {}: {} ({} pools, {} routes, {} pods)", file, changes.describe(),
+          config.pools().size(), config.routes().size(), config.pods().size());
     } catch (ConfigException e) {
       report(e);
     }

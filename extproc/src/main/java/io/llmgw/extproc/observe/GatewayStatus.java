@@ -8,6 +8,7 @@ import io.llmgw.extproc.flowcontrol.PoolScaling;
 import io.llmgw.extproc.objectives.LatencyTracker;
 import io.llmgw.extproc.objectives.ObjectiveSettings;
 import io.llmgw.extproc.objectives.ObjectiveStatus;
+import io.llmgw.extproc.state.ConfigHistory;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.extproc.state.RouteView;
@@ -50,7 +51,8 @@ public final class GatewayStatus {
   public record RouteStatus(RouteKey route, String model, int priority, List<PoolKey> pools,
       List<ObjectiveStatus> objectives) {}
 
-  public record Report(List<PoolScaling> pools, List<RouteStatus> routes) {}
+  /** @param configuration the configuration changes applied and refused lately, newest first */
+  public record Report(List<PoolScaling> pools, List<RouteStatus> routes, List<ConfigHistory.Change> configuration) {}
 
   /**
    * A report at most a second old: one Prometheus scrape reads it for several gauges, and building it reads every
@@ -89,6 +91,6 @@ public final class GatewayStatus {
           flow.waiting(p.key()), saturation.queueLimit(), poolsMissing.contains(p.key()),
           settings.targetUtilisation()));
     }
-    return new Report(pools, routes);
+    return new Report(pools, routes, datastore.history().recent());
   }
 }

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.llmgw.api.ConfigException;
+import io.llmgw.api.YamlLocations;
+import io.llmgw.picker.PluginId;
+import io.llmgw.picker.config.ParameterException;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.ProfileSpec;
 import io.llmgw.picker.config.SchedulingConfig;
@@ -42,24 +45,51 @@ public final class PluginConfigFile {
   /** @param warn told of sections this EPP does not read */
   public static SchedulingConfig load(Path file, Consumer<String> warn) throws ConfigException {
     String source = file.toString();
-    JsonNode root;
+    String text;
     try {
-      root = YAML.readTree(Files.readString(file));
-    } catch (JacksonException e) {
-      throw new ConfigException(source, 0, "", "not valid YAML: " + e.getOriginalMessage());
+      text = Files.readString(file);
     } catch (IOException e) {
       throw new ConfigException(source, 0, "", "cannot be read: " + e.getMessage());
     }
-    return parse(source, root, warn);
+    return parse(source, text, warn);
   }
 
   /** Reads a configuration from its text ({@code source} names it in messages). */
   public static SchedulingConfig parse(String source, String yaml, Consumer<String> warn) throws ConfigException {
+    JsonNode root;
     try {
-      return parse(source, YAML.readTree(yaml), warn);
+      root = YAML.readTree(yaml);
     } catch (JacksonException e) {
-      throw new ConfigException(source, 0, "", "not valid YAML: " + e.getOriginalMessage());
+      throw new ConfigException(source, 0, "", "not valid YAML" + YamlLocations.brokenAt(e) + ": "
+          + e.getOriginalMessage().lines().findFirst().orElse(""));
     }
+    try {
+      return parse(source, root, warn);
+    } catch (ConfigException e) {
+      throw e.locatedIn(yaml);
+    }
+  }
+
+  /**
+   * Where the parameter a plugin refused sits in the file's text, {@code " (line L, column C)"}, or nothing when it
+   * cannot be found: plugins check their parameters when the lifecycle is assembled, after the file was read.
+   */
+  public static String where(String yaml, ParameterException refused) {
+    try {
+      JsonNode plugins = YAML.readTree(yaml).path("plugins");
+      for (int i = 0; i < plugins.size(); i++) {
+        String type = plugins.get(i).path("type").asText("");
+        String name = plugins.get(i).path("name").asText(type);
+        if (new PluginId(type, name).toString().equals(refused.plugin())) {
+          YamlLocations.Position at = YamlLocations.locate(yaml, 1,
+              "plugins[" + i + "].parameters" + (refused.parameter().isEmpty() ? "" : "[" + refused.parameter() + "]"));
+          return at == null ? "" : " (line " + at.line() + ", column " + at.column() + ")";
+        }
+      }
+    } catch (JacksonException e) {
+      // the file was read before; a file changed since then is simply not placed
+    }
+    return "";
   }
 
   static SchedulingConfig parse(String source, JsonNode root, Consumer<String> warn) throws ConfigException {

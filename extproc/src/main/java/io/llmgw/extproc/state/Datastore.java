@@ -2,6 +2,7 @@ package io.llmgw.extproc.state;
 
 import io.llmgw.adapters.LoadableAdapter;
 import io.llmgw.api.AdapterTarget;
+import io.llmgw.api.ConfigChanges;
 import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.Variant;
 import io.llmgw.picker.AdapterChanges;
@@ -31,6 +32,8 @@ public final class Datastore {
   private final List<Consumer<Topology>> listeners = new ArrayList<>();
   private volatile Topology topology = Topology.empty();
   private volatile boolean loaded;
+  private GatewayConfig applied = GatewayConfig.empty();
+  private final ConfigHistory history;
 
   /**
    * @param adapterChanges this EPP's own adapter loads and unloads, which correct what the pods report
@@ -42,6 +45,7 @@ public final class Datastore {
     this.adapterChanges = adapterChanges;
     this.inFlight = new InFlightTracker(ticker, clock);
     this.peers = new PeerLoads(ticker, PEER_SNAPSHOT_FRESH);
+    this.history = new ConfigHistory(clock);
   }
 
   /** How long a peer replica's snapshot of its in-flight counts counts (it sends one every 25 ms). */
@@ -56,14 +60,26 @@ public final class Datastore {
     listeners.add(listener);
   }
 
-  public synchronized void apply(GatewayConfig config) {
+  /** Makes {@code config} the one in force; returns what it changed, which the history keeps when it is anything. */
+  public synchronized ConfigChanges apply(GatewayConfig config) {
     Topology next = Topology.of(config);
     scraper.setTargets(next.targets());
     topology = next;
     loaded = true;
+    ConfigChanges changes = ConfigChanges.between(applied, config);
+    applied = config;
+    if (!changes.isEmpty()) {
+      history.applied(changes.describe());
+    }
     for (Consumer<Topology> l : listeners) {
       l.accept(next);
     }
+    return changes;
+  }
+
+  /** The configuration changes applied and refused lately, newest first. */
+  public ConfigHistory history() {
+    return history;
   }
 
   public Topology topology() {

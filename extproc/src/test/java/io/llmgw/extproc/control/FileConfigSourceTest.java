@@ -2,6 +2,7 @@ package io.llmgw.extproc.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.llmgw.api.ConfigChanges;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.api.GatewayConfig;
@@ -36,7 +37,10 @@ class FileConfigSourceTest {
 
   private FileConfigSource start(Path file) throws ConfigException {
     FileConfigSource source = new FileConfigSource(new SourceSettings.File(file, Duration.ofHours(1)), scheduler,
-        applied::add, rejected::add);
+        config -> {
+          applied.add(config);
+          return ConfigChanges.between(GatewayConfig.empty(), config);
+        }, rejected::add);
     source.start();
     return source;
   }

@@ -121,6 +121,15 @@ class ControlLoopTest {
 
     assertThat(h.metricsText()).contains("llmgw_config_rejected_total 1.0");
     assertThat(route("late-model").hasRequestHeaders()).as("last good configuration still routes").isTrue();
+
+    // issue 32, item 3: /admin/status says what each edit changed and why the last one was refused, newest first
+    var configuration = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(h.metricsPort("/admin/status")).path("configuration");
+    assertThat(configuration.get(0).path("refused").asText()).contains("field spec.adapter.priority (line ",
+        "must be an integer");
+    assertThat(configuration.get(1).path("changed").asText()).isEqualTo("routes +default/late");
+    assertThat(configuration.get(2).path("changed").asText()).startsWith("pools +default/empty-pool +default/sim-pool; "
+        + "routes +default/base");
   }
 
   @Test

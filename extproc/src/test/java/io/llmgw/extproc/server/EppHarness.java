@@ -111,9 +111,14 @@ final class EppHarness implements AutoCloseable {
   }
 
   String metricsText() throws IOException, InterruptedException {
+    return metricsPort("/metrics");
+  }
+
+  /** What the metrics port answers at {@code path}. */
+  String metricsPort(String path) throws IOException, InterruptedException {
     var client = java.net.http.HttpClient.newHttpClient();
     var req = java.net.http.HttpRequest.newBuilder(
-        java.net.URI.create("http://127.0.0.1:" + epp.metricsPort() + "/metrics")).build();
+        java.net.URI.create("http://127.0.0.1:" + epp.metricsPort() + path)).build();
     return client.send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
   }
 

@@ -20,10 +20,11 @@ public final class Parameters {
 
   /** Rejects any parameter not named here. */
   public Parameters allowOnly(String... names) {
-    Set<String> unknown = new TreeSet<>(values.keySet());
+    TreeSet<String> unknown = new TreeSet<>(values.keySet());
     unknown.removeAll(Set.of(names));
     if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException("plugin " + plugin + ": unknown parameter" + (unknown.size() > 1 ? "s " : " ")
+      throw new ParameterException(plugin, unknown.first(), "plugin " + plugin + ": unknown parameter"
+          + (unknown.size() > 1 ? "s " : " ")
           + unknown + (names.length == 0 ? "; it takes none" : "; it takes " + new TreeSet<>(Set.of(names))));
     }
     return this;
@@ -33,8 +34,8 @@ public final class Parameters {
   public Parameters movedTo(Map<String, String> newHomes) {
     for (Map.Entry<String, String> e : new TreeMap<>(newHomes).entrySet()) {
       if (values.containsKey(e.getKey())) {
-        throw new IllegalArgumentException("plugin " + plugin + ": parameter " + e.getKey() + " is now a parameter of "
-            + "the " + e.getValue() + " plugin; list that plugin with it");
+        throw new ParameterException(plugin, e.getKey(), "plugin " + plugin + ": parameter " + e.getKey()
+            + " is now a parameter of the " + e.getValue() + " plugin; list that plugin with it");
       }
     }
     return this;
@@ -104,9 +105,9 @@ public final class Parameters {
     return spellings[0];
   }
 
-  private IllegalArgumentException bad(String name, Object value, String expected) {
-    return new IllegalArgumentException("plugin " + plugin + ": parameter " + name + " is '" + value + "', expected "
-        + expected);
+  private ParameterException bad(String name, Object value, String expected) {
+    return new ParameterException(plugin, name, "plugin " + plugin + ": parameter " + name + " is '" + value
+        + "', expected " + expected);
   }
 
   private static String trim(double d) {
