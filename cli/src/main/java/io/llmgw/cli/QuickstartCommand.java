@@ -169,6 +169,7 @@ final class QuickstartCommand implements Callable<Integer> {
         LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
     settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
     int batchPort = ephemeralPorts ? LoopbackPorts.free() : BatchSettings.defaults().endpoints().port();
+    settings = settings.withListen(settings.listen().withBatchStatus("127.0.0.1:" + batchPort));
     ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort)
         .withBatchService("127.0.0.1:" + batchPort);
     Path batchDir = Files.createTempDirectory("llmgw-quickstart-batch");

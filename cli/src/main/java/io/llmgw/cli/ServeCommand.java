@@ -125,6 +125,11 @@ public final class ServeCommand implements Callable<Integer> {
       + "endpointslices).")
   String peersService;
 
+  @Option(names = "--batch-status", paramLabel = "HOST:PORT", description = "The batch service's address (`llmgw "
+      + "batch --listen`): the status page shows its queues and budgets, read through this EPP at most once a second "
+      + "(default: none).")
+  String batchStatus;
+
   @Option(names = "--drain-period", converter = DurationConverter.class, defaultValue = "5s",
       description = "On SIGTERM: readiness goes off at once, and new streams are still served this long so the proxies "
           + "move to another replica first (longer than their health-check interval × unhealthy threshold; default: "
@@ -410,7 +415,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
     return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access)
         .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace).withPeers(peers)
-        .withPeerService(peersService))
+        .withPeerService(peersService).withBatchStatus(batchStatus))
         .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout, explainEvery))

@@ -13,6 +13,7 @@ import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.llmgw.extproc.control.cluster.PeerDiscovery;
 import io.llmgw.extproc.observe.AdminHandler;
+import io.llmgw.extproc.observe.BatchStatusReader;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.HealthServer;
@@ -198,9 +199,8 @@ public final class Epp implements AutoCloseable {
         .authenticator(AdminHandler.authenticator(l.admin()))
         .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status(),
             new PoolLoadReport(parts.datastore(), parts.flow(), settings.saturation().detector(clock)),
-            new PodsReport(parts.datastore(), parts.adapters(),
-                clock),
-            parts.decisions(), l.admin()));
+            new PodsReport(parts.datastore(), parts.adapters(), clock), parts.decisions(),
+            new BatchStatusReader(l.batchStatus(), Ticker.system()), l.admin()));
     if (l.metricsTls()) {
       metricsBuilder.httpsConfigurator(new HttpsConfigurator(EppTls.sslContext(identity)));
     }

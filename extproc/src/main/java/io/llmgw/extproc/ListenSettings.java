@@ -19,10 +19,11 @@ import java.util.List;
  * @param metricsTls the metrics/admin port over TLS too, with the same certificate
  * @param peers the other replicas' health-port addresses (host:port), where this one watches their in-flight counts
  * @param peerService cluster mode: the EPP's own Service, whose ready endpoints are the peers too; null for none
+ * @param batchStatus the batch service's address (host:port), whose queues the status page shows; null for none
  */
 public record ListenSettings(String bindHost, int grpcPort, int healthPort, int metricsPort, Duration keepAlivePermit,
     Duration drainPeriod, Duration shutdownGrace, AdminAccess admin, ServerTls tls, boolean metricsTls,
-    List<String> peers, String peerService) {
+    List<String> peers, String peerService, String batchStatus) {
   public ListenSettings {
     for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
       if (port < 0 || port > 65535) {
@@ -45,40 +46,48 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
         throw new IllegalArgumentException("--peers: '" + peer + "' is not host:port");
       }
     }
+    if (batchStatus != null && !batchStatus.matches("[^\\s/:@?#]+:\\d{1,5}")) {
+      throw new IllegalArgumentException("--batch-status: '" + batchStatus + "' is not host:port");
+    }
   }
 
   public static ListenSettings defaults() {
     return new ListenSettings("0.0.0.0", 9002, 9003, 9090, Duration.ofSeconds(10), Duration.ofSeconds(5),
-        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null);
+        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null, null);
   }
 
   public ListenSettings on(String host, int grpc, int health, int metrics) {
     return new ListenSettings(host, grpc, health, metrics, keepAlivePermit, drainPeriod, shutdownGrace, admin, tls,
-        metricsTls, peers, peerService);
+        metricsTls, peers, peerService, batchStatus);
   }
 
   public ListenSettings withAdmin(AdminAccess access) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        access, tls, metricsTls, peers, peerService);
+        access, tls, metricsTls, peers, peerService, batchStatus);
   }
 
   public ListenSettings withTls(ServerTls serverTls, boolean overMetricsToo) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, serverTls, overMetricsToo, peers, peerService);
+        admin, serverTls, overMetricsToo, peers, peerService, batchStatus);
   }
 
   public ListenSettings withPeers(List<String> others) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, others, peerService);
+        admin, tls, metricsTls, others, peerService, batchStatus);
   }
 
   public ListenSettings withPeerService(String service) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, service);
+        admin, tls, metricsTls, peers, service, batchStatus);
   }
 
   public ListenSettings withStopping(Duration drain, Duration grace) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drain, grace, admin, tls,
-        metricsTls, peers, peerService);
+        metricsTls, peers, peerService, batchStatus);
+  }
+
+  public ListenSettings withBatchStatus(String address) {
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
+        admin, tls, metricsTls, peers, peerService, address);
   }
 }

@@ -2,6 +2,7 @@ package io.llmgw.batch.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmgw.api.BrowserHeaders;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.LogSampler;
 import io.llmgw.batch.BatchSettings;
@@ -61,6 +62,11 @@ public final class BatchApi {
 
   public Router router(io.vertx.core.Vertx vertx, Path uploads) {
     Router r = Router.router(vertx);
+    // before any handler, so that errors, 404s and /metrics carry them too
+    r.route().handler(ctx -> {
+      BrowserHeaders.apply(ctx.response()::putHeader);
+      ctx.next();
+    });
     r.post("/v1/files").handler(BodyHandler.create(uploads.toString()).setBodyLimit(settings.limits().maxFileBytes())
         .setDeleteUploadedFilesOnEnd(true)).blockingHandler(this::createFile, false);
     r.get("/v1/files/:id/content").handler(this::fileContent); // on the event loop; the store is read off it

@@ -13,7 +13,7 @@ final class ApiClient implements AutoCloseable {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
 
-  record Reply(int status, JsonNode json, String text) {}
+  record Reply(int status, JsonNode json, String text, java.net.http.HttpHeaders headers) {}
 
   ApiClient(int port) {
     this.base = "http://127.0.0.1:" + port;
@@ -59,7 +59,7 @@ final class ApiClient implements AutoCloseable {
     } catch (Exception e) {
       // not JSON (file content): the text is there
     }
-    return new Reply(resp.statusCode(), json, resp.body());
+    return new Reply(resp.statusCode(), json, resp.body(), resp.headers());
   }
 
   @Override

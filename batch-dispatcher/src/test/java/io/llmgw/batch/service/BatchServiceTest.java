@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.llmgw.api.BrowserHeaders;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.LoadReader;
@@ -444,6 +445,17 @@ class BatchServiceTest {
     assertThat(unknown.status()).isEqualTo(404);
     assertThat(unknown.json().get("error").get("message").asText()).contains("/v1/nothing");
     assertThat(api.get("/v1/batches?limit=0").status()).isEqualTo(400);
+  }
+
+  /** Issue 32, item 6: every answer of the batch port, errors and metrics included, carries the browser headers. */
+  @Test
+  void everyAnswerCarriesTheSecurityHeaders() throws Exception {
+    for (ApiClient.Reply r : List.of(api.get("/metrics"), api.get("/admin/batch/status"), api.get("/v1/nothing"),
+        api.get("/v1/batches"), api.post("/v1/batches", "[not json"))) {
+      assertThat(r.headers().firstValue("x-content-type-options")).hasValue("nosniff");
+      assertThat(r.headers().firstValue("x-frame-options")).hasValue("DENY");
+      assertThat(r.headers().firstValue("content-security-policy")).hasValue(BrowserHeaders.NOTHING);
+    }
   }
 
   @Test

@@ -1,8 +1,12 @@
 package io.llmgw.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.llmgw.api.LoopbackPorts;
+import io.llmgw.batch.BatchService;
+import io.llmgw.batch.BatchSettings;
 import io.llmgw.bench.load.Rig;
 import io.llmgw.extproc.observe.AdminAccess;
 import java.net.URI;
@@ -10,6 +14,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -22,6 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 class StatusPageTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @org.junit.jupiter.api.io.TempDir
+  Path batchDir;
   private static final Pattern SERVED = Pattern.compile("id=\"requests-served\">(\\d+)<");
 
   /** The page's DOM after its script ran for {@code millis} of the browser's virtual time (refreshes every 2 s). */
@@ -54,8 +63,17 @@ class StatusPageTest {
   @Test
   void thePageShowsPoolsPodsRoutesAndAdaptersAndItsFiguresMove() throws Exception {
     assumeTrue(Gateways.onPath("chromium"), "chromium is not installed (.ci/run installs it)");
-    try (Rig rig = Gateways.start("127.0.0.231", 2, true)) {
+    int batchPort = LoopbackPorts.free();
+    try (Rig rig = Gateways.start("127.0.0.231", 2, true,
+        s -> s.withListen(s.listen().withBatchStatus("127.0.0.1:" + batchPort)));
+        BatchService batch = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
+            .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + rig.proxyPort())
+            .withStore("sqlite:" + batchDir.resolve("batch.db")), Clock.systemUTC())) {
       String url = "http://127.0.0.1:" + rig.epp().metricsPort() + "/status";
+      // the batch service lists a pool once it has read the EPP's load
+      await().atMost(Duration.ofSeconds(20)).until(() -> HTTP.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + batchPort + "/admin/batch/status")).build(), HttpResponse.BodyHandlers.ofString())
+          .body().contains("sim-pool"));
       for (int i = 0; i < 6; i++) {
         chat(rig.proxyPort(), i % 2 == 0 ? "sql-lora" : Gateways.BASE);
       }
@@ -68,6 +86,11 @@ class StatusPageTest {
       assertThat(first).contains("LLM Instance Gateway", "default/sim-pool", "127.0.0.231:", "127.0.0.232:",
           "sql-lora", "chat-lora", Gateways.BASE, "fresh, ")
           .as("no error shown").contains("<div id=\"error\" class=\"bad\"></div>");
+      assertThat(first).as("issue 32, item 6: the batch section, read through the EPP")
+          .contains("From the batch service at 127.0.0.1:" + batchPort)
+          .containsPattern("(?s)<table id=\"batches\">.*<td>default/sim-pool</td><td class=\"num\">0</td>");
+      assertThat(first).as("issue 32, item 3: the configuration the EPP started with")
+          .containsPattern("(?s)<table id=\"changes\">.*applied: pools \\+default/sim-pool");
       int before = served(first);
       assertThat(before).isGreaterThanOrEqualTo(6);
 
@@ -76,8 +99,9 @@ class StatusPageTest {
       }
       String second = dom(url, 4500);
       assertThat(served(second)).as("requests served, read again").isEqualTo(before + 5);
-      assertThat(second).as("the request-rate chart drew its line").containsPattern("<svg id=\"rate-chart\"[^>]*>"
-          + "<polyline");
+      assertThat(second).as("the request-rate chart drew its line, with its scale and span")
+          .containsPattern("<svg id=\"rate-chart\"[^>]*>(<line[^>]*></line>){2}<text[^>]*>[0-9.]+ /s</text>"
+              + "<text[^>]*>0</text><text[^>]*>\\d+ s ago</text><text[^>]*>now</text><polyline");
     }
   }
 

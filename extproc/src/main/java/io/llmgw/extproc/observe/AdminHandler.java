@@ -26,12 +26,14 @@ import java.util.concurrent.TimeoutException;
  * objectives' attainment): what {@code ./llmgw status} prints. {@code GET /admin/load} is each pool's load right now,
  * for batch dispatchers ({@link PoolLoadReport}). {@code GET /admin/decisions} is the last decisions explained, newest
  * first ({@link DecisionLog}; {@code ?id=} keeps those whose request id contains it, {@code ?limit=} up to 256).
+ * {@code GET /admin/batch} is the batch service's queues, read from it ({@link BatchStatusReader}).
  */
 public final class AdminHandler implements HttpHandler {
   private static final String PREFIX = "/admin/adapters";
   private static final String STATUS = "/admin/status";
   private static final String LOAD = "/admin/load";
   private static final String DECISIONS = "/admin/decisions";
+  private static final String BATCH = "/admin/batch";
   private static final String ENSURE = ":ensureLoaded";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -43,10 +45,12 @@ public final class AdminHandler implements HttpHandler {
   private final AdminAccess access;
   private final PodsReport pods;
   private final DecisionLog decisions;
+  private final BatchStatusReader batches;
 
   public AdminHandler(Adapters adapters, Datastore datastore, GatewayStatus status, PoolLoadReport load,
-      PodsReport pods, DecisionLog decisions, AdminAccess access) {
+      PodsReport pods, DecisionLog decisions, BatchStatusReader batches, AdminAccess access) {
     this.decisions = decisions;
+    this.batches = batches;
     this.adapters = adapters;
     this.datastore = datastore;
     this.status = status;
@@ -96,6 +100,8 @@ public final class AdminHandler implements HttpHandler {
       } else if (path.equals(DECISIONS) && ex.getRequestMethod().equals("GET")) {
         Map<String, String> q = query(ex.getRequestURI().getRawQuery());
         send(ex, 200, Map.of("decisions", decisions.recent(limit(q.get("limit")), q.get("id"))));
+      } else if (path.equals(BATCH) && ex.getRequestMethod().equals("GET")) {
+        send(ex, 200, batches.read());
       } else if (path.equals(LOAD) && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, load.report());
       } else if (path.equals(PREFIX) && ex.getRequestMethod().equals("GET")) {
@@ -120,7 +126,7 @@ public final class AdminHandler implements HttpHandler {
       } else {
         send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
             + " (try GET /status, GET " + STATUS + ", GET /admin/pods, GET " + LOAD + ", GET " + DECISIONS
-            + "?id=, GET "
+            + "?id=, GET " + BATCH + ", GET "
             + PREFIX + " or POST "
             + PREFIX + "/{name}" + ENSURE + ")"));
       }

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.observe;
 
 import com.sun.net.httpserver.Headers;
+import io.llmgw.api.BrowserHeaders;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,20 +12,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What every answer of the metrics/admin port says to a browser: do not guess content types, never frame this, send no
- * referrer, and load nothing. The status page alone may run its own inline script and style, named by their hashes
+ * What every answer of the metrics/admin port says to a browser ({@link BrowserHeaders}). The status page alone may run its own inline script and style, named by their hashes
  * (no {@code 'unsafe-inline'}), and read this port's JSON.
  */
 final class SecurityHeaders {
-  static final String NOTHING = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
   private SecurityHeaders() {}
 
   static void apply(Headers h) {
-    h.set("X-Content-Type-Options", "nosniff");
-    h.set("X-Frame-Options", "DENY");
-    h.set("Referrer-Policy", "no-referrer");
-    h.set("Content-Security-Policy", NOTHING);
+    BrowserHeaders.apply(h::set);
   }
 
   /** The status page's policy: its inline scripts and styles by hash, data from this origin only. */
