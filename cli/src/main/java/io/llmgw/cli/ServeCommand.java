@@ -125,6 +125,17 @@ public final class ServeCommand implements Callable<Integer> {
       + "endpointslices).")
   String peersService;
 
+  @Option(names = "--otlp-endpoint", paramLabel = "URL", description = "Send OpenTelemetry traces of the requests "
+      + "(a span per request, one per phase, the decision as attributes) to this OTLP/HTTP collector, e.g. "
+      + "http://127.0.0.1:4318; the caller's traceparent is followed and the routed request carries the request's "
+      + "span (default: no traces).")
+  java.net.URI otlpEndpoint;
+
+  @Option(names = "--trace-sample-ratio", defaultValue = "0.1", paramLabel = "0..1", description = "With "
+      + "--otlp-endpoint: the share of requests traced that come without a sampled traceparent (one that comes with "
+      + "one is traced as its caller chose) (default: ${DEFAULT-VALUE}).")
+  double traceSampleRatio;
+
   @Option(names = "--batch-status", paramLabel = "HOST:PORT", description = "The batch service's address (`llmgw "
       + "batch --listen`): the status page shows its queues and budgets, read through this EPP at most once a second "
       + "(default: none).")
@@ -418,7 +429,8 @@ public final class ServeCommand implements Callable<Integer> {
         .withPeerService(peersService).withBatchStatus(batchStatus))
         .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
-            trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout, explainEvery))
+            trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout, explainEvery,
+            r.traces().to(otlpEndpoint, traceSampleRatio)))
         .withScrape(d.scrape().withInterval(scrapeInterval).withKvEvents(new KvEventSettings(kvEventsPort,
             kvEventsReplayPort, kvEventsTopic, d.scrape().kvEvents().replayTimeout()))
             .withAdapterWarmWindow(adapterWarmWindow), staleAfter)

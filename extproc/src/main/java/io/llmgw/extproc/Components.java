@@ -10,6 +10,7 @@ import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.FlowMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.observe.Vitals;
+import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.plugins.EppPlugins;
 import io.llmgw.extproc.plugins.LifecycleEnv;
 import io.llmgw.extproc.request.Director;
@@ -97,7 +98,8 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         s.requests().idleTimeout(), ticker);
     metrics.watchStreams(limits::openStreams, limits::bufferedBytes);
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
-        s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits, new Vitals(clock));
+        s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits, new Vitals(clock),
+        Tracing.of(s.requests().traces()));
     metrics.watchEngineBlocks(engineBlocks);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams,
         engineBlocks, decisions);

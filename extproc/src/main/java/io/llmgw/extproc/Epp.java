@@ -312,6 +312,7 @@ public final class Epp implements AutoCloseable {
       }
     }
     scraper.close();
+    parts.streams().tracing().close(); // after the streams: their spans are sent, not dropped
     if (kvEvents != null) {
       try {
         kvEvents.close();

@@ -89,7 +89,7 @@ public record EppSettings(
     return withRequests(new RequestSettings(bytes, requests.bytesPerToken(), requests.maxFallbacks(),
         requests.destinationFallbacks(), requests.trustRewriteHeader(), requests.maxRequestDuration(),
         requests.maxStreams(), Math.max(bytes, requests.maxBufferedBytes()), requests.idleTimeout(),
-        requests.explainEvery()));
+        requests.explainEvery(), requests.traces()));
   }
 
   public EppSettings withAdapters(AdapterSettings a) {

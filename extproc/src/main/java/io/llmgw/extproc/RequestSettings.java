@@ -1,5 +1,6 @@
 package io.llmgw.extproc;
 
+import io.llmgw.extproc.observe.tracing.TraceSettings;
 import java.time.Duration;
 
 /**
@@ -21,10 +22,11 @@ import java.time.Duration;
  *     ended, when not even its headers came): it holds a stream slot and perhaps buffered bytes
  * @param explainEvery one decision in this many is kept explained ({@code /admin/decisions}); 0 keeps only those of
  *     requests that ask ({@code x-llmgw-explain})
+ * @param traces whether and where requests are traced (OpenTelemetry); off by default
  */
 public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean destinationFallbacks,
     boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes,
-    Duration idleTimeout, int explainEvery) {
+    Duration idleTimeout, int explainEvery, TraceSettings traces) {
   public static final int DEFAULT_EXPLAIN_EVERY = 16;
 
   public RequestSettings {
@@ -54,21 +56,26 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
     // a quarter of the heap for bodies still arriving, and never less than one body of the largest size
     long buffered = Math.max(maxBody, Runtime.getRuntime().maxMemory() / 4);
     return new RequestSettings(maxBody, 4, 2, false, false, Duration.ofMinutes(15), 10_000, buffered,
-        Duration.ofSeconds(30), DEFAULT_EXPLAIN_EVERY);
+        Duration.ofSeconds(30), DEFAULT_EXPLAIN_EVERY, TraceSettings.off());
   }
 
   public RequestSettings withDestinationFallbacks(boolean listed) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, listed, trustRewriteHeader,
-        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery);
+        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery, traces);
   }
 
   public RequestSettings withStreamLimits(int streams, long bufferedBytes) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
-        maxRequestDuration, streams, bufferedBytes, idleTimeout, explainEvery);
+        maxRequestDuration, streams, bufferedBytes, idleTimeout, explainEvery, traces);
   }
 
   public RequestSettings withIdleTimeout(Duration timeout) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
-        maxRequestDuration, maxStreams, maxBufferedBytes, timeout, explainEvery);
+        maxRequestDuration, maxStreams, maxBufferedBytes, timeout, explainEvery, traces);
+  }
+
+  public RequestSettings withTraces(TraceSettings t) {
+    return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
+        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery, t);
   }
 }

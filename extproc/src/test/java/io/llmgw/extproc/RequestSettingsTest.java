@@ -16,9 +16,9 @@ class RequestSettingsTest {
     assertThatThrownBy(() -> d.withStreamLimits(10, d.maxBodyBytes() - 1L))
         .hasMessageContaining("--max-buffered-bytes");
     assertThatThrownBy(() -> new RequestSettings(d.maxBodyBytes(), 4, 2, false, false, Duration.ofMillis(999), 10,
-        d.maxBufferedBytes(), d.idleTimeout(), 16)).hasMessageContaining("--max-request-duration");
+        d.maxBufferedBytes(), d.idleTimeout(), 16, d.traces())).hasMessageContaining("--max-request-duration");
     assertThatThrownBy(() -> new RequestSettings(d.maxBodyBytes(), 4, 2, false, false, d.maxRequestDuration(), 10,
-        d.maxBufferedBytes(), d.idleTimeout(), -1)).hasMessageContaining("--explain-every");
+        d.maxBufferedBytes(), d.idleTimeout(), -1, d.traces())).hasMessageContaining("--explain-every");
     assertThatThrownBy(() -> d.withIdleTimeout(Duration.ZERO)).hasMessageContaining("--request-idle-timeout");
   }
 

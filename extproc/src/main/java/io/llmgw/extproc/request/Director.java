@@ -122,7 +122,7 @@ public final class Director {
     ctx.moveTo(RequestState.RESOLVE);
     Step step;
     try {
-      ctx.explain(explained.wants(ctx.headers()) ? new Explanation() : null);
+      ctx.explain(explained.wants(ctx.headers()) || ctx.trace() != null ? new Explanation() : null);
       ctx.hints(RequestHints.parse(ctx.headers()));
       step = run(ctx);
     } catch (RequestHints.BadHeader e) {
@@ -328,6 +328,7 @@ public final class Director {
       h.plugin().onFirstBytes(ctx);
       observe(h, t0);
     }
+    Traces.event(ctx, "first token");
   }
 
   /** The exchange ended (the caller moved the request to a terminal state): every response hook hears it once. */
@@ -337,6 +338,7 @@ public final class Director {
       h.plugin().onDone(ctx, completion);
       observe(h, t0);
     }
+    Traces.end(ctx, completion);
   }
 
   private void observe(Timed<?> t, long t0) {

@@ -2,6 +2,7 @@ package io.llmgw.extproc.request;
 
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.body.RequestBody;
+import io.llmgw.extproc.observe.tracing.RequestTrace;
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.RouteView;
 import io.llmgw.picker.Explanation;
@@ -38,6 +39,7 @@ public final class RequestContext implements PromptBlocks.Source {
   private Explanation explanation;
   private String decisionHeader;
   private Runnable cancelWait;
+  private RequestTrace trace;
 
   public RequestContext(Ticker ticker) {
     this.timing = new ResponseTiming(ticker);
@@ -52,7 +54,20 @@ public final class RequestContext implements PromptBlocks.Source {
     if (!state.canMoveTo(next)) {
       throw new IllegalStateException("request " + requestId + " cannot go from " + state + " to " + next);
     }
+    if (trace != null) {
+      Traces.moved(trace, state, next);
+    }
     state = next;
+  }
+
+  /** This request's spans, or null when it is not traced. */
+  public RequestTrace trace() {
+    return trace;
+  }
+
+  /** Traces this request from now on (its headers arrived). */
+  public void trace(RequestTrace sampled) {
+    this.trace = sampled;
   }
 
   /** The request headers arrived. */

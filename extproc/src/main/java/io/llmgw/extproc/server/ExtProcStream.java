@@ -101,6 +101,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       requestId = UUID.randomUUID().toString();
     }
     ctx.received(requestId, headers, IncomingRequest.subsetHint(req.getMetadataContext()));
+    ctx.trace(deps.tracing().begin(headers, requestId));
     if (!slot.admitted()) {
       answer(ErrorReply.tooManyStreams(deps.limits().maxStreams()));
       return;

@@ -22,6 +22,7 @@ import java.util.List;
  */
 record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
   static final RoutingAnswer NONE = new RoutingAnswer(List.of(), null);
+  static final String TRACEPARENT = "traceparent";
 
   /** Header mutations for any answer to the request's headers or body. */
   CommonResponse.Builder baseMutations() {
@@ -54,6 +55,10 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
     HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
     mutation.addSetHeaders(frames.header());
     mutation.addSetHeaders(DestinationFrames.route(ctx.route().key()));
+    if (ctx.trace() != null) {
+      // the model server's spans become children of this request's
+      mutation.addSetHeaders(Frames.setHeader(TRACEPARENT, ctx.trace().traceparent()));
+    }
     boolean rewritten = !ctx.choice().target().equals(ctx.requestedModel());
     if (rewritten) {
       mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));

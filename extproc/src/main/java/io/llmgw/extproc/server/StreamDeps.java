@@ -1,6 +1,7 @@
 package io.llmgw.extproc.server;
 
 import io.llmgw.extproc.observe.Vitals;
+import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.request.Director;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.Ticker;
@@ -14,6 +15,7 @@ import io.llmgw.picker.Ticker;
  *     the primary alone, which any ORIGINAL_DST cluster reads
  * @param limits open streams and unfinished body bytes, shared by all streams
  * @param vitals hears whether decisions work
+ * @param tracing begins a sampled request's trace (off: never)
  */
 public record StreamDeps(Director director, Datastore datastore, Ticker ticker, int maxBodyBytes, int bytesPerToken,
-    boolean destinationFallbacks, StreamLimits limits, Vitals vitals) {}
+    boolean destinationFallbacks, StreamLimits limits, Vitals vitals, Tracing tracing) {}
