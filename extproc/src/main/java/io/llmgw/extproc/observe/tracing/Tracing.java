@@ -14,6 +14,7 @@ import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
  * not sampled, {@link #begin} returns null and a request costs nothing more.
  */
 public final class Tracing implements AutoCloseable {
+  private static final String TRACEPARENT = "traceparent";
   private static final TextMapGetter<Map<String, String>> HEADERS = new TextMapGetter<>() {
     @Override
     public Iterable<String> keys(Map<String, String> carrier) {
@@ -38,15 +40,17 @@ public final class Tracing implements AutoCloseable {
 
   private final SdkTracerProvider provider;
   private final Tracer tracer;
+  private final double ratio;
 
-  private Tracing(SdkTracerProvider provider) {
+  private Tracing(SdkTracerProvider provider, double ratio) {
     this.provider = provider;
     this.tracer = provider == null ? null : provider.get("io.llmgw.epp");
+    this.ratio = ratio;
   }
 
   /** No traces. */
   public static Tracing off() {
-    return new Tracing(null);
+    return new Tracing(null, 0);
   }
 
   public static Tracing of(TraceSettings settings) {
@@ -60,10 +64,11 @@ public final class Tracing implements AutoCloseable {
     return new Tracing(SdkTracerProvider.builder()
         .setResource(Resource.getDefault().merge(Resource.create(Attributes.of(
             io.opentelemetry.api.common.AttributeKey.stringKey("service.name"), settings.serviceName()))))
-        .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(settings.sampleRatio())))
+        // sampled in begin(), before the SDK is asked for anything: a span is only ever made for a request traced
+        .setSampler(Sampler.alwaysOn())
         // bounded: when the collector is slow or gone, spans beyond the queue are dropped, never held
         .addSpanProcessor(BatchSpanProcessor.builder(exporter).setMaxQueueSize(8192).build())
-        .build());
+        .build(), settings.sampleRatio());
   }
 
   /**
@@ -72,7 +77,7 @@ public final class Tracing implements AutoCloseable {
    * @param headers the request's headers, names in lower case (its {@code traceparent} and {@code tracestate})
    */
   public RequestTrace begin(Map<String, String> headers, String requestId) {
-    if (tracer == null) {
+    if (tracer == null || !sampled(headers.get(TRACEPARENT))) {
       return null;
     }
     Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), headers, HEADERS);
@@ -83,6 +88,19 @@ public final class Tracing implements AutoCloseable {
       return null;
     }
     return new RequestTrace(tracer, span);
+  }
+
+  /**
+   * Parent-based sampling without the SDK, so that a request not traced costs a header lookup and, at most, one random
+   * number: a well-formed {@code traceparent} is followed (its flags' sampled bit), anything else is sampled at the
+   * ratio. The SDK's own sampler would first make the request a span and a trace id.
+   */
+  private boolean sampled(String traceparent) {
+    if (traceparent != null && traceparent.length() == 55 && traceparent.startsWith("00-")
+        && traceparent.charAt(35) == '-' && traceparent.charAt(52) == '-') {
+      return (Character.digit(traceparent.charAt(54), 16) & 1) == 1;
+    }
+    return ratio > 0 && ThreadLocalRandom.current().nextDouble() < ratio;
   }
 
   /** Sends what is still queued and stops. */
