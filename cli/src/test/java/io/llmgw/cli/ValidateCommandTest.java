@@ -1,32 +1,18 @@
 package io.llmgw.cli;
 
+import static io.llmgw.cli.MainTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** Issue 32, item 3: a configuration is checked before it ships, with the EPP's own checks. */
 class ValidateCommandTest {
   @TempDir
   Path dir;
-
-  record Run(int code, String out, String err) {}
-
-  static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cl = Main.commandLine(args);
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int code = cl.execute(args);
-    return new Run(code, out.toString(), err.toString());
-  }
 
   static Path examples(String name) {
     return Path.of(System.getProperty("user.dir")).getParent().resolve("examples").resolve(name);
@@ -34,7 +20,7 @@ class ValidateCommandTest {
 
   @Test
   void theShippedExamplesAreValidGatewayAndPluginFiles() {
-    Run r = run("validate", examples("pool.yaml").toString(), examples("quickstart.yaml").toString(),
+    MainTest.Run r = run("validate", examples("pool.yaml").toString(), examples("quickstart.yaml").toString(),
         examples("plugins-scorers.yaml").toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("pool.yaml: valid (1 pools, ").contains("plugins-scorers.yaml: valid "
@@ -52,11 +38,11 @@ class ValidateCommandTest {
       line++;
     }
     int column = lines.get(line).indexOf("priority") + 1;
-    Run r = run("validate", broken.toString());
+    MainTest.Run r = run("validate", broken.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("broken.yaml: document ", "field spec.adapter.priority (line " + (line + 1)
         + ", column " + column + "): 99999999999 is out of range");
-    Run missing = run("validate", dir.resolve("nope.yaml").toString());
+    MainTest.Run missing = run("validate", dir.resolve("nope.yaml").toString());
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.err()).contains("nope.yaml", "no such file");
   }
@@ -65,7 +51,7 @@ class ValidateCommandTest {
   void aPluginFileNamingAnUnknownPluginOrABadParameterIsRefusedNamingIt() throws Exception {
     Path plugins = Files.writeString(dir.resolve("plugins.yaml"), Files.readString(examples("plugins-scorers.yaml"))
         .replace("maxPrefixBlocksToMatch: 256", "maxPrefixBlocksToMatch: lots"));
-    Run r = run("validate", plugins.toString());
+    MainTest.Run r = run("validate", plugins.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("plugins.yaml", "maxPrefixBlocksToMatch", "(line ");
     Path unknown = Files.writeString(dir.resolve("unknown.yaml"), Files.readString(examples("plugins-scorers.yaml"))
@@ -79,7 +65,7 @@ class ValidateCommandTest {
     Path running = Files.writeString(dir.resolve("running.yaml"), good);
     Path edited = Files.writeString(dir.resolve("edited.yaml"), good.replaceFirst("priority: (-?\\d+)",
         "priority: 77"));
-    Run r = run("validate", "--against", running.toString(), edited.toString());
+    MainTest.Run r = run("validate", "--against", running.toString(), edited.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("against " + running + ": routes ~");
     assertThat(run("validate", "--against", running.toString(), running.toString()).out()).contains("no changes");

@@ -5,14 +5,23 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.api.LoopbackPorts;
+import io.llmgw.batch.BatchService;
+import io.llmgw.batch.BatchSettings;
 import io.llmgw.bench.load.Rig;
+import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.http.SimPods;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 30: the official OpenAI Node SDK (pinned in cli/src/test/node, installed by .ci/run), at its defaults, through
@@ -22,20 +31,27 @@ import org.junit.jupiter.api.Test;
 class OpenAiNodeSdkTest {
   static final Path CHECKS = Path.of("src", "test", "node");
 
+  /** What a script in {@link #CHECKS} printed, once it exited 0 within 60 s. */
+  private static String node(String script, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("node", script));
+    command.addAll(List.of(args));
+    Process node = new ProcessBuilder(command).directory(CHECKS.toFile()).redirectErrorStream(true).start();
+    boolean exited = node.waitFor(60, TimeUnit.SECONDS);
+    String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!exited) {
+      node.destroyForcibly();
+    }
+    assertThat(exited).as("%s ended within 60 s: %s", script, out).isTrue();
+    assertThat(node.exitValue()).as(out).isZero();
+    return out;
+  }
+
   @Test
   void theNodeSdksDefaultEmbeddingsAndAStreamedResponsesCallWork() throws Exception {
     assumeTrue(Gateways.onPath("node") && Files.isDirectory(CHECKS.resolve("node_modules").resolve("openai")),
         "node or the pinned openai package is not installed (.ci/run installs both)");
     try (Rig rig = Gateways.start("127.0.0.74", 2, true)) {
-      Process node = new ProcessBuilder("node", "sdk-defaults.mjs", "http://127.0.0.1:" + rig.proxyPort() + "/v1",
-          Gateways.BASE, "sql-lora").directory(CHECKS.toFile()).redirectErrorStream(true).start();
-      boolean exited = node.waitFor(60, TimeUnit.SECONDS);
-      String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!exited) {
-        node.destroyForcibly();
-      }
-      assertThat(exited).as("the script ended within 60 s: %s", out).isTrue();
-      assertThat(node.exitValue()).as(out).isZero();
+      String out = node("sdk-defaults.mjs", "http://127.0.0.1:" + rig.proxyPort() + "/v1", Gateways.BASE, "sql-lora");
       JsonNode seen = new ObjectMapper().readTree(out.lines().reduce((a, b) -> b).orElseThrow());
 
       assertThat(seen.get("embeddingLength").asInt()).as("64 floats, not 16 decoded from float text").isEqualTo(64);
@@ -50,6 +66,39 @@ class OpenAiNodeSdkTest {
       assertThat(seen.get("text").asText()).isNotBlank().isEqualTo(seen.get("completedText").asText());
       assertThat(seen.get("completedModel").asText()).as("rewritten back to the route's name").isEqualTo("sql-lora");
       assertThat(seen.get("outputTokens").asInt()).isEqualTo(4);
+    }
+  }
+
+  /**
+   * Issue 32, item 7: the README's Node block, as written there (its address moved to this test's proxy), runs against
+   * the gateway and the batch service: chat, a stream, embeddings at the SDK's default encoding, a batch created.
+   */
+  @Test
+  void theReadmesNodeBlockRunsAsWritten(@TempDir Path dir) throws Exception {
+    assumeTrue(Gateways.onPath("node") && Files.isDirectory(CHECKS.resolve("node_modules").resolve("openai")),
+        "node or the pinned openai package is not installed (.ci/run installs both)");
+    String readme = Files.readString(Path.of("..", "README.md"));
+    int start = readme.indexOf("```js\n", readme.indexOf("## Try every endpoint")) + "```js\n".length();
+    String block = readme.substring(start, readme.indexOf("```", start));
+    assertThat(block).contains("http://127.0.0.1:8080/v1");
+    SimPods pods = SimPods.start(SimConfig.builder().adapters(Gateways.ADAPTERS).loras(2, 2).build(), 2,
+        "127.0.0.76", 8000);
+    Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, List.of(Gateways.BASE, "sql-lora", "chat-lora"));
+    int batchPort = LoopbackPorts.free();
+    try (Rig rig = Rig.start(pods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
+        ProxySettings.defaults().withListener("127.0.0.1", 0).withBatchService("127.0.0.1:" + batchPort));
+        BatchService batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
+            .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + rig.proxyPort())
+            .withStore("sqlite:" + dir.resolve("batch.db")), Clock.systemUTC())) {
+      // beside node_modules, where the import resolves; removed whatever happens
+      Path script = Files.writeString(CHECKS.resolve("readme-" + ProcessHandle.current().pid() + ".mjs"),
+          block.replace("http://127.0.0.1:8080/v1", "http://127.0.0.1:" + rig.proxyPort() + "/v1"));
+      try {
+        assertThat(node(script.getFileName().toString())).contains("64 floats (sent as base64, the SDK's default)")
+            .containsPattern("batch_\\w+ validating");
+      } finally {
+        Files.deleteIfExists(script);
+      }
     }
   }
 }
