@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * Issue 16, item 5: every flag a kustomization in deploy/ adds to the EPP's container is one `llmgw serve` takes, with
@@ -36,7 +35,8 @@ class DeployOptionsTest {
             }
           }
           if (args.size() > 2) {
-            new CommandLine(new Main()).parseArgs(args.toArray(String[]::new)); // throws on a flag serve refuses
+            String[] line = args.toArray(String[]::new);
+            Main.commandLine(line).parseArgs(line); // throws on a flag serve refuses
             checked.add(k.getParent().getFileName() + ": " + args.subList(2, args.size()));
           }
         }

@@ -45,6 +45,12 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     EngineBlockIndex engineBlocks, DecisionLog decisions) {
   private static final Logger LOG = LoggerFactory.getLogger(Components.class);
 
+  /** A configuration was refused (the one before it stays): counted, and kept in the history the status shows. */
+  public void configRejected(io.llmgw.api.ConfigException e) {
+    metrics.configRejected();
+    datastore.history().refused(e.getMessage());
+  }
+
   /**
    * @param scheduler timers: scrapes, flow control's TTL, rollouts' drains, the reaper and copy scaling
    * @param flowDispatcher runs flow control's dispatch passes, one at a time

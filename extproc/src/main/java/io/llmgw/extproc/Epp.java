@@ -119,10 +119,7 @@ public final class Epp implements AutoCloseable {
     switch (s.source()) {
       case SourceSettings.File f -> {
         ownClient = null;
-        config = new FileConfigSource(f, scheduler, parts.datastore()::apply, e -> {
-          parts.metrics().configRejected();
-          parts.datastore().history().refused(e.getMessage());
-        });
+        config = new FileConfigSource(f, scheduler, parts.datastore()::apply, parts::configRejected);
       }
       case SourceSettings.Cluster c -> {
         ownClient = givenClient == null ? new KubernetesClientBuilder().build() : null;
