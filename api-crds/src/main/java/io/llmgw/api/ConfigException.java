@@ -53,9 +53,4 @@ public final class ConfigException extends Exception {
   public String field() {
     return field;
   }
-
-  /** Where the field starts in the source, or null when unknown. */
-  public YamlLocations.Position position() {
-    return position;
-  }
 }

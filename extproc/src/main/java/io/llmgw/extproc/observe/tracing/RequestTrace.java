@@ -72,9 +72,4 @@ public final class RequestTrace {
     SpanContext c = request.getSpanContext();
     return "00-" + c.getTraceId() + "-" + c.getSpanId() + "-" + c.getTraceFlags().asHex();
   }
-
-  /** The trace's id, for logs and tests. */
-  public String traceId() {
-    return request.getSpanContext().getTraceId();
-  }
 }
