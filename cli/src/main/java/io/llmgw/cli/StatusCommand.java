@@ -3,6 +3,7 @@ package io.llmgw.cli;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.api.HttpGet;
 import io.llmgw.api.TokenFile;
 import io.llmgw.api.tls.ClientTls;
 import io.llmgw.batch.dispatch.Budget;
@@ -12,14 +13,10 @@ import io.llmgw.extproc.objectives.ObjectiveStatus;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.state.ConfigHistory;
 import java.io.PrintWriter;
-import java.net.HttpURLConnection;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,9 +55,6 @@ public final class StatusCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   String batch;
 
-  /** One answer: its status and body. */
-  record Answer(int status, String body) {}
-
   @Override
   public Integer call() throws Exception {
     GatewayStatus.Report report;
@@ -76,7 +70,8 @@ public final class StatusCommand implements Callable<Integer> {
       }
     }
     try {
-      Answer r = get(base + "/admin/status", tls, tokenFile == null ? null : "Bearer " + TokenFile.read(tokenFile));
+      HttpGet.Answer r = HTTP.get(base + "/admin/status", tls,
+          tokenFile == null ? null : "Bearer " + TokenFile.read(tokenFile));
       if (r.status() != 200) {
         spec.commandLine().getErr().println("llmgw status: " + epp + " answered " + r.status() + ": " + r.body());
         return 1;
@@ -93,7 +88,7 @@ public final class StatusCommand implements Callable<Integer> {
       return 1;
     }
     try {
-      Answer r = get("http://" + batch + "/admin/batch/status", null, null);
+      HttpGet.Answer r = HTTP.get("http://" + batch + "/admin/batch/status", null, null);
       if (r.status() == 200) {
         batches = JSON.readValue(r.body(), new TypeReference<List<PoolBatchStatus>>() {});
       }
@@ -108,32 +103,8 @@ public final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * One GET with the JDK's plain URL connection: the HTTP client of {@code java.net.http} took a quarter of a second to
-   * start, half of what a status call may take.
-   */
-  static Answer get(String url, SSLContext tls, String authorization) throws java.io.IOException {
-    HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
-    try {
-      if (tls != null && c instanceof HttpsURLConnection https) {
-        https.setSSLSocketFactory(tls.getSocketFactory());
-      }
-      c.setConnectTimeout(3_000);
-      c.setReadTimeout(5_000);
-      if (authorization != null) {
-        c.setRequestProperty("Authorization", authorization);
-      }
-      int status = c.getResponseCode();
-      java.io.InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
-      String body = in == null ? "" : new String(in.readNBytes(MAX_BODY), StandardCharsets.UTF_8);
-      return new Answer(status, body);
-    } finally {
-      c.disconnect();
-    }
-  }
-
-  /** A report larger than this is not one an EPP writes. */
-  private static final int MAX_BODY = 16 << 20;
+  /** A report larger than 16 MiB is not one an EPP writes. */
+  private static final HttpGet HTTP = new HttpGet(java.time.Duration.ofSeconds(5), 16 << 20);
 
   /** A body that cannot be the report: not a JSON object naming pools and routes. */
   private static boolean notAnEpp(String body) {

@@ -3,11 +3,9 @@ package io.llmgw.extproc.observe;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.api.HttpGet;
 import io.llmgw.picker.Ticker;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,9 +18,8 @@ import java.util.Map;
 public final class BatchStatusReader {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long FRESH_NANOS = 1_000_000_000L;
-  private static final int TIMEOUT_MILLIS = 1_000;
-  /** A queue list larger than this is not the batch service's. */
-  private static final int MAX_BODY = 1 << 20;
+  /** One second to answer; a queue list larger than 1 MiB is not the batch service's. */
+  private static final HttpGet HTTP = new HttpGet(java.time.Duration.ofSeconds(1), 1 << 20);
 
   private final String address;
   private final Ticker ticker;
@@ -51,34 +48,29 @@ public final class BatchStatusReader {
   private Map<String, Object> fetch() {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("address", address);
+    HttpGet.Answer answer;
     try {
-      HttpURLConnection c = (HttpURLConnection) URI.create("http://" + address + "/admin/batch/status").toURL()
-          .openConnection();
-      try {
-        c.setConnectTimeout(TIMEOUT_MILLIS);
-        c.setReadTimeout(TIMEOUT_MILLIS);
-        if (c.getResponseCode() != 200) {
-          out.put("error", "the batch service answered " + c.getResponseCode());
-          return out;
-        }
-        JsonNode pools;
-        try (InputStream in = c.getInputStream()) {
-          pools = JSON.readTree(in.readNBytes(MAX_BODY));
-        } catch (JacksonException notJson) {
-          pools = null;
-        }
-        if (pools == null || !pools.isArray()) {
-          out.put("error", "what answers at " + address + " is not a batch service (its /admin/batch/status is not "
-              + "a list of pools)");
-        } else {
-          out.put("pools", pools);
-        }
-      } finally {
-        c.disconnect();
-      }
-    } catch (IOException | IllegalArgumentException e) {
+      answer = HTTP.get("http://" + address + "/admin/batch/status", null, null);
+    } catch (IOException e) {
       out.put("error", "no batch service answered at " + address + " (" + (e.getMessage() == null
           ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+      return out;
+    }
+    if (answer.status() != 200) {
+      out.put("error", "the batch service answered " + answer.status());
+      return out;
+    }
+    JsonNode pools;
+    try {
+      pools = JSON.readTree(answer.body());
+    } catch (JacksonException notJson) {
+      pools = null;
+    }
+    if (pools == null || !pools.isArray()) {
+      out.put("error", "what answers at " + address + " is not a batch service (its /admin/batch/status is not a list "
+          + "of pools)");
+    } else {
+      out.put("pools", pools);
     }
     return out;
   }

@@ -1,0 +1,33 @@
+package io.llmgw.extproc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.llmgw.extproc.observe.tracing.TraceSettings;
+import java.net.URI;
+import org.junit.jupiter.api.Test;
+
+/** Issue 32: the addresses an operator gives for the batch section and the traces are refused when garbage. */
+class ListenSettingsTest {
+  @Test
+  void aBatchStatusAddressMustBeHostAndPort() {
+    ListenSettings d = ListenSettings.defaults();
+    assertThat(d.withBatchStatus("127.0.0.1:8090").batchStatus()).isEqualTo("127.0.0.1:8090");
+    assertThat(d.withBatchStatus(null).batchStatus()).isNull();
+    for (String garbage : new String[] {"nope", "http://127.0.0.1:8090", "127.0.0.1:port", "a b:1", "h:123456",
+        "user@h:1", "h:1/path"}) {
+      assertThatThrownBy(() -> d.withBatchStatus(garbage)).as(garbage)
+          .hasMessageContaining("--batch-status").hasMessageContaining("is not host:port");
+    }
+  }
+
+  @Test
+  void anOtlpEndpointMustBeAnHttpAddressWithAHost() {
+    TraceSettings off = TraceSettings.off();
+    assertThat(off.to(URI.create("http://127.0.0.1:4318"), 0.5).enabled()).isTrue();
+    for (String garbage : new String[] {"http:///v1", "localhost:4318", "file:/tmp/x", "grpc://127.0.0.1:4317"}) {
+      assertThatThrownBy(() -> off.to(URI.create(garbage), 0.5)).as(garbage).hasMessageContaining("--otlp-endpoint");
+    }
+    assertThatThrownBy(() -> off.to(null, Double.NaN)).hasMessageContaining("--trace-sample-ratio");
+  }
+}
