@@ -21,6 +21,10 @@ public final class ClusterObjects {
     return Documents.inferenceObjective(reader("InferenceObjective", object), object);
   }
 
+  public static TenantBudget budget(JsonNode object) throws ConfigException {
+    return TenantDocuments.budget(reader("TenantBudget", object), object);
+  }
+
   private static NodeReader reader(String kind, JsonNode object) {
     JsonNode meta = object.path("metadata");
     return new NodeReader(kind + " " + meta.path("namespace").asText("default") + "/" + meta.path("name").asText("?"),

@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Loads file mode: one multi-document YAML with the same kinds a cluster holds (InferencePool, LLMRoute,
- * InferenceObjective, Pod). Either the
+ * InferenceObjective, TenantBudget, Pod). Either the
  * whole file is accepted or a {@link ConfigException} names the first problem, so a bad edit never half-applies.
  */
 public final class ConfigFileLoader {
@@ -61,6 +61,7 @@ public final class ConfigFileLoader {
     List<Located<LLMRoute>> routes = new ArrayList<>();
     List<Located<InferenceObjective>> objectives = new ArrayList<>();
     List<Located<PodInfo>> pods = new ArrayList<>();
+    List<Located<TenantBudget>> budgets = new ArrayList<>();
     int doc = 0;
     int withContent = 0;
     try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
@@ -99,12 +100,16 @@ public final class ConfigFileLoader {
             expectApi(r, api, OBJECTIVE_API);
             objectives.add(new Located<>(Documents.inferenceObjective(r, node), doc));
           }
+          case "TenantBudget" -> {
+            expectApi(r, api, ROUTE_API);
+            budgets.add(new Located<>(TenantDocuments.budget(r, node), doc));
+          }
           case "Pod" -> {
             expectApi(r, api, "v1");
             pods.add(new Located<>(Documents.pod(r, node), doc));
           }
           default -> throw r.error("kind", "unknown kind '" + kind
-              + "' (expected InferencePool, LLMRoute, InferenceObjective or Pod)");
+              + "' (expected InferencePool, LLMRoute, InferenceObjective, TenantBudget or Pod)");
         }
       }
     } catch (IOException e) {
@@ -116,7 +121,8 @@ public final class ConfigFileLoader {
           + "file atomically: write a new one, then rename it over this one)");
     }
     CrossChecks.check(source, pools, routes, objectives, pods);
-    return new GatewayConfig(values(pools), values(routes), values(objectives), values(pods));
+    CrossChecks.budgets(source, budgets, routes);
+    return new GatewayConfig(values(pools), values(routes), values(objectives), values(pods), values(budgets));
   }
 
   private static <T> List<T> values(List<Located<T>> located) {

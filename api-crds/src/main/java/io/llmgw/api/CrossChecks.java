@@ -45,6 +45,23 @@ final class CrossChecks {
     }
   }
 
+  /** Tenant names are one namespace of their own (keys name them), and every route a budget names exists. */
+  static void budgets(String source, List<Located<TenantBudget>> budgets, List<Located<LLMRoute>> routes)
+      throws ConfigException {
+    unique(source, "TenantBudget", budgets, TenantBudget::name);
+    Set<RouteKey> known = routes.stream().map(r -> r.value().key()).collect(Collectors.toSet());
+    for (Located<TenantBudget> located : budgets) {
+      TenantBudget b = located.value();
+      List<String> named = b.routes() == null ? List.of() : b.routes();
+      for (int i = 0; i < named.size(); i++) {
+        if (!known.contains(new RouteKey(b.namespace(), named.get(i)))) {
+          throw new ConfigException(source, located.document(), "spec.routes[" + i + "]",
+              "no LLMRoute '" + named.get(i) + "' in namespace " + b.namespace());
+        }
+      }
+    }
+  }
+
   private static <T> void unique(String source, String kind, List<Located<T>> items, Function<T, ?> key)
       throws ConfigException {
     Map<Object, Integer> firstDocument = new HashMap<>();

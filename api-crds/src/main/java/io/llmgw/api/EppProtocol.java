@@ -30,6 +30,15 @@ public final class EppProtocol {
    */
   public static final String ROUTE = "x-llmgw-route";
 
+  /**
+   * The tenant, as the operator's own authentication in the proxy sets it (Envoy Gateway's API-key or JWT policies);
+   * trusted only when the EPP is told to ({@code --tenant-header}), and removed from client requests by every shipped
+   * proxy configuration before that authentication runs.
+   */
+  public static final String TENANT = "x-llmgw-tenant";
+  /** The tenant a request is sent for, honoured only from a key that may act for others (the batch service's). */
+  public static final String ON_BEHALF_OF = "x-llmgw-on-behalf-of";
+
   private EppProtocol() {}
 
   /** Client-supplied headers that would steer routing; never trusted, always removed. */

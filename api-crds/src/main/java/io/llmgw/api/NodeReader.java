@@ -95,7 +95,10 @@ final class NodeReader {
   }
 
   String name(JsonNode parent, String field, String path) throws ConfigException {
-    String s = string(parent, field, path);
+    return name(string(parent, field, path), path);
+  }
+
+  String name(String s, String path) throws ConfigException {
     if (!DNS_LABEL.matcher(s).matches()) {
       throw error(path, "'" + s + "' is not a valid name (lower-case letters, digits, '-' and '.')");
     }

@@ -13,8 +13,9 @@ final class FlowOptions {
   String flowControl;
 
   @Option(names = "--flow-fairness",
-      description = "Within a priority band: round-robin across flows (x-gateway-inference-fairness-id, else the "
-          + "route) or strict (the band's oldest first) (default: ${DEFAULT-VALUE}).")
+      description = "Within a priority band, across flows (the tenant, else x-gateway-inference-fairness-id, else the "
+          + "route): tokens (the flow served the fewest tokens for its weight first), round-robin (one request each "
+          + "in turn) or strict (the band's oldest first) (default: ${DEFAULT-VALUE}).")
   String fairness;
 
   @Option(names = "--flow-ordering",
@@ -57,9 +58,11 @@ final class FlowOptions {
   /** @throws IllegalArgumentException naming the flag at fault */
   FlowSettings flow() {
     FlowSettings.Fairness f = switch (fairness) {
+      case "tokens" -> FlowSettings.Fairness.TOKENS;
       case "round-robin" -> FlowSettings.Fairness.ROUND_ROBIN;
       case "strict" -> FlowSettings.Fairness.STRICT;
-      default -> throw new IllegalArgumentException("--flow-fairness takes round-robin or strict, not " + fairness);
+      default ->
+        throw new IllegalArgumentException("--flow-fairness takes tokens, round-robin or strict, not " + fairness);
     };
     FlowSettings.Ordering o = switch (ordering) {
       case "fcfs" -> FlowSettings.Ordering.FCFS;

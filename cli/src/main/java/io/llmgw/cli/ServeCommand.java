@@ -315,6 +315,9 @@ public final class ServeCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   FlowOptions flowOptions = new FlowOptions();
 
+  @picocli.CommandLine.Mixin
+  TenancyOptions tenancyOptions = new TenancyOptions();
+
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
 
@@ -438,7 +441,8 @@ public final class ServeCommand implements Callable<Integer> {
             .withMmeshPort(mmeshPort))
         // a copy busier than the seed policy's threshold on two ticks running earns another
         .withCopies(new CopySettings(c.minCopies(), c.recentWindow(), c.recentUses(), threshold, c.tick()))
-        .withFlow(flowOptions.flow(), flowOptions.saturation());
+        .withFlow(flowOptions.flow(), flowOptions.saturation())
+        .withTenancy(tenancyOptions.tenancy());
   }
 
   /** TLS when asked for, or given files, or by default in a cluster; null for plaintext. */

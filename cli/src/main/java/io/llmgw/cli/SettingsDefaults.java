@@ -40,6 +40,7 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
     m.put("--load-wait-timeout", go(a.loadWaitTimeout()));
     m.put("--adapter-capacity", Integer.toString(a.capacityPerPod()));
     m.put("--mmesh-port", Integer.toString(a.mmeshPort()));
+    m.put("--api-keys-reload-period", go(e.tenancy().keysReloadPeriod()));
     m.put("--flow-control", f.enabled() ? "on" : "off");
     m.put("--flow-fairness", f.fairness().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     m.put("--flow-ordering", f.ordering().name().toLowerCase(java.util.Locale.ROOT));

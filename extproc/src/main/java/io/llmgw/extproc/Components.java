@@ -9,6 +9,7 @@ import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.FlowMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
+import io.llmgw.extproc.observe.TenantMetrics;
 import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.plugins.EppPlugins;
@@ -19,6 +20,8 @@ import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.server.StreamDeps;
 import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
+import io.llmgw.extproc.tenants.TenantBudgets;
+import io.llmgw.extproc.tenants.TenantIdentity;
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
@@ -42,7 +45,7 @@ import org.slf4j.LoggerFactory;
  */
 public record Components(Datastore datastore, EppMetrics metrics, Adapters adapters, CopyScaler copyScaler,
     FlowControl flow, LatencyTracker latency, SchedulingProfile profile, GatewayStatus status, StreamDeps streams,
-    EngineBlockIndex engineBlocks, DecisionLog decisions) {
+    EngineBlockIndex engineBlocks, DecisionLog decisions, TenantBudgets tenants) {
   private static final Logger LOG = LoggerFactory.getLogger(Components.class);
 
   /** A configuration was refused (the one before it stays): counted, and kept in the history the status shows. */
@@ -71,12 +74,19 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     FlowControl flow = new FlowControl(s.flow(), saturation, datastore, clock, flowDispatcher, scheduler,
         new FlowMetrics(metrics.registry()));
     Rollouts rollouts = new Rollouts(adapters, datastore, scheduler, s.rolloutDrainCheck());
+    TenantIdentity[] identity = new TenantIdentity[1]; // the metrics' labels ask it which tenants the keys name
+    TenantMetrics tenantMetrics = new TenantMetrics(metrics.registry(),
+        t -> datastore.topology().budgetsByTenant().containsKey(t) || identity[0].keysName(t));
+    identity[0] = TenantIdentity.start(s.tenancy(), scheduler, tenantMetrics);
+    TenantBudgets tenants = new TenantBudgets(clock, scheduler, s.flow().ttl(), tenantMetrics, datastore.peerSpend());
+    TenantMetrics.watch(metrics.registry(), tenants);
     EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndex.DEFAULT_MAX_BLOCKS_PER_POD,
         EngineBlockIndex.DEFAULT_MAX_BLOCKS, EngineBlockIndex.DEFAULT_RELEARN_NANOS, ticker);
     Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
         engineBlocks),
-        new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics),
+        new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
+            tenantMetrics),
         LOG::warn);
     SchedulingProfile profile = pipeline.profile();
     scrapes.addListener(new ScrapeListener() {
@@ -98,6 +108,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       datastore.inFlight().forgetIdleExcept(t.addresses());
       latency.retain(t.config().routes(), t.addresses());
       rollouts.onChange(t);
+      tenants.retainOnly(t.budgetsByTenant().keySet());
     });
     CopyScaler copyScaler = new CopyScaler(adapters, datastore::loadableAdapters, s.copies(), clock);
     StreamLimits limits = new StreamLimits(s.requests().maxStreams(), s.requests().maxBufferedBytes(),
@@ -105,9 +116,9 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     metrics.watchStreams(limits::openStreams, limits::bufferedBytes);
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
         s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits, new Vitals(clock),
-        Tracing.of(s.requests().traces()));
+        Tracing.of(s.requests().traces()), identity[0]);
     metrics.watchEngineBlocks(engineBlocks);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams,
-        engineBlocks, decisions);
+        engineBlocks, decisions, tenants);
   }
 }

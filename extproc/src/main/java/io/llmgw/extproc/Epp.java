@@ -97,7 +97,8 @@ public final class Epp implements AutoCloseable {
       flowDispatcher.shutdownNow();
       throw e;
     }
-    peers = new PeerExchange(s.listen().peers(), parts.datastore().inFlight(), parts.datastore().peers(), scheduler);
+    peers = new PeerExchange(s.listen().peers(), parts.datastore().inFlight(), parts.datastore().peers(),
+        parts.datastore().peerSpend(), parts.tenants()::spentHere, scheduler);
     PeerMetrics.register(parts.metrics().registry(), peers.traffic());
     boolean readsEvents = parts.profile().allPlugins().stream().anyMatch(p -> p instanceof PrecisePrefixCacheScorer);
     if (readsEvents && !s.scrape().kvEvents().enabled()) {
@@ -137,7 +138,6 @@ public final class Epp implements AutoCloseable {
 
   /**
    * File mode, or cluster mode with a client configured from the environment (in-cluster or kubeconfig).
-   *
    * @throws IllegalArgumentException when the settings' scheduling configuration cannot be assembled
    */
   public static Epp start(EppSettings settings, Clock clock) throws IOException, ConfigException {

@@ -4,6 +4,7 @@ import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.adapters.CopySettings;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.objectives.ObjectiveSettings;
+import io.llmgw.extproc.tenants.TenancySettings;
 import io.llmgw.picker.SaturationSettings;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.config.SchedulingConfig;
@@ -20,6 +21,7 @@ import java.time.Duration;
  *     configuration file's
  * @param staleAfter endpoints whose metrics are older are not picked
  * @param rolloutDrainCheck how often a replaced adapter version is checked for idle copies to unload
+ * @param tenancy who may call: API keys, a trusted tenant header, or nobody checked (off)
  */
 public record EppSettings(
     SourceSettings source,
@@ -33,7 +35,13 @@ public record EppSettings(
     FlowSettings flow,
     SaturationSettings saturation,
     ObjectiveSettings objectives,
-    Duration rolloutDrainCheck) {
+    Duration rolloutDrainCheck,
+    TenancySettings tenancy) {
+
+  public EppSettings withTenancy(TenancySettings t) {
+    return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, copies, flow, saturation,
+        objectives, rolloutDrainCheck, t);
+  }
 
   public static final PolicyShorthand DEFAULT_POLICY = PolicyShorthand.SEED;
 
@@ -52,7 +60,8 @@ public record EppSettings(
     return new EppSettings(source, ListenSettings.defaults(),
         DEFAULT_POLICY.config(LoraPackingScorer.DEFAULT_PENDING_THRESHOLD), Duration.ofSeconds(2),
         RequestSettings.defaults(), ScrapeSettings.defaults(), AdapterSettings.defaults(), CopySettings.defaults(),
-        FlowSettings.defaults(), SaturationSettings.defaults(), ObjectiveSettings.defaults(), Duration.ofMillis(500));
+        FlowSettings.defaults(), SaturationSettings.defaults(), ObjectiveSettings.defaults(), Duration.ofMillis(500),
+        TenancySettings.OFF);
   }
 
   /** Loopback on the default ports: a local run others can reach at the documented ports. */
@@ -67,7 +76,7 @@ public record EppSettings(
 
   public EppSettings withListen(ListenSettings l) {
     return new EppSettings(source, l, scheduling, staleAfter, requests, scrape, adapters, copies, flow, saturation,
-        objectives, rolloutDrainCheck);
+        objectives, rolloutDrainCheck, tenancy);
   }
 
   /** A {@code --policy} shorthand; the threshold is the seed policy's. */
@@ -77,12 +86,12 @@ public record EppSettings(
 
   public EppSettings withScheduling(SchedulingConfig config) {
     return new EppSettings(source, listen, config, staleAfter, requests, scrape, adapters, copies, flow, saturation,
-        objectives, rolloutDrainCheck);
+        objectives, rolloutDrainCheck, tenancy);
   }
 
   public EppSettings withRequests(RequestSettings r) {
     return new EppSettings(source, listen, scheduling, staleAfter, r, scrape, adapters, copies, flow, saturation,
-        objectives, rolloutDrainCheck);
+        objectives, rolloutDrainCheck, tenancy);
   }
 
   public EppSettings withMaxBodyBytes(int bytes) {
@@ -94,22 +103,22 @@ public record EppSettings(
 
   public EppSettings withAdapters(AdapterSettings a) {
     return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, a, copies, flow, saturation,
-        objectives, rolloutDrainCheck);
+        objectives, rolloutDrainCheck, tenancy);
   }
 
   public EppSettings withCopies(CopySettings c) {
     return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, c, flow, saturation,
-        objectives, rolloutDrainCheck);
+        objectives, rolloutDrainCheck, tenancy);
   }
 
   public EppSettings withFlow(FlowSettings f, SaturationSettings sat) {
     return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, copies, f, sat,
-        objectives, rolloutDrainCheck);
+        objectives, rolloutDrainCheck, tenancy);
   }
 
   public EppSettings withScrape(ScrapeSettings s, Duration metricsStaleAfter) {
     return new EppSettings(source, listen, scheduling, metricsStaleAfter, requests, s, adapters, copies, flow,
-        saturation, objectives, rolloutDrainCheck);
+        saturation, objectives, rolloutDrainCheck, tenancy);
   }
 
   private static void require(boolean ok, String message) {

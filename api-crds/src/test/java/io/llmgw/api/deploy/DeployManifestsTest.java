@@ -86,9 +86,9 @@ class DeployManifestsTest {
   }
 
   @Test
-  void theGeneratedCrdsDeclareOurThreeKinds() {
+  void theGeneratedCrdsDeclareOurFourKinds() {
     for (String kind : List.of("inference.x-k8s.io/v1alpha1 LLMRoute", "inference.networking.k8s.io/v1 InferencePool",
-        "inference.networking.x-k8s.io/v1alpha2 InferenceObjective")) {
+        "inference.networking.x-k8s.io/v1alpha2 InferenceObjective", "inference.x-k8s.io/v1alpha1 TenantBudget")) {
       String[] parts = kind.split(" ");
       assertThat(schemas.knows(CrdSchemas.YAML.createObjectNode().put("apiVersion", parts[0]).put("kind", parts[1])))
           .as(kind).isTrue();
@@ -140,6 +140,7 @@ class DeployManifestsTest {
     switch (doc.path("kind").asText()) {
       case "LLMRoute" -> ClusterObjects.route(doc);
       case "InferencePool" -> ClusterObjects.pool(doc);
+      case "TenantBudget" -> ClusterObjects.budget(doc);
       default -> ClusterObjects.objective(doc);
     }
   }
@@ -229,6 +230,7 @@ class DeployManifestsTest {
         "inference.networking.k8s.io/inferencepools get,list,watch",
         "inference.networking.x-k8s.io/inferenceobjectives get,list,watch",
         "inference.x-k8s.io/llmroutes get,list,watch",
+        "inference.x-k8s.io/tenantbudgets get,list,watch",
         "inference.x-k8s.io/llmroutes/status get,patch,update",
         "coordination.k8s.io/leases create,get,update");
   }

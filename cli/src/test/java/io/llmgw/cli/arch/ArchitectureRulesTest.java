@@ -100,7 +100,7 @@ class ArchitectureRulesTest {
       .layer("observe").definedBy("io.llmgw.extproc.observe..")
       .layer("control").definedBy("io.llmgw.extproc.control..")
       .layer("services").definedBy("io.llmgw.extproc.flowcontrol..", "io.llmgw.extproc.rollout..",
-          "io.llmgw.extproc.objectives..", "io.llmgw.extproc.peers..")
+          "io.llmgw.extproc.objectives..", "io.llmgw.extproc.peers..", "io.llmgw.extproc.tenants..")
       .layer("state").definedBy("io.llmgw.extproc.state..")
       .layer("leaves").definedBy("io.llmgw.extproc.body..", "io.llmgw.extproc.pluginfile..",
           "io.llmgw.extproc.reply..")

@@ -160,6 +160,15 @@ public final class UsageSniffer {
             prompt = digits(d, value, end);
           } else if (regionIs(d, i + 1, close, COMPLETION_TOKENS) || regionIs(d, i + 1, close, OUTPUT_TOKENS)) {
             completion = digits(d, value, end);
+          } else {
+            i = close;
+            continue;
+          }
+          if (value >= end) {
+            return null; // cut off: no usage seen
+          }
+          if (!wholeNumberEnds(d, value, end)) {
+            return TokenUsage.MALFORMED; // a count that is negative, fractional or not a number
           }
         }
         i = close;
@@ -202,6 +211,16 @@ public final class UsageSniffer {
   }
 
   /** A whole number of at most 18 digits starting at {@code i}, or -1 when none is there. */
+  /** Whether the value at {@code i} is digits alone, up to the next separator. */
+  private static boolean wholeNumberEnds(byte[] d, int i, int end) {
+    int j = i;
+    while (j < end && d[j] >= '0' && d[j] <= '9') {
+      j++;
+    }
+    return j > i && (j == end || d[j] == ',' || d[j] == '}' || d[j] == ' ' || d[j] == '\n' || d[j] == '\r'
+        || d[j] == '\t');
+  }
+
   private static long digits(byte[] d, int i, int end) {
     long n = 0;
     int start = i;

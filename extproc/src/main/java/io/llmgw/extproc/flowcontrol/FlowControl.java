@@ -86,14 +86,14 @@ public final class FlowControl {
    * @param eligible whether the pool's current state lets this request go now (its latency objective can be met);
    *     asked only when the pool has room
    */
-  public Ticket enqueue(List<PoolView> pools, int priority, String flowId, long bytes, long deadlineMillis,
-      Predicate<List<EndpointState>> eligible) {
+  public Ticket enqueue(List<PoolView> pools, int priority, String flowId, long cost, int weight, long bytes,
+      long deadlineMillis, Predicate<List<EndpointState>> eligible) {
     PoolSet key = PoolSet.of(pools);
     Waiter waiter = new Waiter(key, eligible);
     List<FlowItem<Waiter>> evicted;
     synchronized (this) {
       PoolQueue q = queues.computeIfAbsent(key, k -> new PoolQueue(k, new FlowQueue<>(settings, clock)));
-      FlowItem<Waiter> item = q.queue.item(priority, flowId, bytes, deadlineMillis, waiter);
+      FlowItem<Waiter> item = q.queue.item(priority, flowId, bytes, deadlineMillis, cost, weight, waiter);
       waiter.item = item;
       switch (q.queue.offer(item)) {
         case Admission.Refused<Waiter> r -> {
@@ -110,6 +110,25 @@ public final class FlowControl {
     }
     signal(); // the pool may have room already (the request queued only to keep its place behind others)
     return waiter;
+  }
+
+  /** A request of the flow went on without waiting: its expected tokens count toward the flow's share. */
+  public void served(List<PoolView> pools, int priority, String flowId, long cost, int weight) {
+    if (queued.get() > 0) { // counters exist only while requests wait
+      settle(pools, priority, flowId, 0, cost, weight);
+    }
+  }
+
+  /** A request's exchange ended: its flow's share moves from what it was expected to cost to what it used. */
+  public synchronized void settle(List<PoolView> pools, int priority, String flowId, long expected, long used,
+      int weight) {
+    if (queues.isEmpty()) {
+      return;
+    }
+    PoolQueue q = queues.get(PoolSet.of(pools));
+    if (q != null) {
+      q.queue.settle(priority, flowId, expected, used, weight);
+    }
   }
 
   /** Something changed that may let requests go: a response ended, metrics arrived, a timer fired. */

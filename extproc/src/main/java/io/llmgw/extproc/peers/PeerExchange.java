@@ -9,6 +9,7 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.PeerLoads;
+import io.llmgw.extproc.state.PeerSpend;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +19,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replicas telling each other what they have in flight where (issue 29): every replica serves its counts on
+ * Replicas telling each other what they have in flight where (issue 29), and what each tenant spent through them (issue
+ * 31): every replica serves its counts on
  * {@code llmgw.PeerLoad/Watch} (on its plaintext health port) every {@link #TICK_MILLIS} ms, and watches each peer it
  * is given ({@code --peers}). What
  * a peer says counts toward each pod's load ({@link PeerLoads}) while it is fresh; a peer that does not answer is
@@ -43,6 +46,8 @@ public final class PeerExchange implements AutoCloseable {
   private final Map<String, ClientCall<byte[], byte[]>> calls = new ConcurrentHashMap<>();
   private final InFlightTracker inFlight;
   private final PeerLoads loads;
+  private final PeerSpend spendThere;
+  private final Supplier<Map<String, long[]>> spendHere;
   private final ScheduledExecutorService scheduler;
   private final PeerTraffic traffic = new PeerTraffic();
   private final PeerLoadService service = new PeerLoadService(traffic);
@@ -55,9 +60,21 @@ public final class PeerExchange implements AutoCloseable {
   /** @param peers other replicas' health-port addresses, host:port */
   public PeerExchange(List<String> peers, InFlightTracker inFlight, PeerLoads loads,
       ScheduledExecutorService scheduler) {
+    this(peers, inFlight, loads, new PeerSpend(io.llmgw.picker.Ticker.system(), java.time.Duration.ZERO), Map::of,
+        scheduler);
+  }
+
+  /**
+   * @param spendThere where what tenants spent through each peer goes
+   * @param spendHere what tenants spent through this replica, per tenant: the last minute's and the last day's tokens
+   */
+  public PeerExchange(List<String> peers, InFlightTracker inFlight, PeerLoads loads, PeerSpend spendThere,
+      Supplier<Map<String, long[]>> spendHere, ScheduledExecutorService scheduler) {
     this.listed = Set.copyOf(peers);
     this.inFlight = inFlight;
     this.loads = loads;
+    this.spendThere = spendThere;
+    this.spendHere = spendHere;
     this.scheduler = scheduler;
   }
 
@@ -112,13 +129,14 @@ public final class PeerExchange implements AutoCloseable {
       channel.shutdownNow();
     }
     loads.forget(peer);
+    spendThere.forget(peer);
     up.remove(peer);
   }
 
   private void publish() {
     try {
       if (service.watchers() > 0) {
-        service.publish(PeerSnapshotCodec.encode(self, inFlight.all()));
+        service.publish(PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get()));
       }
     } catch (RuntimeException e) {
       LOG.warn("peer replicas: could not send this replica's counts: {}", e.toString());
@@ -164,6 +182,7 @@ public final class PeerExchange implements AutoCloseable {
             e.getMessage());
       }
       loads.forget(peer);
+      spendThere.forget(peer);
       return;
     }
     if (s.sender().equals(self)) {
@@ -176,6 +195,7 @@ public final class PeerExchange implements AutoCloseable {
       return;
     }
     loads.update(peer, s.byEndpoint());
+    spendThere.update(peer, s.spendByTenant());
     if (up.put(peer, true) != Boolean.TRUE) {
       LOG.info("peer replica {}: receiving its in-flight counts", peer);
     }
@@ -186,6 +206,7 @@ public final class PeerExchange implements AutoCloseable {
       return; // stopped on purpose, or a newer watch has replaced it
     }
     loads.forget(peer);
+    spendThere.forget(peer);
     if (!wanted(peer)) {
       return;
     }

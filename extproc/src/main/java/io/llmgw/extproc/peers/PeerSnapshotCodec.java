@@ -18,7 +18,9 @@ import java.util.Map;
  * costs a bounded read and is refused whole.
  */
 final class PeerSnapshotCodec {
-  static final int VERSION = 2;
+  static final int VERSION = 3;
+  /** What replicas before tenants' budgets send: read as counts without tenants' spending. */
+  static final int WITHOUT_TENANTS = 2;
   /** What replicas before prefill tokens send; read during a rolling upgrade, as counts without prefill figures. */
   static final int WITHOUT_PREFILL = 1;
   static final int MAX_ENDPOINTS = 4096;
@@ -26,14 +28,19 @@ final class PeerSnapshotCodec {
   static final int MAX_UNSEEN = 256;
   /** Far above any pod's prefill backlog; a larger figure is garbage, not load. */
   static final long MAX_PREFILL_TOKENS = 1L << 40;
+  static final int MAX_TENANTS = 4096;
   private static final int MAX_TEXT = 512;
 
-  /** One decoded message. */
-  record Snapshot(String sender, Map<String, PeerLoad> byEndpoint) {}
+  /**
+   * One decoded message.
+   *
+   * @param spendByTenant per tenant with a budget: tokens spent through the sender in the last minute, and last day
+   */
+  record Snapshot(String sender, Map<String, PeerLoad> byEndpoint, Map<String, long[]> spendByTenant) {}
 
   private PeerSnapshotCodec() {}
 
-  static byte[] encode(String sender, Map<String, EndpointLoad> loads) {
+  static byte[] encode(String sender, Map<String, EndpointLoad> loads, Map<String, long[]> spendByTenant) {
     // read each endpoint once, then write: counts change while this runs
     java.util.List<Map.Entry<String, PeerLoad>> busy = new java.util.ArrayList<>();
     for (Map.Entry<String, EndpointLoad> e : loads.entrySet()) {
@@ -70,6 +77,16 @@ final class PeerSnapshotCodec {
         out.writeInt(Math.max(0, l.inPrefill()));
         out.writeLong(Math.max(0, l.prefillTokens()));
       }
+      int t = Math.min(spendByTenant.size(), MAX_TENANTS);
+      out.writeShort(t);
+      for (Map.Entry<String, long[]> e : spendByTenant.entrySet()) {
+        if (t-- == 0) {
+          break;
+        }
+        out.writeUTF(clip(e.getKey()));
+        out.writeLong(Math.max(0, e.getValue()[0]));
+        out.writeLong(Math.max(0, e.getValue()[1]));
+      }
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new IllegalStateException(e); // a byte array does not fail
@@ -80,7 +97,7 @@ final class PeerSnapshotCodec {
   static Snapshot decode(byte[] message) throws IOException {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(message));
     int version = in.readUnsignedByte();
-    if (version != VERSION && version != WITHOUT_PREFILL) {
+    if (version != VERSION && version != WITHOUT_TENANTS && version != WITHOUT_PREFILL) {
       throw new IOException("unknown version " + version);
     }
     String sender = text(in);
@@ -110,10 +127,24 @@ final class PeerSnapshotCodec {
       }
       out.put(address, new PeerLoad(total, Map.copyOf(models), unseen, inPrefill, prefillTokens));
     }
-    if (in.available() > 0) {
-      throw new IOException(in.available() + " bytes after the last endpoint");
+    Map<String, long[]> spend = Map.of();
+    if (version == VERSION) {
+      int t = bounded(in.readUnsignedShort(), MAX_TENANTS, "tenants");
+      spend = new HashMap<>(t * 2);
+      for (int i = 0; i < t; i++) {
+        String tenant = text(in);
+        long minute = in.readLong();
+        long day = in.readLong();
+        if (minute < 0 || day < 0 || minute > MAX_PREFILL_TOKENS || day > MAX_PREFILL_TOKENS) {
+          throw new IOException("tenant spending outside 0–" + MAX_PREFILL_TOKENS);
+        }
+        spend.put(tenant, new long[] {minute, day});
+      }
     }
-    return new Snapshot(sender, out);
+    if (in.available() > 0) {
+      throw new IOException(in.available() + " bytes after the last " + (version == VERSION ? "tenant" : "endpoint"));
+    }
+    return new Snapshot(sender, out, spend);
   }
 
   private static String clip(String s) {

@@ -5,6 +5,7 @@ import io.llmgw.extproc.request.admission.AdmissionStep;
 import io.llmgw.extproc.request.admission.FlowControlAdmission;
 import io.llmgw.extproc.request.admission.ObjectiveShedding;
 import io.llmgw.extproc.request.admission.SaturationShedding;
+import io.llmgw.extproc.request.admission.TenantAdmission;
 import io.llmgw.extproc.request.hooks.AdapterUsage;
 import io.llmgw.extproc.request.hooks.FlowSignal;
 import io.llmgw.extproc.request.hooks.InFlightLease;
@@ -12,6 +13,7 @@ import io.llmgw.extproc.request.hooks.LatencyObservation;
 import io.llmgw.extproc.request.hooks.PreRequestHook;
 import io.llmgw.extproc.request.hooks.RequestMetrics;
 import io.llmgw.extproc.request.hooks.ResponseHook;
+import io.llmgw.extproc.request.hooks.TenantSettlement;
 import io.llmgw.extproc.request.prepare.FairnessIdProducer;
 import io.llmgw.extproc.request.prepare.MaxTokensProducer;
 import io.llmgw.extproc.request.prepare.ObjectiveCheckProducer;
@@ -93,16 +95,21 @@ public final class EppPlugins {
     r.register(ObjectiveCheckProducer.TYPE, false,
         (p, env) -> none(p, new ObjectiveCheckProducer(env.latency().estimator(),
             env.settings().objectives().model().headroom(), env.profile())));
+    r.register(TenantAdmission.TYPE, true,
+        (p, env) -> none(p, new TenantAdmission(env.tenants(), env.datastore(), env.tenantEvents(),
+            countsPromptTokens(env))));
     r.register(SaturationShedding.TYPE, false, (p, env) -> none(p, new SaturationShedding()));
     r.register(ObjectiveShedding.TYPE, false, (p, env) -> none(p, new ObjectiveShedding()));
     r.register(FlowControlAdmission.TYPE, false,
-        (p, env) -> none(p, new FlowControlAdmission(env.flow(), env.clock())));
+        (p, env) -> none(p, new FlowControlAdmission(env.flow(), env.clock(), env.datastore())));
     r.register(JustInTimeLoader.TYPE, true, (p, env) -> none(p, new JustInTimeLoader(env.adapters().loads(),
         env.datastore()::states, env.settings().adapters().loadWaitTimeout(), env.ticker(),
         env.metrics()::cacheMissWaitSeconds)));
     r.register(InFlightLease.TYPE, true, (p, env) -> none(p, new InFlightLease(env.datastore().inFlight())));
     r.register(AdapterUsage.TYPE, false, (p, env) -> none(p, new AdapterUsage(env.adapters().usage())));
-    r.register(FlowSignal.TYPE, true, (p, env) -> none(p, new FlowSignal(env.flow())));
+    r.register(FlowSignal.TYPE, true, (p, env) -> none(p, new FlowSignal(env.flow(), env.datastore())));
+    r.register(TenantSettlement.TYPE, true,
+        (p, env) -> none(p, new TenantSettlement(env.tenants(), env.tenantEvents())));
     r.register(LatencyObservation.TYPE, false, (p, env) -> none(p, new LatencyObservation(env.latency())));
     r.register(RequestMetrics.TYPE, true, (p, env) -> none(p, new RequestMetrics(env.metrics())));
     return r;
@@ -243,6 +250,13 @@ public final class EppPlugins {
           + "prefix-tracking scorer cuts them, and the profile has none (prefix-cache-scorer, latency-scorer)");
     }
     return new PromptBlocksProducer(env.profile().prefixHasher());
+  }
+
+  /** Whether the configuration names a tokenizer: then a tenant's prompt is counted, not estimated from its bytes. */
+  private static boolean countsPromptTokens(LifecycleEnv env) {
+    return env.settings().scheduling().plugins().stream().anyMatch(s -> s.type().equals(PromptTokensProducer.TYPE)
+        && !Tokenizer.NONE.name().equals(String.valueOf(s.parameters().getOrDefault("tokenizer",
+            Tokenizer.NONE.name()))));
   }
 
   private static Plugin promptTokens(Parameters p, LifecycleEnv env) {

@@ -7,6 +7,8 @@ import io.llmgw.extproc.objectives.LatencyTracker;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.state.Datastore;
+import io.llmgw.extproc.tenants.TenantBudgets;
+import io.llmgw.extproc.tenants.TenantEvents;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
@@ -17,20 +19,22 @@ import java.time.Clock;
  * their parameters: the EPP's settings and the parts its composition root built before them, the scheduling profile
  * included (producers hash prompts as its prefix scorer does and judge load as it does).
  *
+ * @param tenants the tenants' budgets (used only when requests carry a tenant)
  * @param profile the configuration's scheduling profile; {@link EppPlugins#build} builds it first and sets it here
  */
 public record LifecycleEnv(EppSettings settings, Clock clock, Ticker ticker, Datastore datastore,
     SaturationDetector saturation, FlowControl flow, LatencyTracker latency, Adapters adapters, Rollouts rollouts,
-    EppMetrics metrics, SchedulingProfile profile) {
+    EppMetrics metrics, TenantBudgets tenants, TenantEvents tenantEvents, SchedulingProfile profile) {
   /** Before the profile is built. */
   public LifecycleEnv(EppSettings settings, Clock clock, Ticker ticker, Datastore datastore,
       SaturationDetector saturation, FlowControl flow, LatencyTracker latency, Adapters adapters, Rollouts rollouts,
-      EppMetrics metrics) {
-    this(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, null);
+      EppMetrics metrics, TenantBudgets tenants, TenantEvents tenantEvents) {
+    this(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
+        tenantEvents, null);
   }
 
   LifecycleEnv withProfile(SchedulingProfile built) {
     return new LifecycleEnv(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics,
-        built);
+        tenants, tenantEvents, built);
   }
 }

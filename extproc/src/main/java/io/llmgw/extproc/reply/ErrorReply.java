@@ -3,8 +3,21 @@ package io.llmgw.extproc.reply;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.llmgw.api.ClientText;
 
-/** A request the EPP answers itself, with an OpenAI-style JSON error body (the status table in docs/architecture.md). */
-public record ErrorReply(int status, String type, String code, String message) {
+/**
+ * A request the EPP answers itself, with an OpenAI-style JSON error body (the status table in docs/architecture.md).
+ *
+ * @param retryAfterSeconds seconds a client should wait before trying again ({@code Retry-After}); 0 for none
+ */
+public record ErrorReply(int status, String type, String code, String message, int retryAfterSeconds) {
+  /**
+   * An answer whose {@code Retry-After} follows from its status: 1 s for every 429 and the 503s of a gateway at one of
+   * its limits, none for the others.
+   */
+  public ErrorReply(int status, String type, String code, String message) {
+    this(status, type, code, message, status == 429 || code.equals("too_many_streams")
+        || code.equals("body_budget_exhausted") || code.equals("queue_timeout") ? 1 : 0);
+  }
+
   public static ErrorReply badRequest(String code, String message) {
     return new ErrorReply(400, "invalid_request_error", code, message);
   }
@@ -74,15 +87,6 @@ public record ErrorReply(int status, String type, String code, String message) {
     return new ErrorReply(404, "invalid_request_error", "not_found", "the gateway serves no " + ClientText.clean(method)
         + " " + ClientText.quote(path) + "; it routes POST /v1/chat/completions, /v1/completions, /v1/embeddings and "
         + "/v1/responses by their body's model, and answers GET /v1/models and /v1/models/{model}");
-  }
-
-  /**
-   * Seconds a client should wait before trying again ({@code Retry-After}), for answers that say "retry later": every
-   * 429, and the 503s of a gateway at one of its limits; 0 for the others.
-   */
-  public int retryAfterSeconds() {
-    return status == 429 || code.equals("too_many_streams") || code.equals("body_budget_exhausted")
-        || code.equals("queue_timeout") ? 1 : 0;
   }
 
   public String json() {

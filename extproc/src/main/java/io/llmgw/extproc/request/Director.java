@@ -37,9 +37,10 @@ import java.util.function.LongConsumer;
 
 /**
  * Drives one request through the lifecycle's phases, in order: resolve the target, prepare its attributes
- * (producers), admission, make the target resident, schedule (filters, scorers, picker), before-request hooks. Each phase runs its extension point's plugins
- * (timed per plugin) and moves the request to the next state; a wait (flow control, an adapter load) hands the stream
- * a {@link Step.Wait}, and {@link #resume} goes on at the phase after it. Nothing is run twice.
+ * (producers), admission, make the target resident, schedule (filters, scorers, picker), before-request hooks. Each
+ * phase runs its extension point's plugins (timed per plugin) and moves the request to the next state; a wait (a
+ * budget, flow control, an adapter load) hands the stream a {@link Step.Wait}, and {@link #resume} goes on after the
+ * step that waited. Nothing is run twice.
  */
 public final class Director {
   /** A plugin and where its durations go. */
@@ -106,10 +107,8 @@ public final class Director {
 
   /** The lifecycle in running order, for the start-up log: {@code resolve: a → b; prepare: …; …}. */
   public String describe() {
-    List<String> points = new ArrayList<>();
-    plugins().forEach((point, ids) -> points.add(point + ": " + (ids.isEmpty() ? "–"
-        : String.join(" → ", ids.stream().map(PluginId::toString).toList()))));
-    return String.join("; ", points);
+    return String.join("; ", plugins().entrySet().stream().map(e -> e.getKey() + ": " + (e.getValue().isEmpty() ? "–"
+        : String.join(" → ", e.getValue().stream().map(PluginId::toString).toList()))).toList());
   }
 
   private static List<PluginId> ids(List<? extends Timed<?>> plugins) {
@@ -132,7 +131,7 @@ public final class Director {
     return keep(ctx, step);
   }
 
-  /** A wait ended: go on at the phase after it, or answer why the request cannot go on. */
+  /** A wait ended: go on after the step that waited, or answer why the request cannot go on. */
   public Step resume(RequestContext ctx, Step.Resumption resumption) {
     ctx.waitingOn(null);
     return keep(ctx, switch (resumption) {
@@ -143,7 +142,7 @@ public final class Director {
           ctx.holders(Set.of(p.loadedOn()));
           ctx.moveTo(RequestState.SCHEDULE);
         } else {
-          ctx.moveTo(RequestState.LOAD);
+          ctx.moveTo(RequestState.ADMIT);
         }
         yield run(ctx);
       }
@@ -212,7 +211,6 @@ public final class Director {
     return null;
   }
 
-  /** The producers make the request's attributes, each after those it reads from. */
   private Step prepare(RequestContext ctx) {
     for (Timed<Producer> p : producers) {
       long t0 = p.timed() ? ticker.nanos() : 0;
@@ -236,7 +234,8 @@ public final class Director {
   private Step admit(RequestContext ctx) {
     List<EndpointState> states = datastore.states(ctx.choice().pools());
     AdmissionFacts facts = new AdmissionFacts(ctx, states, saturation, flow);
-    for (Timed<AdmissionStep> a : admission) {
+    for (int i = ctx.nextAdmissionStep(); i < admission.size(); i++) {
+      Timed<AdmissionStep> a = admission.get(i);
       long t0 = a.timed() ? ticker.nanos() : 0;
       AdmissionStep.Verdict verdict = a.plugin().admit(ctx, facts);
       observe(a, t0);
@@ -246,6 +245,7 @@ public final class Director {
           return new Step.Answer(refuse.reply());
         }
         case AdmissionStep.Verdict.Queue queue -> {
+          ctx.nextAdmissionStep(i + 1);
           ctx.moveTo(RequestState.QUEUED);
           ctx.waitingOn(queue.until().cancel());
           return queue.until();

@@ -9,6 +9,7 @@ import io.llmgw.picker.Explanation;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.attributes.Attributes;
 import io.llmgw.picker.attributes.PromptBlocks;
+import io.llmgw.picker.budget.Reservation;
 import io.llmgw.picker.latency.ObjectiveLimits;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +41,10 @@ public final class RequestContext implements PromptBlocks.Source {
   private String decisionHeader;
   private Runnable cancelWait;
   private RequestTrace trace;
+  private String tenant;
+  private Reservation reservation;
+  /** The admission step to run next: one that made the request wait is not run again. */
+  private int nextAdmissionStep;
 
   public RequestContext(Ticker ticker) {
     this.timing = new ResponseTiming(ticker);
@@ -162,6 +167,37 @@ public final class RequestContext implements PromptBlocks.Source {
 
   public int priority() {
     return priority;
+  }
+
+  /** Who is asking, as the stream authenticated it; null when the gateway has no tenants. */
+  public String tenant() {
+    return tenant;
+  }
+
+  public void tenant(String who) {
+    this.tenant = who;
+  }
+
+  /** The tokens this request holds of its tenant's budget, until its usage settles them; null when none. */
+  public Reservation reservation() {
+    return reservation;
+  }
+
+  public void holdReservation(Reservation r) {
+    this.reservation = r;
+  }
+
+  /** The tenant's band, or a demotion: admission may move a request to another priority before flow control. */
+  public void reprioritise(int newPriority) {
+    this.priority = newPriority;
+  }
+
+  int nextAdmissionStep() {
+    return nextAdmissionStep;
+  }
+
+  void nextAdmissionStep(int step) {
+    this.nextAdmissionStep = step;
   }
 
   void resolved(RouteView matched, int requestPriority, ObjectiveLimits requestLimits) {

@@ -5,12 +5,14 @@ import java.util.Set;
 
 /**
  * Where one request is in its lifecycle. The decision phases run in order, each at most once; a wait (flow control,
- * an adapter load) resumes at the phase after it. Two terminal states: the EPP answered the request itself, or its
+ * an adapter load) resumes where it waited: after the admission step that queued it (the steps after it still run),
+ * after the load. Two terminal states: the EPP answered the request itself, or its
  * exchange is over (the response ended, or the proxy ended the stream).
  *
  * <pre>
- * RECEIVING → RESOLVE → PREPARE → ADMIT ─┬────────→ LOAD ─┬─────────→ SCHEDULE → ROUTED → RESPONDING → DONE
- *                                        └→ QUEUED ─┘     └→ LOADING ─┘
+ * RECEIVING → RESOLVE → PREPARE → ADMIT ─┬──────────→ LOAD ─┬─────────→ SCHEDULE → ROUTED → RESPONDING → DONE
+ *                                  ▲     └→ QUEUED ─┐      └→ LOADING ─┘
+ *                                  └────────────────┘ (the admission steps after the one it waited for)
  * any state → ANSWERED (an immediate response) or DONE (the stream ended)
  * </pre>
  */
@@ -21,9 +23,9 @@ public enum RequestState {
   RESOLVE,
   /** Next: the producers make the request's attributes (prompt blocks, session, the objective check, …). */
   PREPARE,
-  /** Next: shedding, flow control, objective shedding. */
+  /** Next: the tenant's budget, shedding, objective shedding, flow control. */
   ADMIT,
-  /** Waiting in flow control for its pool to have room. */
+  /** Waiting in admission: for its tenant's budget, or in flow control for its pool to have room. */
   QUEUED,
   /** Next: making sure the target is resident where the request may go. */
   LOAD,
@@ -68,7 +70,7 @@ public enum RequestState {
       case RESOLVE -> next == PREPARE;
       case PREPARE -> next == ADMIT;
       case ADMIT -> next == LOAD || next == QUEUED;
-      case QUEUED -> next == LOAD;
+      case QUEUED -> next == ADMIT;
       case LOAD -> next == SCHEDULE || next == LOADING;
       case LOADING -> next == SCHEDULE;
       case SCHEDULE -> next == ROUTED;

@@ -41,6 +41,11 @@ public final class ResponseTiming {
     return false;
   }
 
+  /** Whether any response bytes came: the pod worked on the request. */
+  public boolean responded() {
+    return firstNanos != 0;
+  }
+
   /** What the response showed, or null when it was not observed whole (no dispatch, no bytes, no usage). */
   public RequestTiming complete(RequestContext ctx, UsageSniffer usage) {
     long endNanos = ticker.nanos();
@@ -48,7 +53,8 @@ public final class ResponseTiming {
       return null;
     }
     long first = usage.streaming() ? firstNanos : endNanos;
-    long tokens = usage.usage() != null ? usage.usage().completionTokens() : usage.dataEvents();
+    long tokens = usage.usage() != null && usage.usage().plausible() ? usage.usage().completionTokens()
+        : usage.dataEvents();
     double tpot;
     if (usage.streaming()) {
       tpot = tokens >= 2 ? (endNanos - first) / 1e6 / (tokens - 1) : Double.NaN;

@@ -57,7 +57,7 @@ final class Traces {
     }
     trace.attribute("llmgw.waited_ms", ctx.waitedMillis());
     trace.attribute("http.response.status_code", completion.code());
-    if (completion.usage() != null) {
+    if (completion.usage() != null && completion.usage().plausible()) {
       trace.attribute("gen_ai.usage.input_tokens", completion.usage().promptTokens());
       trace.attribute("gen_ai.usage.output_tokens", completion.usage().completionTokens());
     }

@@ -16,6 +16,7 @@ import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.RequestState;
 import io.llmgw.extproc.request.Routed;
 import io.llmgw.extproc.request.Step;
+import io.llmgw.extproc.tenants.TenantIdentity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -107,17 +108,25 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       return;
     }
     List<String> spoofed = IncomingRequest.spoofedRoutingHeaders(headers);
-    // the explain header may carry the read token: it never reaches the pod
+    // the explain header may carry the read token, the tenant's are the gateway's: they never reach the pod
     List<String> removed = spoofed;
-    if (headers.containsKey(DecisionLog.ASK_HEADER)) {
+    if (headers.containsKey(DecisionLog.ASK_HEADER) || deps.identity().on()) {
       removed = new ArrayList<>(spoofed); // spoofed is logged as such below
-      removed.add(DecisionLog.ASK_HEADER);
+      if (headers.containsKey(DecisionLog.ASK_HEADER)) {
+        removed.add(DecisionLog.ASK_HEADER);
+      }
+      IncomingRequest.gatewayHeaders(headers, deps.identity(), removed);
     }
     headerFixes = new RoutingAnswer(removed, generated ? requestId : null);
     if (!spoofed.isEmpty()) {
       StreamLog.spoofed(requestId, spoofed);
     }
-    ErrorReply misshapen = RequestShape.refusal(headers);
+    TenantIdentity.Result who = deps.identity().on() && !RequestShape.isHealthCheck(headers)
+        ? deps.identity().identify(headers) : null;
+    if (who != null) {
+      ctx.tenant(who.tenant());
+    }
+    ErrorReply misshapen = who != null && who.refusal() != null ? who.refusal() : RequestShape.refusal(headers);
     if (misshapen != null) {
       answer(misshapen);
     } else if (!h.getEndOfStream() && !ROUTABLE_BODY_MODES.contains(requestMode)) {

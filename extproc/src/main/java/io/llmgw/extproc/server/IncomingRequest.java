@@ -6,6 +6,7 @@ import io.envoyproxy.envoy.config.core.v3.HeaderMap;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.extproc.tenants.TenantIdentity;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,6 +51,15 @@ final class IncomingRequest {
       }
     }
     return out;
+  }
+
+  /** Adds the tenant headers the request carries, which are the gateway's and never reach the pod. */
+  static void gatewayHeaders(Map<String, String> headers, TenantIdentity identity, List<String> removed) {
+    for (String name : headers.keySet()) {
+      if (identity.isGatewayHeader(name)) {
+        removed.add(name);
+      }
+    }
   }
 
   /** The proxy's subset hint, or null when it sent none. A list value, or one comma-separated string. */

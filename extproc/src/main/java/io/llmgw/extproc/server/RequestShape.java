@@ -38,6 +38,12 @@ final class RequestShape {
     return null;
   }
 
+  /** {@code GET /health}: whether the gateway is up, which needs no key (the proxy's and the kubelet's probes). */
+  static boolean isHealthCheck(Map<String, String> headers) {
+    String path = headers.getOrDefault(":path", "");
+    return "GET".equals(headers.get(":method")) && (path.equals("/health") || path.startsWith("/health?"));
+  }
+
   /** {@code application/json}, with or without parameters, or an {@code application/…+json} type with a subtype. */
   static boolean isJson(String contentType) {
     int semi = contentType.indexOf(';');

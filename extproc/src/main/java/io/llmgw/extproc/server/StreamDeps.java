@@ -4,6 +4,7 @@ import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.request.Director;
 import io.llmgw.extproc.state.Datastore;
+import io.llmgw.extproc.tenants.TenantIdentity;
 import io.llmgw.picker.Ticker;
 
 /**
@@ -16,6 +17,7 @@ import io.llmgw.picker.Ticker;
  * @param limits open streams and unfinished body bytes, shared by all streams
  * @param vitals hears whether decisions work
  * @param tracing begins a sampled request's trace (off: never)
+ * @param identity who is asking (off: nobody is checked)
  */
 public record StreamDeps(Director director, Datastore datastore, Ticker ticker, int maxBodyBytes, int bytesPerToken,
-    boolean destinationFallbacks, StreamLimits limits, Vitals vitals, Tracing tracing) {}
+    boolean destinationFallbacks, StreamLimits limits, Vitals vitals, Tracing tracing, TenantIdentity identity) {}

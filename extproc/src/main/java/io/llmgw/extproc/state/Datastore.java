@@ -29,6 +29,7 @@ public final class Datastore {
   private final AdapterChanges adapterChanges;
   private final InFlightTracker inFlight;
   private final PeerLoads peers;
+  private final PeerSpend peerSpend;
   private final List<Consumer<Topology>> listeners = new ArrayList<>();
   private volatile Topology topology = Topology.empty();
   private volatile boolean loaded;
@@ -45,6 +46,7 @@ public final class Datastore {
     this.adapterChanges = adapterChanges;
     this.inFlight = new InFlightTracker(ticker, clock);
     this.peers = new PeerLoads(ticker, PEER_SNAPSHOT_FRESH);
+    this.peerSpend = new PeerSpend(ticker, PEER_SNAPSHOT_FRESH);
     this.history = new ConfigHistory(clock);
   }
 
@@ -54,6 +56,11 @@ public final class Datastore {
   /** What other replicas have in flight, as they last said (empty without peers). */
   public PeerLoads peers() {
     return peers;
+  }
+
+  /** What tenants spent through other replicas, as they last said (empty without peers). */
+  public PeerSpend peerSpend() {
+    return peerSpend;
   }
 
   public synchronized void onChange(Consumer<Topology> listener) {

@@ -7,6 +7,7 @@ import io.llmgw.api.LLMRoute;
 import io.llmgw.api.ObjectiveKey;
 import io.llmgw.api.PodInfo;
 import io.llmgw.api.PoolKey;
+import io.llmgw.api.TenantBudget;
 import io.llmgw.picker.Endpoint;
 import io.llmgw.scraper.Engine;
 import io.llmgw.scraper.ScrapeTarget;
@@ -21,11 +22,12 @@ import java.util.Set;
  * An immutable view of the configuration, indexed for the request path: model name → route with its pools.
  *
  * @param addresses every endpoint address of every pool, i.e. what is live now
+ * @param budgetsByTenant each TenantBudget by the tenant it names
  * @param config what this view was built from, for those who serve it onwards (the xDS server)
  */
 public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolView> poolsByKey,
     Map<ObjectiveKey, InferenceObjective> objectivesByKey, List<ScrapeTarget> targets, Set<String> addresses,
-    GatewayConfig config) {
+    Map<String, TenantBudget> budgetsByTenant, GatewayConfig config) {
 
   public static Topology of(GatewayConfig config) {
     Map<PoolKey, PoolView> pools = new LinkedHashMap<>();
@@ -54,8 +56,12 @@ public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolVi
     for (InferenceObjective o : config.objectives()) {
       objectives.put(o.key(), o);
     }
+    Map<String, TenantBudget> budgets = new HashMap<>();
+    for (TenantBudget b : config.budgets()) {
+      budgets.put(b.name(), b);
+    }
     return new Topology(Map.copyOf(routes), pools, Map.copyOf(objectives), List.copyOf(targets.values()),
-        Set.copyOf(targets.keySet()), config);
+        Set.copyOf(targets.keySet()), Map.copyOf(budgets), config);
   }
 
   /** The priority of one request: that of the objective it names ({@link #objective}), else the route's. */
@@ -101,6 +107,12 @@ public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolVi
       }
     }
     return best == null ? List.of() : best;
+  }
+
+  /** The tenant's budget; a tenant no TenantBudget names has no limits. */
+  public TenantBudget budget(String tenant) {
+    TenantBudget b = budgetsByTenant.get(tenant);
+    return b != null ? b : TenantBudget.unlimited(tenant);
   }
 
   public static Topology empty() {

@@ -63,8 +63,12 @@ class UsageSnifferTest {
         + "\"completion_tokens\": 99}, \"note\": \"a \\\"completion_tokens\\\": 42\", \"completion_tokens\":7}}"))
         .as("nested and quoted look-alikes are not the counts").isEqualTo(new TokenUsage(11, 7));
     assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":")).as("unterminated").isNull();
-    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":\"3\",\"completion_tokens\":-2}}")).as("not whole numbers")
-        .isNull();
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":\"3\",\"completion_tokens\":-2}}")).as("not whole numbers: "
+        + "garbage, which tenancy counts and does not believe").isEqualTo(TokenUsage.MALFORMED);
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":-2}}").plausible()).isFalse();
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1.5}}").plausible()).isFalse();
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":99999999999}}").plausible())
+        .as("absurd").isFalse();
     assertThat(jsonUsage("{\"usage\":null}")).isNull();
   }
 

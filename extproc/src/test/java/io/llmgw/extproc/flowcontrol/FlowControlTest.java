@@ -47,8 +47,8 @@ class FlowControlTest {
   @Test
   void requestsWaitWhileThePoolIsSaturatedAndLeaveHighestPriorityFirstWhenItHasRoom() {
     saturated(true);
-    Ticket low = flow.enqueue(pools, 1, "a", 100, 0, s -> true);
-    Ticket high = flow.enqueue(pools, 9, "b", 100, 0, s -> true);
+    Ticket low = flow.enqueue(pools, 1, "a", 1, 1, 100, 0, s -> true);
+    Ticket high = flow.enqueue(pools, 9, "b", 1, 1, 100, 0, s -> true);
     flow.signal();
     assertThat(flow.hasWaiting(PoolSet.of(pools))).isTrue();
     assertThat(flow.waiting(pool)).isEqualTo(2);
@@ -68,7 +68,7 @@ class FlowControlTest {
     FlowControl shortTtl = flow(TestGateway.settings().flow().withLimits(Duration.ofSeconds(1), 10, 1 << 20, 10,
         1 << 20));
     saturated(true);
-    Ticket t = shortTtl.enqueue(pools, 1, "a", 100, 0, s -> true);
+    Ticket t = shortTtl.enqueue(pools, 1, "a", 1, 1, 100, 0, s -> true);
     g.clock.advance(Duration.ofMillis(999));
     shortTtl.signal();
     assertThat(t.outcome()).isNotDone();
@@ -83,21 +83,21 @@ class FlowControlTest {
     FlowControl small = flow(TestGateway.settings().flow().withLimits(Duration.ofSeconds(30), 1, 1 << 20, 1,
         1 << 20));
     saturated(true);
-    Ticket low = small.enqueue(pools, 1, "a", 100, 0, s -> true);
-    Ticket high = small.enqueue(pools, 9, "b", 100, 0, s -> true);
+    Ticket low = small.enqueue(pools, 1, "a", 1, 1, 100, 0, s -> true);
+    Ticket high = small.enqueue(pools, 9, "b", 1, 1, 100, 0, s -> true);
     assertThat(low.outcome().join()).hasValueSatisfying(r -> {
       assertThat(r.code()).isEqualTo("evicted");
       assertThat(r.message()).contains("priority 1", "priority 9");
     });
     assertThat(high.outcome()).isNotDone();
-    Ticket equal = small.enqueue(pools, 9, "b", 100, 0, s -> true);
+    Ticket equal = small.enqueue(pools, 9, "b", 1, 1, 100, 0, s -> true);
     assertThat(equal.outcome().join()).map(ErrorReply::code).contains("queue_full");
   }
 
   @Test
   void aCancelledRequestLeavesAtOnceAndIsNeverDispatched() {
     saturated(true);
-    Ticket t = flow.enqueue(pools, 1, "a", 100, 0, s -> true);
+    Ticket t = flow.enqueue(pools, 1, "a", 1, 1, 100, 0, s -> true);
     t.cancel();
     t.cancel();
     assertThat(flow.waiting(pool)).isZero();
@@ -111,7 +111,7 @@ class FlowControlTest {
   void aRequestWhoseObjectiveCannotBeMetWaitsUnlessNothingOfOursRunsThere() {
     saturated(false);
     var busy = g.datastore().inFlight().acquire(address(1), "other");
-    Ticket t = flow.enqueue(pools, 1, "a", 100, 0, s -> false);
+    Ticket t = flow.enqueue(pools, 1, "a", 1, 1, 100, 0, s -> false);
     assertThat(t.outcome()).as("the pool has room, but no pod is predicted in time").isNotDone();
     busy.release();
     flow.signal();
@@ -125,7 +125,7 @@ class FlowControlTest {
           TestGateway.settings().saturation().detector(two.clock), two.datastore(), two.clock, Runnable::run, null,
           (p, priority, outcome, waited) -> {});
       List<PoolView> both = List.copyOf(two.datastore().topology().poolsByKey().values());
-      f.enqueue(both, 1, "a", 10, 0, s -> true); // no pod reported: saturated
+      f.enqueue(both, 1, "a", 1, 1, 10, 0, s -> true); // no pod reported: saturated
       assertThat(PoolSet.of(both).toString()).isEqualTo("default/pool,default/other");
       assertThat(f.waiting(new PoolKey("default", "other"))).isEqualTo(1);
       assertThat(f.waiting(new PoolKey("default", "pool"))).isEqualTo(1);

@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,8 @@ class PeerSnapshotCodecTest {
     tracker.acquire("10.0.0.1:8000", "sql-lora", 200).firstToken();
     tracker.acquire("10.0.0.1:8000", "sql-lora", 300);
     tracker.acquire("10.0.0.2:8000", "base").release(); // idle endpoints are not sent
-    PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(PeerSnapshotCodec.encode("replica-a", tracker.all()));
+    PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec
+        .decode(PeerSnapshotCodec.encode("replica-a", tracker.all(), Map.of()));
     assertThat(s.sender()).isEqualTo("replica-a");
     assertThat(s.byEndpoint()).containsOnlyKeys("10.0.0.1:8000");
     PeerLoad l = s.byEndpoint().get("10.0.0.1:8000");
@@ -36,6 +38,30 @@ class PeerSnapshotCodecTest {
     assertThat(l.unseenSentMillis()).containsExactly(1_000_000, 1_000_000, 1_000_000);
     assertThat(l.inPrefill()).isEqualTo(2);
     assertThat(l.prefillTokens()).isEqualTo(1_800);
+  }
+
+  @Test
+  void whatEachTenantSpentReadsBackAndNegativeSpendingIsRefused() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of("team-a", new long[] {1_200, 50_000}));
+    PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(good);
+    assertThat(s.spendByTenant()).containsOnlyKeys("team-a");
+    assertThat(s.spendByTenant().get("team-a")).containsExactly(1_200, 50_000);
+    byte[] negative = good.clone();
+    negative[good.length - 16] = (byte) 0x80; // the minute's tokens: the second long from the end
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(negative)).hasMessageContaining("tenant spending");
+  }
+
+  @Test
+  void aReplicaOfTheVersionBeforeTenantsIsStillHeardDuringARollingUpgrade() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    tracker.acquire("10.0.0.1:8000", "base", 10);
+    byte[] v3 = PeerSnapshotCodec.encode("old", tracker.all(), Map.of());
+    byte[] v2 = Arrays.copyOf(v3, v3.length - 2); // no tenants' section
+    v2[0] = PeerSnapshotCodec.WITHOUT_TENANTS;
+    PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(v2);
+    assertThat(s.byEndpoint().get("10.0.0.1:8000").prefillTokens()).isEqualTo(10);
+    assertThat(s.spendByTenant()).isEmpty();
   }
 
   @Test
@@ -62,15 +88,15 @@ class PeerSnapshotCodecTest {
   void aNegativeOrAbsurdPrefillIsRefused() throws Exception {
     InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
     tracker.acquire("10.0.0.1:8000", "base", 10);
-    byte[] good = PeerSnapshotCodec.encode("a", tracker.all());
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of());
     byte[] negative = good.clone();
-    negative[good.length - 8] = (byte) 0x80; // the prefill tokens' sign bit: the message's last long
+    negative[good.length - 10] = (byte) 0x80; // the prefill tokens' sign bit: the last long before no tenants
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negative)).hasMessageContaining("prefill tokens");
     byte[] absurd = good.clone();
-    absurd[good.length - 8] = (byte) 0x7f; // 2^62 and more: no pod has that much waiting
+    absurd[good.length - 10] = (byte) 0x7f; // 2^62 and more: no pod has that much waiting
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(absurd)).hasMessageContaining("prefill tokens");
     byte[] negativeCount = good.clone();
-    negativeCount[good.length - 12] = (byte) 0x80; // the count in prefill, just before the tokens
+    negativeCount[good.length - 14] = (byte) 0x80; // the count in prefill, just before the tokens
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negativeCount)).hasMessageContaining("count in prefill");
   }
 
@@ -78,12 +104,12 @@ class PeerSnapshotCodecTest {
   void garbageIsRefusedWholeNamingWhatIsWrong() throws Exception {
     InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
     tracker.acquire("10.0.0.1:8000", "base");
-    byte[] good = PeerSnapshotCodec.encode("a", tracker.all());
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of());
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(new byte[0])).isInstanceOf(IOException.class);
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(Arrays.copyOf(good, good.length - 3)))
         .isInstanceOf(IOException.class);
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(Arrays.copyOf(good, good.length + 2)))
-        .hasMessageContaining("after the last endpoint");
+        .hasMessageContaining("after the last tenant");
     byte[] otherVersion = good.clone();
     otherVersion[0] = 9;
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(otherVersion)).hasMessageContaining("unknown version 9");

@@ -33,13 +33,16 @@ class EppPluginsTest {
   void theShippedDefaultFileIsTheDefaultWiring() {
     Map<String, List<String>> byDefault = lifecycle(PolicyShorthand.SEED.config(50));
     assertThat(byDefault.get("resolve")).containsExactly("weighted-targets", "model-less-variants", "rollout-redirect");
-    assertThat(byDefault.get("admission")).containsExactly("saturation-shedding", "objective-shedding", "flow-control");
+    assertThat(byDefault.get("admission")).containsExactly("tenant-budget", "saturation-shedding", "objective-shedding",
+        "flow-control");
     assertThat(byDefault.get("load")).containsExactly("just-in-time-loader");
     assertThat(byDefault.get("pre_request")).containsExactly("in-flight-lease", "adapter-usage");
     assertThat(byDefault.get("response"))
-        .containsExactly("in-flight-lease", "flow-signal", "latency-observation", "request-metrics");
+        .containsExactly("in-flight-lease", "flow-signal", "latency-observation", "request-metrics",
+            "tenant-settlement");
     assertThat(byDefault.get("prepare")).as("the seed policy's filters and admission read the objective check, flow "
-        + "control the fairness id").containsExactly("objective-check-producer", "fairness-id-producer");
+        + "control the fairness id, a tenant's budget and token fairness the output allowed")
+        .containsExactly("objective-check-producer", "max-tokens-producer", "fairness-id-producer");
     assertThat(lifecycle(DefaultPlugins.config())).as("the file spells the same out, the seed profile included")
         .isEqualTo(byDefault);
     assertThat(DefaultPlugins.text()).contains("kind: EndpointPickerConfig").contains("required");
@@ -60,9 +63,10 @@ class EppPluginsTest {
         .withPlugin(PluginSpec.of("request-metrics"))
         .withPlugin(PluginSpec.of("rollout-redirect"));
     Map<String, List<String>> got = lifecycle(onlyFlowControl);
-    assertThat(got.get("admission")).as("no shedding: the operator left it out").containsExactly("flow-control");
+    assertThat(got.get("admission")).as("no shedding: the operator left it out; the budget is required")
+        .containsExactly("tenant-budget", "flow-control");
     assertThat(got.get("response")).as("required hooks put back, the optional latency observation left out")
-        .containsExactly("in-flight-lease", "flow-signal", "request-metrics");
+        .containsExactly("in-flight-lease", "flow-signal", "request-metrics", "tenant-settlement");
     assertThat(got.get("pre_request")).as("nothing listed for it: the defaults")
         .containsExactly("in-flight-lease", "adapter-usage");
     assertThat(got.get("resolve")).as("in their default order around the listed one")
@@ -97,9 +101,11 @@ class EppPluginsTest {
     try (TestGateway g = new TestGateway(1, "")) {
       assertThat(g.director().describe())
           .startsWith("resolve: weighted-targets → model-less-variants → rollout-redirect; "
-              + "prepare: objective-check-producer → fairness-id-producer; admission: saturation-shedding")
+              + "prepare: objective-check-producer → max-tokens-producer → fairness-id-producer; admission: "
+              + "tenant-budget → saturation-shedding")
           .contains("; load: just-in-time-loader; schedule: subset-hint-filter")
-          .endsWith("response: in-flight-lease → flow-signal → latency-observation → request-metrics");
+          .endsWith("response: in-flight-lease → flow-signal → latency-observation → request-metrics → "
+              + "tenant-settlement");
     }
   }
 

@@ -6,15 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.llmgw.extproc.testing.TestGateway;
 import org.junit.jupiter.api.Test;
 
-/** The lifecycle's states move forward only, a wait resumes at the phase after it, and the end is final. */
+/** The lifecycle's states move forward only, a wait resumes where it waited, and the end is final. */
 class RequestStateTest {
   @Test
   void theDecisionPhasesRunInOrderAndWaitsResumeAtTheNextPhase() {
     assertThat(RequestState.RECEIVING.canMoveTo(RequestState.RESOLVE)).isTrue();
     assertThat(RequestState.ADMIT.canMoveTo(RequestState.QUEUED)).isTrue();
-    assertThat(RequestState.QUEUED.canMoveTo(RequestState.LOAD)).isTrue();
+    assertThat(RequestState.QUEUED.canMoveTo(RequestState.ADMIT)).as("the admission steps after the wait").isTrue();
     assertThat(RequestState.LOADING.canMoveTo(RequestState.SCHEDULE)).isTrue();
-    assertThat(RequestState.QUEUED.canMoveTo(RequestState.ADMIT)).as("never admitted twice").isFalse();
+    assertThat(RequestState.QUEUED.canMoveTo(RequestState.LOAD)).as("never past the steps after the wait").isFalse();
     assertThat(RequestState.LOADING.canMoveTo(RequestState.LOAD)).as("never prepared twice").isFalse();
     assertThat(RequestState.SCHEDULE.canMoveTo(RequestState.RESOLVE)).as("never re-entered from the top").isFalse();
     assertThat(RequestState.RECEIVING.canMoveTo(RequestState.ROUTED)).isFalse();

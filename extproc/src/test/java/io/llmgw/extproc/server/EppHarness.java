@@ -61,6 +61,11 @@ final class EppHarness implements AutoCloseable {
   final ExternalProcessorGrpc.ExternalProcessorStub stub;
 
   EppHarness(int podCount, int firstIp, UnaryOperator<EppSettings> tweak) throws Exception {
+    this(podCount, firstIp, "", tweak);
+  }
+
+  /** @param extraDocs more documents for the file (TenantBudgets, say), each starting with its own separator */
+  EppHarness(int podCount, int firstIp, String extraDocs, UnaryOperator<EppSettings> tweak) throws Exception {
     FakeModelServer first = new FakeModelServer("127.0.0." + firstIp, 0);
     pods.add(first);
     for (int i = 1; i < podCount; i++) {
@@ -70,7 +75,7 @@ final class EppHarness implements AutoCloseable {
       p.setModels("base-model", List.of("adapter-a", "split-v1", "shed-me"));
     }
     configFile = Files.createTempFile("llmgw-test", ".yaml");
-    Files.writeString(configFile, yaml(ROUTES));
+    Files.writeString(configFile, yaml(ROUTES) + extraDocs);
     EppSettings settings = tweak.apply(EppSettings.defaults(configFile).onLoopbackEphemeralPorts());
     epp = Epp.start(settings, Clock.systemUTC());
     channel = NettyChannelBuilder.forAddress("127.0.0.1", epp.grpcPort()).usePlaintext().build();

@@ -13,8 +13,8 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
- * The requests one pool holds while it is saturated: strict priority across bands, round-robin (or strict) across the
- * flows of a band, FCFS (or earliest deadline first) within a flow, limits per band and overall, a TTL. Not thread-safe
+ * The requests one pool holds while it is saturated: strict priority across bands, fair shares by tokens (or round-robin,
+ * or strict) across the flows of a band, FCFS (or earliest deadline first) within a flow, limits per band and overall, a TTL. Not thread-safe
  * and does no I/O: the caller serialises access and decides when to dispatch.
  *
  * <p>When a limit is reached, a newcomer may take the place of a lower-priority request (from the longest flow of the
@@ -24,6 +24,8 @@ import java.util.function.Predicate;
  * items are returned for the caller to answer.
  */
 public final class FlowQueue<T> {
+  /** Counters kept for flows no longer waiting, at most, before they are dropped. */
+  private static final int MAX_IDLE_COUNTERS = 4096;
   private final FlowSettings settings;
   private final InstantSource clock;
   private final Comparator<FlowItem<T>> withinFlow;
@@ -43,9 +45,28 @@ public final class FlowQueue<T> {
         : fcfs;
   }
 
-  /** An item stamped with this queue's clock and sequence, not yet offered. */
+  /** An item stamped with this queue's clock and sequence, not yet offered; it costs 1 token at weight 1. */
   public FlowItem<T> item(int priority, String flowId, long bodyBytes, long deadlineMillis, T payload) {
-    return new FlowItem<>(++sequence, priority, flowId, bodyBytes, clock.millis(), deadlineMillis, payload);
+    return item(priority, flowId, bodyBytes, deadlineMillis, 1, 1, payload);
+  }
+
+  /** An item with its expected cost in tokens and its flow's weight (token fairness). */
+  public FlowItem<T> item(int priority, String flowId, long bodyBytes, long deadlineMillis, long cost, int weight,
+      T payload) {
+    return new FlowItem<>(++sequence, priority, flowId, bodyBytes, clock.millis(), deadlineMillis, Math.max(0, cost),
+        Math.max(1, weight), payload);
+  }
+
+  /**
+   * A dispatched request's real cost is known (its usage): its flow's counter moves by the difference from what the
+   * dispatch charged, while the band still remembers the flow.
+   */
+  public void settle(int priority, String flowId, long chargedTokens, long usedTokens, int weight) {
+    Band band = bands.get(priority);
+    if (band != null) {
+      band.served.computeIfPresent(flowId, (f, v) -> Math.max(0, v + (double) (usedTokens - chargedTokens)
+          / Math.max(1, weight)));
+    }
   }
 
   public Admission<T> offer(FlowItem<T> item) {
@@ -125,9 +146,11 @@ public final class FlowQueue<T> {
       return null;
     }
     Band band = bands.firstEntry().getValue();
-    FlowItem<T> chosen = settings.fairness() == FlowSettings.Fairness.ROUND_ROBIN
-        ? band.roundRobin(eligible)
-        : band.oldestEligible(eligible);
+    FlowItem<T> chosen = switch (settings.fairness()) {
+      case TOKENS -> band.leastServed(eligible);
+      case ROUND_ROBIN -> band.roundRobin(eligible);
+      case STRICT -> band.oldestEligible(eligible);
+    };
     if (chosen != null) {
       remove(chosen);
     }
@@ -155,7 +178,10 @@ public final class FlowQueue<T> {
 
   private void insert(FlowItem<T> item) {
     Band band = bands.computeIfAbsent(item.priority(), p -> new Band());
-    band.flows.computeIfAbsent(item.flowId(), f -> new Flow(withinFlow)).items.add(item);
+    band.flows.computeIfAbsent(item.flowId(), f -> {
+      band.joined(f);
+      return new Flow(withinFlow);
+    }).items.add(item);
     band.size++;
     band.bytes += item.bytes();
     byArrival.add(item);
@@ -199,8 +225,53 @@ public final class FlowQueue<T> {
   /** One priority level: its flows in round-robin order (a flow served goes to the back). */
   private final class Band {
     final Map<String, Flow> flows = new LinkedHashMap<>();
+    /**
+     * Token fairness's virtual counters: tokens served per flow, divided by its weight. Kept while the band holds
+     * requests (a flow that empties and comes back keeps its count), so at most one entry per flow seen since.
+     */
+    final Map<String, Double> served = new java.util.HashMap<>();
     int size;
     long bytes;
+
+    /**
+     * A flow starts waiting: it is counted as served no less than the least served flow waiting now, so time spent
+     * idle is no credit to spend in a burst, and no debt either.
+     */
+    void joined(String flowId) {
+      double floor = Double.MAX_VALUE;
+      for (String f : flows.keySet()) {
+        floor = Math.min(floor, served.getOrDefault(f, 0.0));
+      }
+      if (floor == Double.MAX_VALUE) {
+        floor = 0;
+      }
+      if (served.size() > flows.size() + MAX_IDLE_COUNTERS) { // flow ids come from clients: bound what is kept
+        served.keySet().retainAll(flows.keySet());
+      }
+      served.merge(flowId, floor, Math::max);
+    }
+
+    /** The eligible head of the flow served the fewest tokens for its weight; ties go to rotation order. */
+    FlowItem<T> leastServed(Predicate<FlowItem<T>> eligible) {
+      FlowItem<T> best = null;
+      double bestServed = Double.MAX_VALUE;
+      for (Map.Entry<String, Flow> e : flows.entrySet()) {
+        double s = served.getOrDefault(e.getKey(), 0.0);
+        if (s < bestServed) {
+          FlowItem<T> head = e.getValue().items.first();
+          if (eligible.test(head)) {
+            best = head;
+            bestServed = s;
+          }
+        }
+      }
+      if (best != null) {
+        served.merge(best.flowId(), (double) best.cost() / best.weight(), Double::sum);
+        Flow flow = flows.remove(best.flowId()); // to the back: among equals, the others go first next time
+        flows.put(best.flowId(), flow);
+      }
+      return best;
+    }
 
     FlowItem<T> roundRobin(Predicate<FlowItem<T>> eligible) {
       Iterator<Map.Entry<String, Flow>> it = flows.entrySet().iterator();

@@ -16,9 +16,12 @@ import java.time.Duration;
 public record FlowSettings(boolean enabled, Fairness fairness, Ordering ordering, Duration ttl, int maxRequests,
     long maxBytes, int maxBandRequests, long maxBandBytes) {
 
-  /** Round-robin gives each flow of a band one dispatch in turn; strict serves the band's oldest request first. */
+  /**
+   * Tokens serves the flow of a band that has been served the fewest tokens for its weight (virtual token counters);
+   * round-robin gives each flow one dispatch in turn, whatever it costs; strict serves the band's oldest request first.
+   */
   public enum Fairness {
-    ROUND_ROBIN, STRICT
+    TOKENS, ROUND_ROBIN, STRICT
   }
 
   /** First come first served, or earliest deadline first. */
@@ -32,7 +35,7 @@ public record FlowSettings(boolean enabled, Fairness fairness, Ordering ordering
 
   /** GIE's defaults where it has them (TTL 30 s); limits generous enough that only a real flood reaches them. */
   public static FlowSettings defaults() {
-    return new FlowSettings(true, Fairness.ROUND_ROBIN, Ordering.FCFS, Duration.ofSeconds(30), 10_000, 1L << 30,
+    return new FlowSettings(true, Fairness.TOKENS, Ordering.FCFS, Duration.ofSeconds(30), 10_000, 1L << 30,
         5_000, 512L << 20);
   }
 

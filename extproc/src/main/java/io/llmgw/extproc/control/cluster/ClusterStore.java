@@ -12,6 +12,7 @@ import io.llmgw.api.InferenceObjective;
 import io.llmgw.api.InferencePool;
 import io.llmgw.api.LLMRoute;
 import io.llmgw.api.PodInfo;
+import io.llmgw.api.TenantBudget;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -35,6 +36,7 @@ final class ClusterStore {
   private final Map<Kinds.Key, Seen<InferencePool>> pools = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, Seen<LLMRoute>> routes = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, Seen<InferenceObjective>> objectives = new ConcurrentHashMap<>();
+  private final Map<Kinds.Key, Seen<TenantBudget>> budgets = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, PodInfo> pods = new ConcurrentHashMap<>();
   private final boolean poolsSelectedByLabel;
 
@@ -53,6 +55,14 @@ final class ClusterStore {
 
   void putObjective(GenericKubernetesResource r) {
     objectives.put(key(r), parse(r, ClusterObjects::objective));
+  }
+
+  void putBudget(GenericKubernetesResource r) {
+    budgets.put(key(r), parse(r, ClusterObjects::budget));
+  }
+
+  void removeBudget(GenericKubernetesResource r) {
+    budgets.remove(key(r));
   }
 
   void removePool(GenericKubernetesResource r) {
@@ -89,7 +99,7 @@ final class ClusterStore {
     }
     Map<String, LLMRoute> byModel = new HashMap<>();
     accepted.removeIf(r -> byModel.putIfAbsent(r.modelName(), r) != null);
-    return new GatewayConfig(valid(pools), accepted, valid(objectives), List.copyOf(pods.values()));
+    return new GatewayConfig(valid(pools), accepted, valid(objectives), List.copyOf(pods.values()), valid(budgets));
   }
 
   /** A verdict for every route seen, valid or not. */

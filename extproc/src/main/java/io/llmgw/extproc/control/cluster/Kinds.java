@@ -14,6 +14,8 @@ public final class Kinds {
   public static final ResourceDefinitionContext OBJECTIVE = context(CrdNames.OBJECTIVE_GROUP,
       CrdNames.OBJECTIVE_VERSION,
       "InferenceObjective", "inferenceobjectives");
+  public static final ResourceDefinitionContext BUDGET = context(CrdNames.ROUTE_GROUP, CrdNames.ROUTE_VERSION,
+      "TenantBudget", "tenantbudgets");
 
   private Kinds() {}
 

@@ -5,6 +5,7 @@ import io.llmgw.extproc.flowcontrol.Ticket;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Step;
 import io.llmgw.extproc.request.prepare.FairnessIdProducer;
+import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.attributes.AttributeKey;
 import io.llmgw.picker.attributes.RequestAttributes;
@@ -26,10 +27,12 @@ public final class FlowControlAdmission implements AdmissionStep {
 
   private final FlowControl flow;
   private final Clock clock;
+  private final Datastore datastore;
 
-  public FlowControlAdmission(FlowControl flow, Clock clock) {
+  public FlowControlAdmission(FlowControl flow, Clock clock, Datastore datastore) {
     this.flow = flow;
     this.clock = clock;
+    this.datastore = datastore;
   }
 
   @Override
@@ -39,22 +42,24 @@ public final class FlowControlAdmission implements AdmissionStep {
 
   @Override
   public Set<AttributeKey<?>> consumes() {
-    return Set.of(RequestAttributes.OBJECTIVE, FairnessIdProducer.FAIRNESS_ID);
+    return Set.of(RequestAttributes.OBJECTIVE, FairnessIdProducer.FAIRNESS_ID, RequestAttributes.MAX_OUTPUT_TOKENS);
   }
 
   @Override
   public Verdict admit(RequestContext ctx, AdmissionFacts facts) {
-    if (!facts.flowControlOn() || !facts.anyReachable() || !(facts.noRoom() || facts.objectiveUnmet())) {
+    if (!facts.flowControlOn() || !facts.anyReachable()) {
+      return Verdict.ADMIT;
+    }
+    FlowShare share = FlowShare.of(ctx, datastore);
+    if (!(facts.noRoom() || facts.objectiveUnmet())) {
+      // tokens served without waiting count toward the flow's share too
+      flow.served(ctx.choice().pools(), ctx.priority(), share.flowId(), share.cost(), share.weight());
       return Verdict.ADMIT;
     }
     ObjectiveLimits limits = ctx.limits();
     long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
-    String flowId = ctx.attributes().get(FairnessIdProducer.FAIRNESS_ID);
-    if (flowId == null) {
-      flowId = ctx.route().key().toString();
-    }
-    Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), flowId, ctx.body().size(), deadline,
-        eligible(ctx, ctx.attributes().get(RequestAttributes.OBJECTIVE)));
+    Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), share.flowId(), share.cost(), share.weight(),
+        ctx.body().size(), deadline, eligible(ctx, ctx.attributes().get(RequestAttributes.OBJECTIVE)));
     return new Verdict.Queue(new Step.Wait(
         ticket.outcome()
             .thenApply(refusal -> refusal.<Step.Resumption>map(Step.Resumption.Refuse::new)

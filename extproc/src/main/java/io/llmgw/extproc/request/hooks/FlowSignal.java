@@ -1,17 +1,25 @@
 package io.llmgw.extproc.request.hooks;
 
+import io.llmgw.extproc.body.TokenUsage;
 import io.llmgw.extproc.flowcontrol.FlowControl;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.request.admission.FlowShare;
+import io.llmgw.extproc.state.Datastore;
 
-/** A routed request's exchange ended: its pod has room for one more, so waiting requests may go (free when none wait). */
+/**
+ * A routed request's exchange ended: its pod has room for one more, so waiting requests may go (free when none wait);
+ * and its flow's share of tokens moves from what it was expected to cost to what it used.
+ */
 public final class FlowSignal implements ResponseHook {
   public static final String TYPE = "flow-signal";
 
   private final FlowControl flow;
+  private final Datastore datastore;
 
-  public FlowSignal(FlowControl flow) {
+  public FlowSignal(FlowControl flow, Datastore datastore) {
     this.flow = flow;
+    this.datastore = datastore;
   }
 
   @Override
@@ -22,6 +30,11 @@ public final class FlowSignal implements ResponseHook {
   @Override
   public void onDone(RequestContext ctx, Completion completion) {
     if (ctx.lease() != null) {
+      TokenUsage usage = completion.usage();
+      if (usage != null && usage.plausible()) {
+        FlowShare share = FlowShare.of(ctx, datastore);
+        flow.settle(ctx.choice().pools(), ctx.priority(), share.flowId(), share.cost(), usage.total(), share.weight());
+      }
       flow.signal();
     }
   }

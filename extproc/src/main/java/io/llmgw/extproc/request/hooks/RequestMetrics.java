@@ -33,7 +33,7 @@ public final class RequestMetrics implements ResponseHook {
     if (ctx.lease() == null) {
       return;
     }
-    if (completion.usage() != null) {
+    if (completion.usage() != null && completion.usage().plausible()) {
       metrics.tokens(ctx.routeModel(), completion.usage());
     }
     if (completion.timing() != null && completion.timing().clientTtftMs() >= 0) {

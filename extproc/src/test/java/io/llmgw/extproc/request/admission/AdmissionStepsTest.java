@@ -60,7 +60,7 @@ class AdmissionStepsTest {
 
   @Test
   void flowControlQueuesWithoutRoomAndTheTicketLeavesWhenCancelled() {
-    FlowControlAdmission flow = new FlowControlAdmission(g.parts.flow(), g.clock);
+    FlowControlAdmission flow = new FlowControlAdmission(g.parts.flow(), g.clock, g.datastore());
     g.allIdle(2);
     RequestContext chat = Contexts.resolved(g, "chat-lora");
     assertThat(flow.admit(chat, facts(chat))).isEqualTo(AdmissionStep.Verdict.ADMIT);

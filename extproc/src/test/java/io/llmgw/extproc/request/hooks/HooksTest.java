@@ -95,9 +95,9 @@ class HooksTest {
     g.scrapes.report(address(1), 10, 4, 0.5, Set.of());
     g.scrapes.report(address(2), 10, 4, 0.5, Set.of());
     RequestContext queued = Contexts.resolved(g, "chat-lora");
-    flow.enqueue(queued.choice().pools(), 5, "f", 10, 0, s -> true); // someone waits: signals now matter
+    flow.enqueue(queued.choice().pools(), 5, "f", 1, 1, 10, 0, s -> true); // someone waits: signals now matter
     signals.clear();
-    FlowSignal hook = new FlowSignal(flow);
+    FlowSignal hook = new FlowSignal(flow, g.datastore());
     RequestContext answered = Contexts.resolved(g, "chat-lora");
     hook.onDone(answered, new Completion("404", null, null));
     assertThat(signals).isEmpty();

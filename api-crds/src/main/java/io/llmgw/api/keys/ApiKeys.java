@@ -1,0 +1,142 @@
+package io.llmgw.api.keys;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The API keys a gateway accepts, as a file holds them: the SHA-256 of each key (never the key), the tenant it names,
+ * and whether it may act for other tenants (the batch service's own key, which sends each line for its owner). The
+ * file is YAML:
+ *
+ * <pre>
+ * keys:
+ *   - tenant: team-a
+ *     sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+ *   - tenant: batch-service
+ *     sha256: …
+ *     actsForOthers: true
+ * </pre>
+ *
+ * Errors name the entry and the field, never a hash or a key.
+ */
+public final class ApiKeys {
+  /** The most keys a file may hold; more is a mistake, not a configuration. */
+  public static final int MAX_KEYS = 100_000;
+  /** The longest key checked; a longer header value is refused without hashing it. */
+  public static final int MAX_KEY_LENGTH = 512;
+  private static final Pattern HEX_SHA256 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern TENANT = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /** Who a key names. */
+  public record Holder(String tenant, boolean actsForOthers) {}
+
+  private final Map<String, Holder> byHash;
+  private final Set<String> tenants;
+
+  private ApiKeys(Map<String, Holder> byHash) {
+    this.byHash = Map.copyOf(byHash);
+    this.tenants = byHash.values().stream().map(Holder::tenant)
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+  }
+
+  /** The tenants the keys name. */
+  public Set<String> tenants() {
+    return tenants;
+  }
+
+  public static ApiKeys parse(String text) throws IOException {
+    JsonNode root;
+    try {
+      root = YAML.readTree(text);
+    } catch (IOException e) {
+      throw new IOException("not valid YAML (a mapping with a 'keys' list is expected)");
+    }
+    if (root == null || !root.isObject() || !root.path("keys").isArray()) {
+      throw new IOException("needs a 'keys' list");
+    }
+    Set<String> top = Set.of("keys");
+    for (Iterator<String> it = root.fieldNames(); it.hasNext();) {
+      String f = it.next();
+      if (!top.contains(f)) {
+        throw new IOException("unknown field '" + printable(f) + "' (expected keys)");
+      }
+    }
+    JsonNode keys = root.get("keys");
+    if (keys.size() > MAX_KEYS) {
+      throw new IOException("holds " + keys.size() + " keys, more than the limit of " + MAX_KEYS);
+    }
+    Map<String, Holder> out = new HashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      JsonNode k = keys.get(i);
+      String where = "keys[" + i + "]";
+      if (!k.isObject()) {
+        throw new IOException(where + ": must be a mapping with tenant and sha256");
+      }
+      for (Iterator<String> it = k.fieldNames(); it.hasNext();) {
+        String f = it.next();
+        if (!Set.of("tenant", "sha256", "actsForOthers").contains(f)) {
+          throw new IOException(
+              where + ": unknown field '" + printable(f) + "' (expected tenant, sha256, actsForOthers)");
+        }
+      }
+      String tenant = k.path("tenant").asText("");
+      if (!k.path("tenant").isTextual() || !TENANT.matcher(tenant).matches()) {
+        throw new IOException(where + ".tenant: must be a tenant name (lower-case letters, digits, '-' and '.')");
+      }
+      String hash = k.path("sha256").asText("");
+      if (!k.path("sha256").isTextual() || !HEX_SHA256.matcher(hash).matches()) {
+        throw new IOException(where + ".sha256: must be 64 lower-case hex digits (the key's SHA-256, "
+            + "e.g. printf %s \"$KEY\" | sha256sum)");
+      }
+      JsonNode acts = k.path("actsForOthers");
+      if (!acts.isMissingNode() && !acts.isBoolean()) {
+        throw new IOException(where + ".actsForOthers: must be true or false");
+      }
+      Holder prior = out.put(hash, new Holder(tenant, acts.asBoolean(false)));
+      if (prior != null) {
+        throw new IOException(where + ".sha256: the same key is listed twice");
+      }
+    }
+    return new ApiKeys(out);
+  }
+
+  /** Who {@code key} names, or null when it is none of these keys. */
+  public Holder holder(String key) {
+    return byHash.get(sha256(key));
+  }
+
+  public int size() {
+    return byHash.size();
+  }
+
+  /** Whether {@code tenant} is a well-formed tenant name (what a trusted header or an on-behalf-of may name). */
+  public static boolean isTenantName(String tenant) {
+    return tenant != null && tenant.length() <= 253 && TENANT.matcher(tenant).matches();
+  }
+
+  static String sha256(String key) {
+    try {
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  private static String printable(String s) {
+    String clipped = s.length() > 40 ? s.substring(0, 40) + "…" : s;
+    return clipped.replaceAll("[^\\x20-\\x7e…]", "?");
+  }
+}
