@@ -23,6 +23,7 @@ public final class EnvoyBootstrap {
   public static final JsonFormat.TypeRegistry TYPES = JsonFormat.TypeRegistry.newBuilder()
       .add(HttpConnectionManager.getDescriptor())
       .add(ExternalProcessor.getDescriptor())
+      .add(io.envoyproxy.envoy.extensions.filters.http.header_mutation.v3.HeaderMutation.getDescriptor())
       .add(ExtProcPerRoute.getDescriptor())
       .add(Router.getDescriptor())
       .add(HttpProtocolOptions.getDescriptor())

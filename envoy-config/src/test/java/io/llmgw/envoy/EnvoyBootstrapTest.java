@@ -33,8 +33,10 @@ class EnvoyBootstrapTest {
     HttpConnectionManager hcm = listener.getFilterChains(0).getFilters(0).getTypedConfig()
         .unpack(HttpConnectionManager.class);
     assertThat(hcm.getHttpFiltersList()).extracting(HttpFilter::getName)
-        .containsExactly("envoy.filters.http.ext_proc", "envoy.filters.http.router");
-    ExternalProcessor ext = hcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class);
+        .containsExactly("envoy.filters.http.header_mutation", "envoy.filters.http.ext_proc",
+            "envoy.filters.http.router");
+    assertThat(TenantHeader.removedFirst(hcm)).as("issue 31: a client's tenant header never reaches the EPP").isTrue();
+    ExternalProcessor ext = hcm.getHttpFilters(1).getTypedConfig().unpack(ExternalProcessor.class);
     ProcessingMode mode = ext.getProcessingMode();
     assertThat(mode.getRequestBodyMode()).isEqualTo(ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED);
     assertThat(mode.getResponseBodyMode()).isEqualTo(ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED);
@@ -111,13 +113,14 @@ class EnvoyBootstrapTest {
   void failingOpenOrClosedIsChosenPerRoute() throws Exception {
     HttpConnectionManager shippedHcm = EnvoyBootstrap.parse(shipped()).getStaticResources().getListeners(0)
         .getFilterChains(0).getFilters(0).getTypedConfig().unpack(HttpConnectionManager.class);
-    assertThat(shippedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class).getFailureModeAllow())
+    assertThat(shippedHcm.getHttpFilters(1).getTypedConfig().unpack(ExternalProcessor.class).getFailureModeAllow())
         .isFalse();
     HttpConnectionManager hcm = EnvoyBootstrap.parse(Files.readString(Path.of("envoy-fallbacks.yaml")))
         .getStaticResources().getListeners(0).getFilterChains(0).getFilters(0).getTypedConfig()
         .unpack(HttpConnectionManager.class);
-    var closed = hcm.getHttpFilters(0);
-    var open = hcm.getHttpFilters(1);
+    assertThat(TenantHeader.removedFirst(hcm)).isTrue();
+    var closed = hcm.getHttpFilters(1);
+    var open = hcm.getHttpFilters(2);
     assertThat(open.getName()).isEqualTo("ext_proc_fail_open");
     assertThat(open.getDisabled()).as("off unless a route enables it").isTrue();
     ExternalProcessor openConfig = open.getTypedConfig().unpack(ExternalProcessor.class);

@@ -213,6 +213,16 @@ class DeployManifestsTest {
     assertThat(out).contains("kind:");
   }
 
+  /** Issue 31: Envoy Gateway removes a client's tenant header before any filter could read it. */
+  @Test
+  void envoyGatewayRemovesAClientsTenantHeaderEarly() throws IOException {
+    JsonNode policy = documents(DEPLOY.resolve("gateway/tenant-header.yaml")).getFirst();
+    assertThat(policy.path("kind").asText()).isEqualTo("ClientTrafficPolicy");
+    assertThat(policy.at("/spec/headers/earlyRequestHeaders/remove").toString()).contains("x-llmgw-tenant");
+    assertThat(policy.at("/spec/targetRefs/0/name").asText()).isEqualTo("llm-gateway");
+    assertThat(Files.readString(DEPLOY.resolve("gateway/kustomization.yaml"))).contains("tenant-header.yaml");
+  }
+
   @Test
   void theRoleAllowsWhatTheEppDoesAndNothingClusterWide() throws IOException {
     Role role = K8S.unmarshal(Files.readString(DEPLOY.resolve("epp/rbac.yaml")).split("\n---\n")[0], Role.class);

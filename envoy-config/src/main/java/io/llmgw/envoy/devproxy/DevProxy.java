@@ -1,5 +1,7 @@
 package io.llmgw.envoy.devproxy;
 
+import io.llmgw.api.EppProtocol;
+
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -43,6 +45,8 @@ public final class DevProxy implements AutoCloseable {
       proxy.server = proxy.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host())
           .setPort(settings.port()).setIdleTimeout(300))
           .requestHandler(req -> {
+            // the tenant header is the gateway's (issue 31): a client's never reaches the EPP or the batch service
+            req.headers().remove(EppProtocol.TENANT);
             if (BatchPassthrough.handles(req.path())) {
               proxy.batch.forward(req);
             } else {

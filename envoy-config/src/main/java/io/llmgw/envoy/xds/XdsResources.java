@@ -37,6 +37,8 @@ import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.MetadataOptions;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.HeaderSendMode;
+import io.envoyproxy.envoy.extensions.filters.http.header_mutation.v3.HeaderMutation;
+import io.envoyproxy.envoy.extensions.filters.http.header_mutation.v3.Mutations;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
@@ -159,6 +161,12 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
         .setStreamIdleTimeout(seconds(300))
         .setRds(Rds.newBuilder().setRouteConfigName(XdsNames.ROUTE_CONFIG).setConfigSource(ConfigSource.newBuilder()
             .setAds(AggregatedConfigSource.getDefaultInstance()).setResourceApiVersion(ApiVersion.V3)))
+        // the tenant header is the gateway's: a client's is removed before anything reads it (issue 31)
+        .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.header_mutation").setTypedConfig(Any.pack(
+            HeaderMutation.newBuilder().setMutations(Mutations.newBuilder().addRequestMutations(
+                io.envoyproxy.envoy.config.common.mutation_rules.v3.HeaderMutation.newBuilder()
+                    .setRemove(EppProtocol.TENANT)))
+                .build())))
         .addHttpFilters(
             HttpFilter.newBuilder().setName("envoy.filters.http.ext_proc").setTypedConfig(Any.pack(extProc)))
         .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.router")

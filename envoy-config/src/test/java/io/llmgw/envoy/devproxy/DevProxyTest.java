@@ -126,6 +126,19 @@ class DevProxyTest {
     }
   }
 
+  /** Issue 31: the tenant header is the gateway's; a client's never reaches the EPP or the pod. */
+  @Test
+  void aClientsTenantHeaderIsRemovedBeforeTheEppSeesIt() throws Exception {
+    SCRIPT.destinations = List.of(good);
+    SCRIPT.headerNames.clear();
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxy.port()
+        + "/v1/completions")).timeout(Duration.ofSeconds(20)).header("X-Llmgw-Tenant", "someone-else")
+        .header("x-secret", "kept").POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(SCRIPT.headerNames).contains("x-secret").doesNotContain("x-llmgw-tenant", "X-Llmgw-Tenant");
+  }
+
   @Test
   void immediateResponsesReachTheClientUnchanged() throws Exception {
     HttpResponse<String> r = send("{\"model\":\"unknown\"}");

@@ -31,6 +31,8 @@ final class ScriptedEpp extends ExternalProcessorGrpc.ExternalProcessorImplBase 
   final List<String> served = new CopyOnWriteArrayList<>();
   final List<String> responseStatuses = new CopyOnWriteArrayList<>();
   final List<String> protocolModes = new CopyOnWriteArrayList<>();
+  /** The request header names each stream showed the EPP. */
+  final List<String> headerNames = new CopyOnWriteArrayList<>();
 
   @Override
   public StreamObserver<ProcessingRequest> process(StreamObserver<ProcessingResponse> out) {
@@ -40,8 +42,11 @@ final class ScriptedEpp extends ExternalProcessorGrpc.ExternalProcessorImplBase 
       @Override
       public void onNext(ProcessingRequest r) {
         switch (r.getRequestCase()) {
-          case REQUEST_HEADERS -> protocolModes.add(r.getProtocolConfig().getRequestBodyMode() + "/"
-              + r.getProtocolConfig().getResponseBodyMode());
+          case REQUEST_HEADERS -> {
+            r.getRequestHeaders().getHeaders().getHeadersList().forEach(h -> headerNames.add(h.getKey()));
+            protocolModes.add(r.getProtocolConfig().getRequestBodyMode() + "/"
+                + r.getProtocolConfig().getResponseBodyMode());
+          }
           case REQUEST_BODY -> {
             body.append(r.getRequestBody().getBody().toStringUtf8());
             if (r.getRequestBody().getEndOfStream()) {

@@ -54,8 +54,8 @@ class EnvoyXdsBootstrapTest {
         .getTypedConfig().unpack(HttpConnectionManager.class);
     HttpConnectionManager servedHcm = served.listeners().getFirst().getFilterChains(0).getFilters(0).getTypedConfig()
         .unpack(HttpConnectionManager.class);
-    assertThat(servedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class))
-        .isEqualTo(fixedHcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class));
+    assertThat(servedHcm.getHttpFilters(1).getTypedConfig().unpack(ExternalProcessor.class))
+        .isEqualTo(fixedHcm.getHttpFilters(1).getTypedConfig().unpack(ExternalProcessor.class));
     assertThat(served.routes().getFirst().getVirtualHosts(0).getRoutesList().getLast().getRoute())
         .isEqualTo(fixedHcm.getRouteConfig().getVirtualHosts(0).getRoutesList().getLast().getRoute());
     assertThat(served.listeners().getFirst().getAddress())

@@ -63,7 +63,8 @@ class XdsServerTest {
       HttpConnectionManager hcm = listener.getFilterChains(0).getFilters(0).getTypedConfig()
           .unpack(HttpConnectionManager.class);
       assertThat(hcm.getRds().getRouteConfigName()).isEqualTo("llm_routes");
-      ExternalProcessor extProc = hcm.getHttpFilters(0).getTypedConfig().unpack(ExternalProcessor.class);
+      assertThat(io.llmgw.envoy.TenantHeader.removedFirst(hcm)).as("issue 31: the tenant header").isTrue();
+      ExternalProcessor extProc = hcm.getHttpFilters(1).getTypedConfig().unpack(ExternalProcessor.class);
       assertThat(extProc.getGrpcService().getEnvoyGrpc().getClusterName()).isEqualTo("epp");
       assertThat(extProc.getProcessingMode().getRequestBodyMode()).isEqualTo(BodySendMode.FULL_DUPLEX_STREAMED);
       assertThat(extProc.getMetadataOptions().getReceivingNamespaces().getUntypedList()).containsExactly("envoy.lb");
