@@ -82,6 +82,24 @@ public final class BatchCommand implements Callable<Integer> {
       + "(its --read-token-file) (default: none).")
   Path eppTokenFile;
 
+  @Option(names = "--api-keys-file", paramLabel = "FILE", description = "The gateway's API keys file (the EPP's "
+      + "--api-keys-file): a caller's key names the tenant its files and batches belong to; no other tenant sees them "
+      + "(default: none, one tenant).")
+  Path apiKeysFile;
+
+  @Option(names = "--tenant-header", paramLabel = "NAME", description = "Trust this header, set by the proxy's own "
+      + "authentication, to name the tenant (the EPP's --tenant-header) (default: none).")
+  String tenantHeader;
+
+  @Option(names = "--gateway-key-file", paramLabel = "FILE", description = "File holding this service's own API key "
+      + "(one the keys file marks actsForOthers): each line goes to the gateway with it, for its batch's owner "
+      + "(default: none).")
+  Path gatewayKeyFile;
+
+  @Option(names = "--read-token-file", paramLabel = "FILE", description = "File holding the token /metrics and "
+      + "/admin/batch/status want (the EPP's --read-token-file) (default: none, open).")
+  Path readTokenFile;
+
   @Option(names = "--retention", defaultValue = "720h", converter = DurationConverter.class,
       description = "How long finished batches, their output and error files, and uploaded files are kept "
           + "(default: ${DEFAULT-VALUE}, 30 days).")
@@ -107,7 +125,9 @@ public final class BatchCommand implements Callable<Integer> {
         new BatchSettings.Endpoints(bind, port, epp, gateway, TokenFile.read(eppTokenFile)), store,
         new BatchSettings.Budget(baseline, gate, slotsPerPod, capacity, pollInterval, d.budget().maxInFlight()),
         new BatchSettings.Delivery(objective, visibility, requestTimeout, d.delivery().maxAttempts(), podPriority),
-        new BatchSettings.InputLimits(maxFileBytes, maxLineBytes, d.limits().maxLines()), retention);
+        new BatchSettings.InputLimits(maxFileBytes, maxLineBytes, d.limits().maxLines()), retention,
+        new BatchSettings.Access(apiKeysFile, tenantHeader, TokenFile.read(gatewayKeyFile), TokenFile.read(
+            readTokenFile)));
     try (BatchService service = BatchService.start(s, Clock.systemUTC())) {
       CountDownLatch stop = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

@@ -7,6 +7,7 @@ import io.llmgw.batch.dispatch.LoadReader;
 import io.llmgw.batch.lifecycle.InputValidator;
 import io.llmgw.batch.lifecycle.Lifecycle;
 import io.llmgw.batch.openai.BatchApi;
+import io.llmgw.batch.openai.Callers;
 import io.llmgw.batch.store.BatchStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -35,6 +36,10 @@ public final class BatchService implements AutoCloseable {
   private final Vertx vertx;
   private final Path uploads;
   private HttpServer server;
+  private Callers callers;
+  /** Reads the API keys file again every few seconds (tenants only). */
+  private final java.util.concurrent.ScheduledExecutorService keysReload = java.util.concurrent.Executors
+      .newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("batch-keys").factory());
 
   private BatchService(BatchSettings settings, BatchStore store, Clock clock) throws Exception {
     this.store = store;
@@ -43,7 +48,7 @@ public final class BatchService implements AutoCloseable {
         settings.endpoints().eppToken());
     this.forwarder = new Forwarder(settings.endpoints().frontDoor(), settings.delivery().objective(),
         settings.delivery().requestTimeout(),
-        settings.delivery().maxAttempts());
+        settings.delivery().maxAttempts(), settings.access().gatewayKey());
     this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);
     // one file of the largest size accepted at a time, or several smaller ones side by side
     this.lifecycle = new Lifecycle(store, new InputValidator(settings), dispatcher::lastReading, clock, 250,
@@ -71,8 +76,9 @@ public final class BatchService implements AutoCloseable {
       throw e;
     }
     try {
+      s.callers = Callers.start(settings.access(), s.keysReload);
       BatchApi api = new BatchApi(store, settings, clock, s.lifecycle::wake, s.dispatcher::status,
-          s.metrics.registry());
+          s.metrics.registry(), s.callers);
       // a file part sent without a filename is a form field: as large as an upload may be (BodyHandler bounds both)
       s.server = s.vertx
           .createHttpServer(
@@ -129,6 +135,10 @@ public final class BatchService implements AutoCloseable {
     }
     forwarder.close();
     reader.close();
+    if (callers != null) {
+      callers.close();
+    }
+    keysReload.shutdownNow();
     store.close();
     TempTree.delete(uploads);
   }

@@ -12,9 +12,38 @@ import java.util.Map;
  * @param delivery how each line is sent and retried
  * @param limits what an upload and a batch may hold
  * @param retention how long a finished batch (with its output and error files) and an uploaded file are kept
+ * @param access who may call the service and read its metrics, and how it names the owner of each line it sends
  */
 public record BatchSettings(Endpoints endpoints, String store, Budget budget, Delivery delivery, InputLimits limits,
-    Duration retention) {
+    Duration retention, Access access) {
+  /**
+   * Tenants (issue 31). Off (no keys file, no header): files and batches belong to nobody and every caller sees all.
+   *
+   * @param apiKeysFile the API keys file the EPP reads (the same file): a caller's key names its tenant
+   * @param tenantHeader the header the proxy's own authentication sets, trusted when configured
+   * @param gatewayKey this service's own key (one marked {@code actsForOthers}), sent with each line and the line's
+   *     owner in {@code x-llmgw-on-behalf-of}; null when the gateway checks no keys
+   * @param readToken the token {@code /metrics} and {@code /admin/batch/status} want (the EPP's read token), or null
+   */
+  public record Access(java.nio.file.Path apiKeysFile, String tenantHeader, String gatewayKey, String readToken) {
+    public static final Access OPEN = new Access(null, null, null, null);
+
+    public Access {
+      tenantHeader = tenantHeader == null || tenantHeader.isBlank() ? null
+          : tenantHeader.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public boolean tenants() {
+      return apiKeysFile != null || tenantHeader != null;
+    }
+
+    /** Hides the tokens: settings may be logged. */
+    @Override
+    public String toString() {
+      return tenants() ? "tenants" : "open";
+    }
+  }
+
   /**
    * @param eppAdmin the EPP's metrics/admin address (host:port), read for each pool's load
    * @param frontDoor the gateway's base URL the lines are sent through (Envoy or the dev proxy)
@@ -108,7 +137,7 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
 
   public static BatchSettings defaults() {
     return new BatchSettings(Endpoints.defaults(), "sqlite:llmgw-batch.db", Budget.defaults(), Delivery.defaults(),
-        InputLimits.defaults(), Duration.ofDays(30));
+        InputLimits.defaults(), Duration.ofDays(30), Access.OPEN);
   }
 
   public BatchSettings withListener(String h, int p) {
@@ -119,16 +148,20 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
     return withEndpoints(new Endpoints(endpoints.host(), endpoints.port(), admin, front, endpoints.eppToken()));
   }
 
+  public BatchSettings withAccess(Access a) {
+    return new BatchSettings(endpoints, store, budget, delivery, limits, retention, a);
+  }
+
   public BatchSettings withEndpoints(Endpoints e) {
-    return new BatchSettings(e, store, budget, delivery, limits, retention);
+    return new BatchSettings(e, store, budget, delivery, limits, retention, access);
   }
 
   public BatchSettings withStore(String s) {
-    return new BatchSettings(endpoints, s, budget, delivery, limits, retention);
+    return new BatchSettings(endpoints, s, budget, delivery, limits, retention, access);
   }
 
   public BatchSettings withBudget(Budget b) {
-    return new BatchSettings(endpoints, store, b, delivery, limits, retention);
+    return new BatchSettings(endpoints, store, b, delivery, limits, retention, access);
   }
 
   public BatchSettings withCapacity(int slots, Map<String, Integer> perPool) {
@@ -137,7 +170,7 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
   }
 
   public BatchSettings withDelivery(Delivery d) {
-    return new BatchSettings(endpoints, store, budget, d, limits, retention);
+    return new BatchSettings(endpoints, store, budget, d, limits, retention, access);
   }
 
   public BatchSettings withPodPriority(Integer priority) {
@@ -147,7 +180,7 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
 
   public BatchSettings withLimits(long fileBytes, int lineBytes, int lines) {
     return new BatchSettings(endpoints, store, budget, delivery, new InputLimits(fileBytes, lineBytes, lines),
-        retention);
+        retention, access);
   }
 
   /** Hides the EPP token and a Redis address's credentials: settings may be logged. */

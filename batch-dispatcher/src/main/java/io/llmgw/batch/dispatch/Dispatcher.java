@@ -46,6 +46,8 @@ public final class Dispatcher implements AutoCloseable {
   private final BatchMetrics metrics;
   private final Clock clock;
   private final String owner = "dispatcher-" + UUID.randomUUID();
+  /** Each batch's tenant: its lines are sent for it. */
+  private final Owners owners;
   private final Map<String, BudgetGate> gates = new ConcurrentHashMap<>();
   private final Map<String, Set<QueuedLine>> inFlight = new ConcurrentHashMap<>();
   private final AtomicInteger inFlightTotal = new AtomicInteger();
@@ -63,6 +65,7 @@ public final class Dispatcher implements AutoCloseable {
   public Dispatcher(BatchStore store, BatchSettings settings, LoadReader reader, Forwarder forwarder,
       BatchMetrics metrics, Clock clock) {
     this.store = store;
+    this.owners = new Owners(store);
     this.settings = settings;
     this.reader = reader;
     this.forwarder = forwarder;
@@ -172,7 +175,7 @@ public final class Dispatcher implements AutoCloseable {
 
   private void send(String pool, BudgetGate gate, Claim c, boolean probe) {
     try {
-      Forwarder.Outcome o = forwarder.send(c);
+      Forwarder.Outcome o = forwarder.send(c, owners.of(c.item().batchId()));
       if (o.kind() == Forwarder.Kind.UNREACHABLE) {
         gateway.unreachable(probe, o.detail());
       } else {
@@ -199,6 +202,10 @@ public final class Dispatcher implements AutoCloseable {
         }
         case RETRY -> {
           store.release(c.item(), clock.millis() + backoffMillis(c.attempts()), false);
+          metrics.retried(pool, o.reason());
+        }
+        case OWNER_OVER_BUDGET -> { // a budget's window moves in seconds: look again in one
+          store.release(c.item(), clock.millis() + 1_000, true);
           metrics.retried(pool, o.reason());
         }
       }

@@ -34,7 +34,12 @@ public final class Forwarder implements AutoCloseable {
      */
     UNREACHABLE,
     /** A transient failure of this line (408, 500): queue it again after a pause; it counts toward its attempts. */
-    RETRY
+    RETRY,
+    /**
+     * The gateway refused it for its owner's token budget: queue it again after a pause, its attempt not counted,
+     * without closing the pool to other owners' lines.
+     */
+    OWNER_OVER_BUDGET
   }
 
   /**
@@ -54,13 +59,17 @@ public final class Forwarder implements AutoCloseable {
   private final String objective;
   private final Duration timeout;
   private final int maxAttempts;
+  private final String gatewayKey;
 
   /**
    * @param frontDoor the gateway's base URL, e.g. {@code http://127.0.0.1:8080}
    * @param objective the InferenceObjective to name, or blank for none
    * @param maxAttempts attempts a line gets when the gateway fails it for reasons other than being full
+   * @param gatewayKey this service's API key, sent with each line and its batch's owner; null when the gateway checks
+   *     no keys
    */
-  public Forwarder(String frontDoor, String objective, Duration timeout, int maxAttempts) {
+  public Forwarder(String frontDoor, String objective, Duration timeout, int maxAttempts, String gatewayKey) {
+    this.gatewayKey = gatewayKey;
     this.frontDoor = frontDoor.endsWith("/") ? frontDoor.substring(0, frontDoor.length() - 1) : frontDoor;
     this.objective = objective;
     this.timeout = timeout;
@@ -69,7 +78,8 @@ public final class Forwarder implements AutoCloseable {
         .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
   }
 
-  public Outcome send(Claim claim) {
+  /** @param owner the tenant of the line's batch ({@code ""}: none), charged for it at the gateway */
+  public Outcome send(Claim claim, String owner) {
     QueuedLine l = claim.item();
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(frontDoor + l.url())).timeout(timeout)
         .header("content-type", "application/json")
@@ -77,6 +87,12 @@ public final class Forwarder implements AutoCloseable {
         .POST(HttpRequest.BodyPublishers.ofString(l.body(), StandardCharsets.UTF_8));
     if (objective != null && !objective.isBlank()) {
       b.header(EppProtocol.OBJECTIVE, objective);
+    }
+    if (gatewayKey != null) {
+      b.header("authorization", "Bearer " + gatewayKey);
+      if (!owner.isEmpty()) {
+        b.header(EppProtocol.ON_BEHALF_OF, owner);
+      }
     }
     int attempt = claim.attempts() + 1;
     HttpResponse<InputStream> r;
@@ -99,6 +115,11 @@ public final class Forwarder implements AutoCloseable {
           + MAX_RESPONSE_BYTES + " bytes"), "too_large");
     }
     String requestId = r.headers().firstValue("x-request-id").orElse(ResultLines.requestId(l));
+    if (status == 429 && OverBudget.isOwners(body)) {
+      // the owner's budget, not the pool: this line waits for it; other owners' lines go on
+      return OverBudget.never(body) ? new Outcome(Kind.DONE, ResultLines.answered(l, status, requestId, body), "429")
+          : new Outcome(Kind.OWNER_OVER_BUDGET, null, "429_budget");
+    }
     if (status == 429 || status == 502 || status == 503 || status == 504) {
       return new Outcome(Kind.THROTTLED, null, Integer.toString(status));
     }

@@ -37,9 +37,19 @@ public final class ResultLines {
     ObjectNode response = line.putObject("response");
     response.put("status_code", status);
     response.put("request_id", requestId);
-    response.set("body", bodyJson(body));
+    JsonNode answer = bodyJson(body);
+    response.set("body", answer);
     line.putNull("error");
-    return new LineResult(l.batchId(), l.customId(), l.line(), status >= 200 && status < 300, line.toString());
+    JsonNode usage = answer.path("usage");
+    return new LineResult(l.batchId(), l.customId(), l.line(), status >= 200 && status < 300, line.toString(),
+        tokens(usage, "prompt_tokens", "input_tokens"), tokens(usage, "completion_tokens", "output_tokens"));
+  }
+
+  /** A count of the answer's usage, when it is a whole number a model could have produced; 0 otherwise. */
+  private static long tokens(JsonNode usage, String name, String responsesName) {
+    JsonNode n = usage.has(name) ? usage.get(name) : usage.path(responsesName);
+    return n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= 0 && n.longValue() <= 50_000_000
+        ? n.longValue() : 0;
   }
 
   public static LineResult unanswered(QueuedLine l, String code, String message) {

@@ -269,19 +269,19 @@ public final class Lifecycle implements AutoCloseable {
         }
       });
     }
-    return b.withFiles(published(out, outDone, b.id() + "_output.jsonl"),
-        published(err, errDone, b.id() + "_error.jsonl"));
+    return b.withFiles(published(out, outDone, b.id() + "_output.jsonl", b.owner()),
+        published(err, errDone, b.id() + "_error.jsonl", b.owner()));
   }
 
   /** The file's id once stored (now or by an earlier attempt), or null when the batch has no such lines. */
-  private String published(FileContentWriter w, boolean earlier, String name) {
+  private String published(FileContentWriter w, boolean earlier, String name, String owner) {
     if (earlier) {
       return w.fileId();
     }
     if (w.size() == 0) {
       return null;
     }
-    w.publish("batch_output", name, nowSeconds());
+    w.publish("batch_output", name, nowSeconds(), owner);
     return w.fileId();
   }
 

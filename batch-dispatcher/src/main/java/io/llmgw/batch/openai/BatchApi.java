@@ -1,7 +1,6 @@
 package io.llmgw.batch.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.api.BrowserHeaders;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.LogSampler;
@@ -49,15 +48,19 @@ public final class BatchApi {
   private final Runnable wake;
   private final Supplier<Object> status;
   private final PrometheusRegistry registry;
+  private final Callers callers;
+  private final Listings listings;
 
   public BatchApi(BatchStore store, BatchSettings settings, Clock clock, Runnable wake, Supplier<Object> status,
-      PrometheusRegistry registry) {
+      PrometheusRegistry registry, Callers callers) {
     this.store = store;
     this.settings = settings;
     this.clock = clock;
     this.wake = wake;
     this.status = status;
     this.registry = registry;
+    this.callers = callers;
+    this.listings = new Listings(store);
   }
 
   public Router router(io.vertx.core.Vertx vertx, Path uploads) {
@@ -67,6 +70,8 @@ public final class BatchApi {
       BrowserHeaders.apply(ctx.response()::putHeader);
       ctx.next();
     });
+    r.route("/v1/*").handler(callers::authenticate);
+    r.get("/v1/files").blockingHandler(listings::files, false);
     r.post("/v1/files").handler(BodyHandler.create(uploads.toString()).setBodyLimit(settings.limits().maxFileBytes())
         .setDeleteUploadedFilesOnEnd(true)).blockingHandler(this::createFile, false);
     r.get("/v1/files/:id/content").handler(this::fileContent); // on the event loop; the store is read off it
@@ -76,8 +81,8 @@ public final class BatchApi {
     r.post("/v1/batches").handler(json).blockingHandler(this::createBatch, false);
     r.post("/v1/batches/:id/cancel").blockingHandler(this::cancel, false);
     r.get("/v1/batches/:id").blockingHandler(this::getBatch, false);
-    r.get("/v1/batches").blockingHandler(this::listBatches, false);
-    ServicePaths.route(r, store, status, registry);
+    r.get("/v1/batches").blockingHandler(listings::batches, false);
+    ServicePaths.route(r, store, status, registry, settings.access().readToken());
     r.route().handler(ctx -> send(ctx, 404, OpenAiShapes.error("no such resource: " + ctx.request().method() + " "
         + ctx.request().path(), "invalid_request_error", null, "not_found")));
     r.route().failureHandler(this::failure);
@@ -112,12 +117,12 @@ public final class BatchApi {
     List<FileUpload> parts = ctx.fileUploads();
     String asField = ctx.request().getFormAttribute("file");
     StoredFile f = new StoredFile("file-" + UUID.randomUUID().toString().replace("-", ""), purpose, null, 0,
-        clock.millis() / 1000);
+        clock.millis() / 1000, Callers.owner(ctx));
     if (parts.size() == 1 && asField == null) {
       FileUpload upload = parts.getFirst();
       try {
         f = FileTransfer.store(store, Path.of(upload.uploadedFileName()), new StoredFile(f.id(), purpose,
-            safeName(upload.fileName()), 0, f.createdAt()));
+            safeName(upload.fileName()), 0, f.createdAt(), f.owner()));
       } catch (IOException e) {
         ctx.fail(500, e);
         return;
@@ -128,7 +133,7 @@ public final class BatchApi {
     } else if (parts.isEmpty() && asField != null) {
       // a part without a filename (an SDK sending bytes) arrives as a form field, already decoded as UTF-8
       byte[] content = asField.getBytes(StandardCharsets.UTF_8);
-      f = new StoredFile(f.id(), purpose, safeName(null), content.length, f.createdAt());
+      f = new StoredFile(f.id(), purpose, safeName(null), content.length, f.createdAt(), f.owner());
       store.putFile(f, content);
     } else {
       invalid(ctx, "send exactly one file, in the multipart field 'file'", "file");
@@ -139,7 +144,8 @@ public final class BatchApi {
 
   private void getFile(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    store.file(id).ifPresentOrElse(f -> send(ctx, 200, OpenAiShapes.file(f)), () -> notFound(ctx, "file", id));
+    ownFile(ctx, store.file(id)).ifPresentOrElse(f -> send(ctx, 200, OpenAiShapes.file(f)),
+        () -> notFound(ctx, "file", id));
   }
 
   /**
@@ -148,6 +154,10 @@ public final class BatchApi {
    */
   private void deleteFile(RoutingContext ctx) {
     String id = ctx.pathParam("id");
+    if (ownFile(ctx, store.file(id)).isEmpty()) {
+      notFound(ctx, "file", id);
+      return;
+    }
     List<String> readers = batchesReading(id);
     if (!readers.isEmpty()) {
       send(ctx, 409, OpenAiShapes.error("file " + id + " is the input of " + readers.size() + " batch"
@@ -175,7 +185,7 @@ public final class BatchApi {
 
   private void fileContent(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    FileTransfer.send(ctx, store, id, () -> notFound(ctx, "file", id));
+    FileTransfer.send(ctx, store, id, Callers.owner(ctx), () -> notFound(ctx, "file", id));
   }
 
   private void createBatch(RoutingContext ctx) {
@@ -201,7 +211,7 @@ public final class BatchApi {
       invalid(ctx, "completion_window must be '24h'", "completion_window");
       return;
     }
-    StoredFile input = store.file(fileId).orElse(null);
+    StoredFile input = ownFile(ctx, store.file(fileId)).orElse(null);
     if (input == null) {
       notFound(ctx, "file", fileId);
       return;
@@ -228,7 +238,7 @@ public final class BatchApi {
     }
     long now = clock.millis() / 1000;
     Batch b = Batch.created("batch_" + UUID.randomUUID().toString().replace("-", ""), endpoint, fileId, window,
-        metadata, now, now + WINDOW_SECONDS);
+        metadata, now, now + WINDOW_SECONDS, Callers.owner(ctx));
     store.createBatch(b);
     wake.run();
     send(ctx, 200, OpenAiShapes.batch(b, store.counts(b.id(), 0)));
@@ -236,36 +246,14 @@ public final class BatchApi {
 
   private void getBatch(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    store.batch(id).ifPresentOrElse(b -> send(ctx, 200, OpenAiShapes.batch(b, store.counts(id, b.total()))),
+    ownBatch(ctx, store.batch(id)).ifPresentOrElse(b -> send(ctx, 200, OpenAiShapes.batch(b, store.counts(id,
+        b.total()))),
         () -> notFound(ctx, "batch", id));
-  }
-
-  private void listBatches(RoutingContext ctx) {
-    int limit = 20;
-    String l = ctx.request().getParam("limit");
-    if (l != null) {
-      try {
-        limit = Integer.parseInt(l);
-      } catch (NumberFormatException e) {
-        limit = -1;
-      }
-      if (limit < 1 || limit > 100) {
-        invalid(ctx, "limit must be an integer from 1 to 100", "limit");
-        return;
-      }
-    }
-    String after = ctx.request().getParam("after");
-    List<Batch> page = store.batches(after, limit + 1);
-    List<ObjectNode> items = new ArrayList<>();
-    for (Batch b : page.subList(0, Math.min(limit, page.size()))) {
-      items.add(OpenAiShapes.batch(b, store.counts(b.id(), b.total())));
-    }
-    send(ctx, 200, OpenAiShapes.list(items, page.size() > limit));
   }
 
   private void cancel(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    Batch b = store.batch(id).orElse(null);
+    Batch b = ownBatch(ctx, store.batch(id)).orElse(null);
     if (b == null) {
       notFound(ctx, "batch", id);
       return;
@@ -285,6 +273,15 @@ public final class BatchApi {
       return;
     }
     send(ctx, 200, OpenAiShapes.batch(b, store.counts(id, b.total())));
+  }
+
+  /** The file, if it is the caller's: another tenant's is answered as one that does not exist. */
+  private static java.util.Optional<StoredFile> ownFile(RoutingContext ctx, java.util.Optional<StoredFile> file) {
+    return file.filter(f -> f.owner().equals(Callers.owner(ctx)));
+  }
+
+  private static java.util.Optional<Batch> ownBatch(RoutingContext ctx, java.util.Optional<Batch> batch) {
+    return batch.filter(b -> b.owner().equals(Callers.owner(ctx)));
   }
 
   private static String safeName(String name) {

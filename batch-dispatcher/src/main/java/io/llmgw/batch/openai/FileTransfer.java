@@ -67,8 +67,8 @@ final class FileTransfer {
     if (utf8.flush(scratch).isError()) {
       throw new NotText();
     }
-    StoredFile stored = new StoredFile(f.id(), f.purpose(), f.filename(), out.size(), f.createdAt());
-    out.publish(stored.purpose(), stored.filename(), stored.createdAt());
+    StoredFile stored = new StoredFile(f.id(), f.purpose(), f.filename(), out.size(), f.createdAt(), f.owner());
+    out.publish(stored.purpose(), stored.filename(), stored.createdAt(), stored.owner());
     return stored;
   }
 
@@ -89,13 +89,13 @@ final class FileTransfer {
    * Sends the file's content, reading the next piece only once the connection has taken the last one. Called on the
    * event loop, which every step comes back to, so one download is one chain of steps. A read that fails midway (the
    * file deleted meanwhile) resets the connection: with the length announced first, the client sees a short transfer,
-   * never a complete-looking one.
+   * never a complete-looking one. Another owner's file is answered as one that does not exist.
    */
-  static void send(RoutingContext ctx, BatchStore store, String id, Runnable notFound) {
+  static void send(RoutingContext ctx, BatchStore store, String id, String owner, Runnable notFound) {
     ctx.vertx().executeBlocking(() -> store.file(id), false).onComplete(found -> {
       if (found.failed()) {
         ctx.fail(500, found.cause());
-      } else if (found.result().isEmpty()) {
+      } else if (found.result().isEmpty() || !found.result().get().owner().equals(owner)) {
         notFound.run();
       } else {
         StoredFile f = found.result().get();

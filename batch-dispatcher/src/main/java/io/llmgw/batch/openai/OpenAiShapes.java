@@ -73,6 +73,12 @@ final class OpenAiShapes {
     c.put("total", counts.total());
     c.put("completed", counts.completed());
     c.put("failed", counts.failed());
+    ObjectNode usage = n.putObject("usage"); // as OpenAI's batch object has it, from the answers' usage
+    usage.put("input_tokens", counts.inputTokens());
+    usage.putObject("input_tokens_details").put("cached_tokens", 0);
+    usage.put("output_tokens", counts.outputTokens());
+    usage.putObject("output_tokens_details").put("reasoning_tokens", 0);
+    usage.put("total_tokens", counts.inputTokens() + counts.outputTokens());
     ObjectNode meta = n.putObject("metadata");
     for (Map.Entry<String, String> e : b.metadata().entrySet()) {
       meta.put(e.getKey(), e.getValue());

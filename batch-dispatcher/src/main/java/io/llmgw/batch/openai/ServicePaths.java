@@ -12,14 +12,35 @@ import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-/** The batch service's own paths beside OpenAI's API: {@code /metrics}, {@code /admin/batch/status} and {@code /ready}. */
+/**
+ * The batch service's own paths beside OpenAI's API: {@code /metrics}, {@code /admin/batch/status} (both behind the read
+ * token when one is configured) and {@code /ready} (always open: it is the kubelet's probe).
+ */
 final class ServicePaths {
   private static final PrometheusTextFormatWriter TEXT_FORMAT = PrometheusTextFormatWriter.create();
   private static final long PROBE_EVERY_NANOS = 1_000_000_000L;
 
   private ServicePaths() {}
 
-  static void route(Router r, BatchStore store, Supplier<Object> status, PrometheusRegistry registry) {
+  /** @param readToken what {@code /metrics} and {@code /admin/...} want as a bearer token; null: open */
+  static void route(Router r, BatchStore store, Supplier<Object> status, PrometheusRegistry registry,
+      String readToken) {
+    if (readToken != null) {
+      byte[] wanted = readToken.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      io.vertx.core.Handler<RoutingContext> guard = ctx -> {
+        String key = io.llmgw.api.keys.BearerKey.of(ctx.request().getHeader("authorization"));
+        if (key != null && java.security.MessageDigest.isEqual(wanted,
+            key.getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
+          ctx.next();
+        } else {
+          ctx.response().putHeader("www-authenticate", "Bearer");
+          BatchApi.send(ctx, 401, OpenAiShapes.error("this path wants the read token (Authorization: Bearer TOKEN)",
+              "invalid_request_error", null, "unauthorized"));
+        }
+      };
+      r.get("/metrics").handler(guard);
+      r.route("/admin/*").handler(guard);
+    }
     r.get("/metrics").blockingHandler(ctx -> metrics(ctx, registry), false);
     AtomicLong lastProbe = new AtomicLong(System.nanoTime() - PROBE_EVERY_NANOS);
     r.get("/ready").blockingHandler(ctx -> ready(ctx, store, lastProbe), false);

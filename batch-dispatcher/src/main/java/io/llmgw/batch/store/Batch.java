@@ -8,21 +8,28 @@ import java.util.Map;
  * apart from this record in the store, because every finished line changes them.
  *
  * @param finalStatus where a {@code finalizing} batch ends: completed or expired (a crash while finalizing resumes it)
+ * @param owner the tenant it belongs to ({@code ""} when the service has no tenants, or the batch is older than tenants)
  */
 public record Batch(String id, String endpoint, String inputFileId, String completionWindow, BatchStatus status,
     BatchStatus finalStatus, Map<String, String> metadata, List<LineError> errors, int total, long createdAt,
     long expiresAt, Long inProgressAt, Long finalizingAt, Long completedAt, Long failedAt, Long expiredAt,
-    Long cancellingAt, Long cancelledAt, String outputFileId, String errorFileId) {
+    Long cancellingAt, Long cancelledAt, String outputFileId, String errorFileId, String owner) {
 
   public Batch {
     metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
     errors = errors == null ? List.of() : List.copyOf(errors);
+    owner = owner == null ? "" : owner;
   }
 
   public static Batch created(String id, String endpoint, String inputFileId, String window, Map<String, String> meta,
       long now, long expiresAt) {
+    return created(id, endpoint, inputFileId, window, meta, now, expiresAt, "");
+  }
+
+  public static Batch created(String id, String endpoint, String inputFileId, String window, Map<String, String> meta,
+      long now, long expiresAt, String owner) {
     return new Batch(id, endpoint, inputFileId, window, BatchStatus.VALIDATING, null, meta, List.of(), 0, now,
-        expiresAt, null, null, null, null, null, null, null, null, null);
+        expiresAt, null, null, null, null, null, null, null, null, null, owner);
   }
 
   /** The batch moved to {@code next} at {@code now}, with that status's timestamp set. */
@@ -36,24 +43,24 @@ public record Batch(String id, String endpoint, String inputFileId, String compl
         next == BatchStatus.EXPIRED ? Long.valueOf(now) : expiredAt,
         next == BatchStatus.CANCELLING ? Long.valueOf(now) : cancellingAt,
         next == BatchStatus.CANCELLED ? Long.valueOf(now) : cancelledAt,
-        outputFileId, errorFileId);
+        outputFileId, errorFileId, owner);
   }
 
   public Batch withValidation(int lines, List<LineError> problems) {
     return new Batch(id, endpoint, inputFileId, completionWindow, status, finalStatus, metadata, problems, lines,
         createdAt, expiresAt, inProgressAt, finalizingAt, completedAt, failedAt, expiredAt, cancellingAt, cancelledAt,
-        outputFileId, errorFileId);
+        outputFileId, errorFileId, owner);
   }
 
   public Batch finalizingTo(BatchStatus end) {
     return new Batch(id, endpoint, inputFileId, completionWindow, status, end, metadata, errors, total, createdAt,
         expiresAt, inProgressAt, finalizingAt, completedAt, failedAt, expiredAt, cancellingAt, cancelledAt,
-        outputFileId, errorFileId);
+        outputFileId, errorFileId, owner);
   }
 
   public Batch withFiles(String output, String error) {
     return new Batch(id, endpoint, inputFileId, completionWindow, status, finalStatus, metadata, errors, total,
         createdAt, expiresAt, inProgressAt, finalizingAt, completedAt, failedAt, expiredAt, cancellingAt, cancelledAt,
-        output, error);
+        output, error, owner);
   }
 }

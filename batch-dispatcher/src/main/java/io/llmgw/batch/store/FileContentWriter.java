@@ -58,11 +58,11 @@ public final class FileContentWriter extends OutputStream {
    * Writes the last piece and stores the file's metadata (its size is what was written): false when a file with the
    * id existed already.
    */
-  public boolean publish(String purpose, String filename, long createdAt) {
+  public boolean publish(String purpose, String filename, long createdAt, String owner) {
     if (filled > 0) {
       flushPiece();
     }
-    return store.putFile(new StoredFile(fileId, purpose, filename, written, createdAt));
+    return store.putFile(new StoredFile(fileId, purpose, filename, written, createdAt, owner));
   }
 
   private void flushPiece() {

@@ -11,7 +11,8 @@ final class RedisScripts {
   // KEYS: file, files, pieces; ARGV: purpose, filename, bytes, created_at, id. The pieces stop expiring once published.
   static final String PUT_FILE = """
       if redis.call('exists', KEYS[1]) == 1 then return 0 end
-      redis.call('hset', KEYS[1], 'purpose', ARGV[1], 'filename', ARGV[2], 'bytes', ARGV[3], 'created_at', ARGV[4])
+      redis.call('hset', KEYS[1], 'purpose', ARGV[1], 'filename', ARGV[2], 'bytes', ARGV[3], 'created_at', ARGV[4],
+        'owner', ARGV[6])
       redis.call('persist', KEYS[3])
       redis.call('zadd', KEYS[2], ARGV[4], ARGV[5])
       return 1""";
@@ -73,7 +74,7 @@ final class RedisScripts {
         redis.call('hdel', p .. 'score:' .. pool, m)
       end
       """;
-  // ARGV: prefix, batchId, customId, value, ok(1/0), onlyIfUnclaimed(1/0)
+  // ARGV: prefix, batchId, customId, value, ok(1/0), onlyIfUnclaimed(1/0), input tokens, output tokens
   static final String FINISH = UNQUEUE_FN + """
       local p, b, c = ARGV[1], ARGV[2], ARGV[3]
       if ARGV[6] == '1' then
@@ -84,6 +85,8 @@ final class RedisScripts {
       local w = redis.call('hsetnx', p .. 'res:' .. b, c, ARGV[4])
       if w == 1 then
         redis.call('hincrby', p .. 'batch:' .. b, ARGV[5] == '1' and 'completed' or 'failed', 1)
+        redis.call('hincrby', p .. 'batch:' .. b, 'input_tokens', ARGV[7])
+        redis.call('hincrby', p .. 'batch:' .. b, 'output_tokens', ARGV[8])
       end
       unqueue(p, b, c)
       return w""";

@@ -122,18 +122,18 @@ public final class RedisStore implements BatchStore {
     return (Long) run(RedisScripts.PUT_FILE, ScriptOutputType.INTEGER, new String[] {k("file:" + f.id()), k("files"),
         RedisPieces.key(prefix, f.id())}, f.purpose(), f.filename(), Long.toString(f.bytes()),
         Long.toString(f.createdAt()),
-        f.id()) == 1;
+        f.id(), f.owner()) == 1;
   }
 
   @Override
   public Optional<StoredFile> file(String id) {
     List<KeyValue<String, String>> v = redis.hmget(k("file:" + id), "purpose", "filename", "bytes",
-        "created_at");
+        "created_at", "owner");
     if (!v.getFirst().hasValue()) {
       return Optional.empty();
     }
     return Optional.of(new StoredFile(id, v.get(0).getValue(), v.get(1).getValue(), Long.parseLong(v.get(2).getValue()),
-        Long.parseLong(v.get(3).getValue())));
+        Long.parseLong(v.get(3).getValue()), v.get(4).getValueOrElse("")));
   }
 
   @Override
@@ -278,7 +278,7 @@ public final class RedisStore implements BatchStore {
 
   private long write(LineResult r, boolean onlyIfUnclaimed) {
     return runLong(RedisScripts.FINISH, prefix, r.batchId(), r.customId(), RedisEncoding.encode(r), r.ok() ? "1" : "0",
-        onlyIfUnclaimed ? "1" : "0");
+        onlyIfUnclaimed ? "1" : "0", Long.toString(r.inputTokens()), Long.toString(r.outputTokens()));
   }
 
   @Override
@@ -300,9 +300,12 @@ public final class RedisStore implements BatchStore {
 
   @Override
   public RequestCounts counts(String batchId, int total) {
-    List<KeyValue<String, String>> v = redis.hmget(k("batch:" + batchId), "completed", "failed");
+    List<KeyValue<String, String>> v = redis.hmget(k("batch:" + batchId), "completed", "failed", "input_tokens",
+        "output_tokens");
     return new RequestCounts(total, v.get(0).getValueOrElse("0").transform(Integer::parseInt),
-        v.get(1).getValueOrElse("0").transform(Integer::parseInt));
+        v.get(1).getValueOrElse("0").transform(Integer::parseInt),
+        v.get(2).getValueOrElse("0").transform(Long::parseLong),
+        v.get(3).getValueOrElse("0").transform(Long::parseLong));
   }
 
   @Override

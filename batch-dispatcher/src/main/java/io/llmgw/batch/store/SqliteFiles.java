@@ -17,7 +17,7 @@ import java.util.Optional;
 final class SqliteFiles {
   static final String SCHEMA = """
       CREATE TABLE IF NOT EXISTS files(id TEXT PRIMARY KEY, purpose TEXT NOT NULL, filename TEXT NOT NULL,
-        bytes INTEGER NOT NULL, created_at INTEGER NOT NULL, content BLOB NOT NULL);
+        bytes INTEGER NOT NULL, created_at INTEGER NOT NULL, content BLOB NOT NULL, owner TEXT NOT NULL DEFAULT '');
       CREATE TABLE IF NOT EXISTS file_pieces(file_id TEXT NOT NULL, idx INTEGER NOT NULL, data BLOB NOT NULL,
         PRIMARY KEY(file_id, idx));
       """;
@@ -33,6 +33,13 @@ final class SqliteFiles {
    * writer died) go.
    */
   static void tidy(Statement s) throws SQLException {
+    boolean owned;
+    try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM pragma_table_info('files') WHERE name = 'owner'")) {
+      owned = r.next() && r.getInt(1) == 1;
+    }
+    if (!owned) { // a store written before tenants: its files belong to no tenant
+      s.executeUpdate("ALTER TABLE files ADD COLUMN owner TEXT NOT NULL DEFAULT ''");
+    }
     boolean wholeContent;
     try (ResultSet r = s.executeQuery("SELECT EXISTS (SELECT 1 FROM files WHERE length(content) > 0)")) {
       wholeContent = r.next() && r.getInt(1) == 1;
@@ -57,23 +64,25 @@ final class SqliteFiles {
   }
 
   boolean putFile(StoredFile f) throws SQLException {
-    try (PreparedStatement p = db.prepareStatement("INSERT OR IGNORE INTO files VALUES (?,?,?,?,?,x'')")) {
+    try (PreparedStatement p = db.prepareStatement(
+        "INSERT OR IGNORE INTO files(id, purpose, filename, bytes, created_at, content, owner) VALUES (?,?,?,?,?,x'',?)")) {
       p.setString(1, f.id());
       p.setString(2, f.purpose());
       p.setString(3, f.filename());
       p.setLong(4, f.bytes());
       p.setLong(5, f.createdAt());
+      p.setString(6, f.owner());
       return p.executeUpdate() == 1;
     }
   }
 
   Optional<StoredFile> file(String id) throws SQLException {
     try (PreparedStatement p = db.prepareStatement(
-        "SELECT id, purpose, filename, bytes, created_at FROM files WHERE id = ?")) {
+        "SELECT id, purpose, filename, bytes, created_at, owner FROM files WHERE id = ?")) {
       p.setString(1, id);
       try (ResultSet r = p.executeQuery()) {
         return r.next() ? Optional.of(new StoredFile(r.getString(1), r.getString(2), r.getString(3), r.getLong(4),
-            r.getLong(5))) : Optional.<StoredFile>empty();
+            r.getLong(5), r.getString(6))) : Optional.<StoredFile>empty();
       }
     }
   }
@@ -93,9 +102,10 @@ final class SqliteFiles {
     List<StoredFile> out = new ArrayList<>();
     try (Statement st = db.createStatement();
         ResultSet r = st.executeQuery(
-            "SELECT id, purpose, filename, bytes, created_at FROM files ORDER BY created_at")) {
+            "SELECT id, purpose, filename, bytes, created_at, owner FROM files ORDER BY created_at")) {
       while (r.next()) {
-        out.add(new StoredFile(r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getLong(5)));
+        out.add(new StoredFile(r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getLong(5),
+            r.getString(6)));
       }
     }
     return out;

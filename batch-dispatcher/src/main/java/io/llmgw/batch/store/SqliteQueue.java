@@ -32,7 +32,8 @@ final class SqliteQueue {
         ok INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY(batch_id, custom_id));
       CREATE INDEX IF NOT EXISTS results_by_line ON results(batch_id, line);
       CREATE TABLE IF NOT EXISTS counts(batch_id TEXT PRIMARY KEY, completed INTEGER NOT NULL DEFAULT 0,
-        failed INTEGER NOT NULL DEFAULT 0);
+        failed INTEGER NOT NULL DEFAULT 0, input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0);
       """;
 
   private final Connection db;
@@ -164,10 +165,22 @@ final class SqliteQueue {
   }
 
   RequestCounts counts(String batchId, int total) throws SQLException {
-    try (PreparedStatement p = db.prepareStatement("SELECT completed, failed FROM counts WHERE batch_id = ?")) {
+    try (PreparedStatement p = db.prepareStatement(
+        "SELECT completed, failed, input_tokens, output_tokens FROM counts WHERE batch_id = ?")) {
       p.setString(1, batchId);
       try (ResultSet r = p.executeQuery()) {
-        return r.next() ? new RequestCounts(total, r.getInt(1), r.getInt(2)) : new RequestCounts(total, 0, 0);
+        return r.next() ? new RequestCounts(total, r.getInt(1), r.getInt(2), r.getLong(3), r.getLong(4))
+            : new RequestCounts(total, 0, 0);
+      }
+    }
+  }
+
+  /** At open: a store written before batches reported usage gains its token counts (zero so far). */
+  static void migrate(java.sql.Statement s) throws SQLException {
+    try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM pragma_table_info('counts') WHERE name = 'input_tokens'")) {
+      if (r.next() && r.getInt(1) == 0) {
+        s.executeUpdate("ALTER TABLE counts ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0");
+        s.executeUpdate("ALTER TABLE counts ADD COLUMN output_tokens INTEGER NOT NULL DEFAULT 0");
       }
     }
   }
@@ -222,9 +235,13 @@ final class SqliteQueue {
     }
     if (written) {
       try (PreparedStatement p = db.prepareStatement(r.ok()
-          ? "UPDATE counts SET completed = completed + 1 WHERE batch_id = ?"
-          : "UPDATE counts SET failed = failed + 1 WHERE batch_id = ?")) {
-        p.setString(1, r.batchId());
+          ? "UPDATE counts SET completed = completed + 1, input_tokens = input_tokens + ?, output_tokens = "
+              + "output_tokens + ? WHERE batch_id = ?"
+          : "UPDATE counts SET failed = failed + 1, input_tokens = input_tokens + ?, output_tokens = "
+              + "output_tokens + ? WHERE batch_id = ?")) {
+        p.setLong(1, r.inputTokens());
+        p.setLong(2, r.outputTokens());
+        p.setString(3, r.batchId());
         p.executeUpdate();
       }
     }

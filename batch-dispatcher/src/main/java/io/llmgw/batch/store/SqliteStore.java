@@ -86,6 +86,7 @@ public final class SqliteStore implements BatchStore {
         }
         s.executeUpdate("UPDATE queue SET owner = NULL, claim_until = 0 WHERE owner IS NOT NULL");
         SqliteFiles.tidy(s);
+        SqliteQueue.migrate(s);
       }
       db.setAutoCommit(false);
       db.commit();

@@ -12,11 +12,18 @@ import java.nio.charset.StandardCharsets;
 final class ApiClient implements AutoCloseable {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
+  /** Sent as {@code Authorization: Bearer} on every call, or null. */
+  private final String key;
 
   record Reply(int status, JsonNode json, String text, java.net.http.HttpHeaders headers) {}
 
   ApiClient(int port) {
+    this(port, null);
+  }
+
+  ApiClient(int port, String key) {
     this.base = "http://127.0.0.1:" + port;
+    this.key = key;
   }
 
   Reply upload(String purpose, byte[] content) throws Exception {
@@ -52,6 +59,9 @@ final class ApiClient implements AutoCloseable {
   }
 
   private Reply send(HttpRequest r) throws Exception {
+    if (key != null) {
+      r = HttpRequest.newBuilder(r, (name, value) -> true).header("authorization", "Bearer " + key).build();
+    }
     HttpResponse<String> resp = http.send(r, HttpResponse.BodyHandlers.ofString());
     JsonNode json = null;
     try {

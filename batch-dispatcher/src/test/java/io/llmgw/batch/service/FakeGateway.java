@@ -46,6 +46,8 @@ final class FakeGateway implements AutoCloseable {
   volatile Function<JsonNode, Answer> answer = body -> ok(body);
   final Map<String, AtomicInteger> receivedById = new ConcurrentHashMap<>();
   final List<String> objectives = new CopyOnWriteArrayList<>();
+  /** Each inference request's Authorization and x-llmgw-on-behalf-of, as {@code key|owner}. */
+  final List<String> credentials = new CopyOnWriteArrayList<>();
   final List<HttpServerRequest> held = new CopyOnWriteArrayList<>();
   final AtomicInteger received = new AtomicInteger();
 
@@ -97,6 +99,7 @@ final class FakeGateway implements AutoCloseable {
       receivedById.computeIfAbsent(req.getHeader("x-request-id"), k -> new AtomicInteger()).incrementAndGet();
       String objective = req.getHeader("x-gateway-inference-objective");
       objectives.add(objective == null ? "" : objective);
+      credentials.add(req.getHeader("authorization") + "|" + req.getHeader("x-llmgw-on-behalf-of"));
       JsonNode body;
       try {
         body = JSON.readTree(buf.getBytes());

@@ -52,14 +52,16 @@ class FileContentContractTest {
         w.write(content, at, Math.min(7_777, content.length - at));
       }
       assertThat(s.file("file-big")).isEmpty();
-      assertThat(w.publish("batch", "big.jsonl", 5)).isTrue();
+      assertThat(w.publish("batch", "big.jsonl", 5, "team-a")).isTrue();
       StoredFile f = s.file("file-big").orElseThrow();
       assertThat(f.bytes()).isEqualTo(content.length);
+      assertThat(f.owner()).as("issue 31: a file belongs to its tenant").isEqualTo("team-a");
+      assertThat(s.files()).extracting(StoredFile::owner).contains("team-a");
       assertThat(s.piece("file-big", 0)).hasValueSatisfying(p -> assertThat(p).hasSize(BatchStore.CONTENT_PIECE));
       try (FileContentReader in = new FileContentReader(s, f)) {
         assertThat(in.readAllBytes()).isEqualTo(content);
       }
-      assertThat(new FileContentWriter(s, "file-big").publish("batch", "again.jsonl", 6)).isFalse();
+      assertThat(new FileContentWriter(s, "file-big").publish("batch", "again.jsonl", 6, "team-b")).isFalse();
       assertThat(s.file("file-big")).contains(f);
     }
   }
@@ -123,6 +125,7 @@ class FileContentContractTest {
         FileContentReader in = new FileContentReader(s, s.file("file-old").orElseThrow())) {
       assertThat(in.readAllBytes()).isEqualTo(content);
       assertThat(s.piece("file-never-published", 0)).isEmpty();
+      assertThat(s.file("file-old").orElseThrow().owner()).as("issue 31: older files belong to no tenant").isEmpty();
     }
   }
 }

@@ -74,9 +74,13 @@ class StoreContractTest {
     try (BatchStore s = kind.open().get()) {
       Batch b = accepted(s, "batch_1", NOW + 3_600_000, 2);
       Claim c = s.claim("ns/pool", 1, "a", NOW, 60_000).getFirst();
-      assertThat(s.finish(ok(c.item()))).isTrue();
-      assertThat(s.finish(new LineResult("batch_1", c.item().customId(), 1, false, "{\"late\":true}"))).isFalse();
-      assertThat(s.counts(b.id(), 2)).isEqualTo(new RequestCounts(2, 1, 0));
+      LineResult first = ok(c.item());
+      assertThat(s.finish(new LineResult(first.batchId(), first.customId(), first.line(), true, first.json(), 12, 5)))
+          .isTrue();
+      assertThat(s.finish(new LineResult("batch_1", c.item().customId(), 1, false, "{\"late\":true}", 99, 99)))
+          .isFalse();
+      assertThat(s.counts(b.id(), 2)).as("the usage of the result written, once").isEqualTo(new RequestCounts(2, 1, 0,
+          12, 5));
       assertThat(s.remaining(b.id())).isEqualTo(1);
       assertThat(StoreKinds.results(s, b.id())).singleElement().satisfies(r -> {
         assertThat(r.ok()).isTrue();

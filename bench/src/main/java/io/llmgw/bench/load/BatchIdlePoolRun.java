@@ -43,7 +43,7 @@ public final class BatchIdlePoolRun {
       BatchService service = BatchService.start(new BatchSettings(
           new BatchSettings.Endpoints("127.0.0.1", batchPort, "127.0.0.1:" + rig.epp().metricsPort(), front, null),
           "sqlite:" + dir.resolve("idle.db"), defaults.budget(), defaults.delivery(),
-          BatchSettings.InputLimits.defaults(), Duration.ofDays(30)), Clock.systemUTC());
+          BatchSettings.InputLimits.defaults(), Duration.ofDays(30), BatchSettings.Access.OPEN), Clock.systemUTC());
       try (BatchClient client = new BatchClient(front)) {
         String id = client.create(client.upload("idle.jsonl", BatchRun.batchFile(lines, seed)),
             "/v1/chat/completions");

@@ -126,7 +126,7 @@ public final class BatchRun {
             new BatchSettings.Budget(baseline, 0.95, SEQS, Map.of(), Duration.ofMillis(50), 10_000),
             new BatchSettings.Delivery("batch", Duration.ofSeconds(60), Duration.ofMinutes(5), 5,
                 sim.priorityScheduling() ? Integer.valueOf(10) : null),
-            BatchSettings.InputLimits.defaults(), Duration.ofDays(30)),
+            BatchSettings.InputLimits.defaults(), Duration.ofDays(30), BatchSettings.Access.OPEN),
             Clock.systemUTC());
         client = new BatchClient(front);
         int lines = (int) (PriorityRun.capacity(sim, 56) * seconds * 1.5);

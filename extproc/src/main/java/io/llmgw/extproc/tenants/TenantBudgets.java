@@ -87,6 +87,7 @@ public final class TenantBudgets {
   public synchronized Admission admit(String tenant, TenantBudget budget, long tokens, Consumer<Reservation> onGrant) {
     TenantLedger ledger = ledger(tenant, budget);
     if (ledger == null) {
+      events.admission(tenant, "admitted");
       return new Admission.Reserved(null, false);
     }
     long now = clock.millis();

@@ -15,7 +15,8 @@ import java.util.Set;
 
 /**
  * The tenant's budget, first of the admission steps: a route the tenant may not use answers 404 as OpenAI does for a
- * model the caller cannot see; the tenant's priority band replaces the route's; then the request reserves its prompt's
+ * model the caller cannot see; the tenant's priority band replaces the route's (not a named objective's: a batch line
+ * stays in the batch band); then the request reserves its prompt's
  * tokens (counted where a tokenizer is configured, estimated from the body otherwise) plus the most it may generate
  * ({@code max_tokens}, else the budget's {@code defaultOutputTokens}), and waits, runs demoted or is refused when the
  * budget cannot take them now. The reservation is settled when the exchange ends ({@code tenant-settlement}).
@@ -59,8 +60,8 @@ public final class TenantAdmission implements AdmissionStep {
       return new Verdict.Refuse(new ErrorReply(404, "invalid_request_error", "model_not_found", "The model "
           + ClientText.quote(ctx.requestedModel()) + " does not exist or you do not have access to it."));
     }
-    if (budget.priority() != null) {
-      ctx.reprioritise(budget.priority());
+    if (budget.priority() != null && ctx.hints().objectiveName() == null) {
+      ctx.reprioritise(budget.priority()); // a request that names its objective (a batch line) keeps that band
     }
     return switch (budgets.admit(tenant, budget, reservedTokens(ctx, budget), ctx::holdReservation)) {
       case TenantBudgets.Admission.Reserved r -> {
