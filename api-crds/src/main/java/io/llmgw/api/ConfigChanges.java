@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * What an edit changed, kind by kind: which pools, routes, objectives and pods were added, removed or changed, by
+ * What an edit changed, kind by kind: which pools, routes, objectives, tenants' budgets and pods were added, removed or changed, by
  * name. What an operator wants from a reload's log line, where counts alone ("1 pools, 4 routes") say nothing.
  */
 public record ConfigChanges(List<Kind> kinds) {
@@ -38,6 +38,7 @@ public record ConfigChanges(List<Kind> kinds) {
         kind("pools", before.pools(), after.pools(), p -> p.key().toString()),
         kind("routes", before.routes(), after.routes(), r -> r.key().toString()),
         kind("objectives", before.objectives(), after.objectives(), o -> o.key().toString()),
+        kind("budgets", before.budgets(), after.budgets(), TenantBudget::name),
         kind("pods", before.pods(), after.pods(), p -> p.namespace() + "/" + p.name())));
   }
 

@@ -12,6 +12,7 @@ import io.llmgw.extproc.flowcontrol.PoolScaling;
 import io.llmgw.extproc.objectives.ObjectiveStatus;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.state.ConfigHistory;
+import io.llmgw.extproc.tenants.TenantRow;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -166,6 +167,18 @@ public final class StatusCommand implements Callable<Integer> {
                 + java.time.Instant.ofEpochMilli(o.sinceEpochMillis()));
       }
     }
+    List<TenantRow> tenants = report.tenants() == null ? List.of() : report.tenants();
+    if (!tenants.isEmpty()) {
+      out.println();
+      out.printf("%-24s %22s %24s %12s %8s%n", "TENANT", "TOKENS LAST MINUTE", "TOKENS LAST DAY", "IN FLIGHT",
+          "WAITING");
+      for (TenantRow t : tenants) {
+        out.printf(Locale.ROOT, "%-24s %22s %24s %12s %8d%n", t.tenant(), ofLimit(t.lastMinute(), t.perMinute()),
+            ofLimit(t.lastDay(), t.perDay()), ofLimit(t.inFlight(), t.maxConcurrent() == Integer.MAX_VALUE
+                ? Long.MAX_VALUE : t.maxConcurrent()),
+            t.waiting());
+      }
+    }
     List<ConfigHistory.Change> changes = report.configuration() == null ? List.of() : report.configuration();
     if (!changes.isEmpty()) {
       ConfigHistory.Change last = changes.getFirst();
@@ -174,5 +187,10 @@ public final class StatusCommand implements Callable<Integer> {
           + (last.refused() == null ? "applied " + last.changed()
               : "refused, the one before stays in force: " + last.refused()));
     }
+  }
+
+  /** {@code spent/limit}, or the figure alone when there is no limit. */
+  private static String ofLimit(long spent, long limit) {
+    return limit == Long.MAX_VALUE ? Long.toString(spent) : spent + "/" + limit;
   }
 }

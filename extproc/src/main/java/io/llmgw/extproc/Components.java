@@ -98,7 +98,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock, s.listen().admin());
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,
         decisions);
-    GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker);
+    GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker, tenants);
     metrics.watch(datastore, saturation, clock);
     metrics.watchAdapters(adapters, datastore);
     FlowMetrics.watch(metrics.registry(), flow, status);

@@ -34,7 +34,7 @@ class StatusPageTest {
   private static final Pattern SERVED = Pattern.compile("id=\"requests-served\">(\\d+)<");
 
   /** The page's DOM after its script ran for {@code millis} of the browser's virtual time (refreshes every 2 s). */
-  private static String dom(String url, int millis) throws Exception {
+  static String dom(String url, int millis) throws Exception {
     Process p = new ProcessBuilder("chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
         "--virtual-time-budget=" + millis, "--dump-dom", url).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -12,6 +12,8 @@ import io.llmgw.extproc.state.ConfigHistory;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.extproc.state.RouteView;
+import io.llmgw.extproc.tenants.TenantBudgets;
+import io.llmgw.extproc.tenants.TenantRow;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.Ticker;
 import java.util.ArrayList;
@@ -22,7 +24,7 @@ import java.util.Set;
 
 /**
  * What {@code ./llmgw status} shows and the scaling metrics export: per pool its pods, saturation, waiting requests and
- * desired pods; per route its priority and each objective's attainment.
+ * desired pods; per route its priority and each objective's attainment; per tenant with a budget what it spent.
  */
 public final class GatewayStatus {
   private static final long RECENT_NANOS = 1_000_000_000L;
@@ -33,12 +35,14 @@ public final class GatewayStatus {
   private final LatencyTracker latency;
   private final ObjectiveSettings settings;
   private final Ticker ticker;
+  private final TenantBudgets tenants;
   private volatile Recent recent;
 
   private record Recent(Report report, long builtNanos) {}
 
   public GatewayStatus(Datastore datastore, SaturationDetector saturation, FlowControl flow, LatencyTracker latency,
-      ObjectiveSettings settings, Ticker ticker) {
+      ObjectiveSettings settings, Ticker ticker, TenantBudgets tenants) {
+    this.tenants = tenants;
     this.datastore = datastore;
     this.saturation = saturation;
     this.flow = flow;
@@ -51,8 +55,12 @@ public final class GatewayStatus {
   public record RouteStatus(RouteKey route, String model, int priority, List<PoolKey> pools,
       List<ObjectiveStatus> objectives) {}
 
-  /** @param configuration the configuration changes applied and refused lately, newest first */
-  public record Report(List<PoolScaling> pools, List<RouteStatus> routes, List<ConfigHistory.Change> configuration) {}
+  /**
+   * @param configuration the configuration changes applied and refused lately, newest first
+   * @param tenants each tenant with a budget: what it spent (every replica's) against its limits, what waits here
+   */
+  public record Report(List<PoolScaling> pools, List<RouteStatus> routes, List<ConfigHistory.Change> configuration,
+      List<TenantRow> tenants) {}
 
   /**
    * A report at most a second old: one Prometheus scrape reads it for several gauges, and building it reads every
@@ -91,6 +99,6 @@ public final class GatewayStatus {
           flow.waiting(p.key()), saturation.queueLimit(), poolsMissing.contains(p.key()),
           settings.targetUtilisation()));
     }
-    return new Report(pools, routes, datastore.history().recent());
+    return new Report(pools, routes, datastore.history().recent(), List.copyOf(tenants.rows().values()));
   }
 }

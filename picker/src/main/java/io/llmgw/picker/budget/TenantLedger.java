@@ -17,7 +17,8 @@ public final class TenantLedger {
   private final String tenant;
   private TenantLimits limits;
   private final TokenWindow minute = new TokenWindow(MINUTE, 1_000);
-  private TokenWindow day;
+  /** Kept whether or not there is a daily limit: what a tenant spent today is shown either way. */
+  private final TokenWindow day = new TokenWindow(DAY, MINUTE);
   private int inFlight;
 
   public TenantLedger(String tenant, TenantLimits limits) {
@@ -28,9 +29,6 @@ public final class TenantLedger {
   /** New limits (a budget edited): what was spent stays spent. */
   public void limit(TenantLimits newLimits) {
     this.limits = newLimits;
-    if (newLimits.tokensPerDay() != Long.MAX_VALUE && day == null) {
-      day = new TokenWindow(DAY, MINUTE);
-    }
   }
 
   public TenantLimits limits() {
@@ -59,7 +57,7 @@ public final class TenantLedger {
     if (waitMinute != 0) {
       return new BudgetVerdict.NotNow(PER_MINUTE, waitMinute < 0 ? MINUTE : waitMinute);
     }
-    long waitDay = day == null || limits.tokensPerDay() == Long.MAX_VALUE ? 0
+    long waitDay = limits.tokensPerDay() == Long.MAX_VALUE ? 0
         : day.millisUntilRoom(nowMillis, need + elsewhereDay, limits.tokensPerDay());
     if (waitDay != 0) {
       return new BudgetVerdict.NotNow(PER_DAY, waitDay < 0 ? DAY : waitDay);
@@ -74,9 +72,7 @@ public final class TenantLedger {
 
   private Reservation charge(long tokens, long nowMillis) {
     minute.charge(nowMillis, tokens);
-    if (day != null) {
-      day.charge(nowMillis, tokens);
-    }
+    day.charge(nowMillis, tokens);
     inFlight++;
     return new Reservation(tenant, tokens, nowMillis);
   }
@@ -86,9 +82,7 @@ public final class TenantLedger {
     long delta = Math.max(0, usedTokens) - r.tokens();
     if (delta != 0) {
       minute.adjust(r.atMillis(), delta, nowMillis);
-      if (day != null) {
-        day.adjust(r.atMillis(), delta, nowMillis);
-      }
+      day.adjust(r.atMillis(), delta, nowMillis);
     }
     inFlight = Math.max(0, inFlight - 1);
   }
@@ -98,7 +92,7 @@ public final class TenantLedger {
   }
 
   public long spentLastDay(long nowMillis) {
-    return day == null ? 0 : day.sum(nowMillis);
+    return day.sum(nowMillis);
   }
 
   public int inFlight() {
