@@ -108,7 +108,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       datastore.inFlight().forgetIdleExcept(t.addresses());
       latency.retain(t.config().routes(), t.addresses());
       rollouts.onChange(t);
-      tenants.retainOnly(t.budgetsByTenant().keySet());
+      tenants.budgets(t.budgetsByTenant().values());
     });
     CopyScaler copyScaler = new CopyScaler(adapters, datastore::loadableAdapters, s.copies(), clock);
     StreamLimits limits = new StreamLimits(s.requests().maxStreams(), s.requests().maxBufferedBytes(),

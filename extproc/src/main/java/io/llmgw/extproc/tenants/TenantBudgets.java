@@ -152,8 +152,17 @@ public final class TenantBudgets {
     return out;
   }
 
-  /** Budgets removed from the configuration: their ledgers go (a tenant without a budget has no limits). */
-  public synchronized void retainOnly(Set<String> budgeted) {
+  /**
+   * The configuration's budgets: each with limits gets its ledger now (so its row shows what it spent through the other
+   * replicas before it sends anything here); a budget removed takes its ledger along (no budget, no limits).
+   */
+  public synchronized void budgets(java.util.Collection<TenantBudget> budgets) {
+    Set<String> budgeted = new java.util.HashSet<>();
+    for (TenantBudget b : budgets) {
+      if (ledger(b.name(), b) != null) {
+        budgeted.add(b.name());
+      }
+    }
     ledgers.keySet().retainAll(budgeted);
     for (Iterator<Map.Entry<String, ArrayDeque<Waiter>>> it = waiting.entrySet().iterator(); it.hasNext();) {
       Map.Entry<String, ArrayDeque<Waiter>> e = it.next();
