@@ -202,7 +202,7 @@ class DeployManifestsTest {
   @ParameterizedTest
   @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "tls", "batch",
       "autoscaling/hpa", "autoscaling/keda", "options/single-epp", "options/plaintext", "options/flow-control",
-      "options/gateway-vllm"})
+      "options/gateway-vllm", "options/tenants"})
   void kubectlRendersEachKustomization(String dir) throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl is not installed");
     Process p = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString()).redirectErrorStream(true)
@@ -333,7 +333,7 @@ class DeployManifestsTest {
    */
   @Test
   void theGatewayPathKeepsTlsOnAndEnvoyGatewayAcceptsInferencePoolBackends() throws IOException {
-    for (String dir : List.of("epp", "options/single-epp", "options/flow-control")) {
+    for (String dir : List.of("epp", "options/single-epp", "options/flow-control", "options/tenants")) {
       assertThat(
           Files.readString(DEPLOY.resolve(dir).resolve(dir.equals("epp") ? "deployment.yaml" : "kustomization.yaml")))
           .as(dir).doesNotContain("--no-tls");

@@ -10,6 +10,7 @@ import io.llmgw.picker.flow.Admission;
 import io.llmgw.picker.flow.FlowItem;
 import io.llmgw.picker.flow.FlowQueue;
 import io.llmgw.picker.flow.FlowSettings;
+import io.llmgw.picker.flow.TokenCounters;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,6 +45,8 @@ public final class FlowControl {
   private final Executor dispatcher;
   private final FlowEvents events;
   private final Map<PoolSet, PoolQueue> queues = new LinkedHashMap<>();
+  /** Token fairness's counters per set of pools (as many as the routes' pool sets), kept while queues come and go. */
+  private final Map<PoolSet, TokenCounters> counters = new java.util.concurrent.ConcurrentHashMap<>();
   private final AtomicBoolean signalled = new AtomicBoolean();
   /** Requests in all queues: signals (one per response end, one per scrape) cost nothing while it is zero. */
   private final AtomicInteger queued = new AtomicInteger();
@@ -92,7 +95,8 @@ public final class FlowControl {
     Waiter waiter = new Waiter(key, eligible);
     List<FlowItem<Waiter>> evicted;
     synchronized (this) {
-      PoolQueue q = queues.computeIfAbsent(key, k -> new PoolQueue(k, new FlowQueue<>(settings, clock)));
+      PoolQueue q = queues.computeIfAbsent(key, k -> new PoolQueue(k, new FlowQueue<>(settings, clock,
+          counters(k))));
       FlowItem<Waiter> item = q.queue.item(priority, flowId, bytes, deadlineMillis, cost, weight, waiter);
       waiter.item = item;
       switch (q.queue.offer(item)) {
@@ -112,23 +116,26 @@ public final class FlowControl {
     return waiter;
   }
 
-  /** A request of the flow went on without waiting: its expected tokens count toward the flow's share. */
+  /**
+   * A request of the flow went on without waiting: its expected tokens count toward the flow's share (token fairness;
+   * no lock is taken).
+   */
   public void served(List<PoolView> pools, int priority, String flowId, long cost, int weight) {
-    if (queued.get() > 0) { // counters exist only while requests wait
-      settle(pools, priority, flowId, 0, cost, weight);
+    if (settings.fairness() == FlowSettings.Fairness.TOKENS) {
+      counters(PoolSet.of(pools)).add(priority, flowId, (double) cost / Math.max(1, weight));
     }
   }
 
   /** A request's exchange ended: its flow's share moves from what it was expected to cost to what it used. */
-  public synchronized void settle(List<PoolView> pools, int priority, String flowId, long expected, long used,
-      int weight) {
-    if (queues.isEmpty()) {
-      return;
+  public void settle(List<PoolView> pools, int priority, String flowId, long expected, long used, int weight) {
+    if (settings.fairness() == FlowSettings.Fairness.TOKENS && used != expected) {
+      counters(PoolSet.of(pools)).add(priority, flowId, (double) (used - expected) / Math.max(1, weight));
     }
-    PoolQueue q = queues.get(PoolSet.of(pools));
-    if (q != null) {
-      q.queue.settle(priority, flowId, expected, used, weight);
-    }
+  }
+
+  /** The token counters of a set of pools; they outlive its queue, which goes whenever it drains. */
+  private TokenCounters counters(PoolSet pools) {
+    return counters.computeIfAbsent(pools, p -> new TokenCounters());
   }
 
   /** Something changed that may let requests go: a response ended, metrics arrived, a timer fired. */

@@ -11,9 +11,11 @@ import io.llmgw.picker.budget.TenantLimits;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +31,9 @@ import java.util.function.Consumer;
  * demoted (charged all the same), or is refused 429 with the window's {@code Retry-After}. A reserved request is never
  * refused for its budget afterwards; its usage settles the difference when it ends. Only tenants with limits have a
  * ledger, so what is kept is bounded by the TenantBudgets configured, whatever names clients present.
+ *
+ * <p>A waiter's outcome completes only after this object's lock is released: completing it resumes the request on the
+ * completing thread, which takes its stream's lock, and a stream ending takes this lock to leave the line.
  */
 public final class TenantBudgets {
   /** How often waiting requests are looked at again as the windows slide. */
@@ -123,12 +128,16 @@ public final class TenantBudgets {
   }
 
   /** The request ended having used {@code usedTokens}: its reservation is settled, and waiters may fit now. */
-  public synchronized void settle(Reservation r, long usedTokens) {
-    TenantLedger ledger = ledgers.get(r.tenant());
-    if (ledger != null) {
-      ledger.settle(r, usedTokens, clock.millis());
-      wake(r.tenant());
+  public void settle(Reservation r, long usedTokens) {
+    List<Runnable> outcomes = new ArrayList<>();
+    synchronized (this) {
+      TenantLedger ledger = ledgers.get(r.tenant());
+      if (ledger != null) {
+        ledger.settle(r, usedTokens, clock.millis());
+        wake(r.tenant(), outcomes);
+      }
     }
+    outcomes.forEach(Runnable::run);
   }
 
   /** Tokens this replica's requests spent per tenant in the last minute and day (for the other replicas). */
@@ -156,7 +165,15 @@ public final class TenantBudgets {
    * The configuration's budgets: each with limits gets its ledger now (so its row shows what it spent through the other
    * replicas before it sends anything here); a budget removed takes its ledger along (no budget, no limits).
    */
-  public synchronized void budgets(java.util.Collection<TenantBudget> budgets) {
+  public void budgets(java.util.Collection<TenantBudget> budgets) {
+    List<Runnable> outcomes = new ArrayList<>();
+    synchronized (this) {
+      noLongerLimited(budgets, outcomes);
+    }
+    outcomes.forEach(Runnable::run);
+  }
+
+  private void noLongerLimited(java.util.Collection<TenantBudget> budgets, List<Runnable> outcomes) {
     Set<String> budgeted = new java.util.HashSet<>();
     for (TenantBudget b : budgets) {
       if (ledger(b.name(), b) != null) {
@@ -170,7 +187,7 @@ public final class TenantBudgets {
         it.remove();
         for (Waiter w : e.getValue()) {
           w.onGrant.accept(null);
-          w.outcome.complete(null);
+          outcomes.add(() -> w.outcome.complete(null));
         }
       }
     }
@@ -216,8 +233,8 @@ public final class TenantBudgets {
     }
   }
 
-  /** Grants the tenant's waiters in order while its budget takes them. */
-  private void wake(String tenant) {
+  /** Grants the tenant's waiters in order while its budget takes them; their outcomes go to {@code outcomes}. */
+  private void wake(String tenant, List<Runnable> outcomes) {
     ArrayDeque<Waiter> line = waiting.get(tenant);
     TenantLedger ledger = ledgers.get(tenant);
     long now = clock.millis();
@@ -226,21 +243,22 @@ public final class TenantBudgets {
       if (ledger == null) {
         line.poll();
         head.onGrant.accept(null);
-        head.outcome.complete(null);
+        outcomes.add(() -> head.outcome.complete(null));
         continue;
       }
       BudgetVerdict v = ledger.reserve(head.tokens, now, elsewhere.lastMinute(tenant), elsewhere.lastDay(tenant));
       if (v instanceof BudgetVerdict.Reserved r) {
         line.poll();
         head.onGrant.accept(r.reservation());
-        head.outcome.complete(null);
+        outcomes.add(() -> head.outcome.complete(null));
       } else if (now >= head.deadlineMillis || v instanceof BudgetVerdict.Never) {
         line.poll();
         String reason = v instanceof BudgetVerdict.NotNow n ? n.limit() : "exceeds_budget";
         events.refused(tenant, "queue_timeout");
-        head.outcome.complete(v instanceof BudgetVerdict.NotNow n ? overBudget(tenant, n)
+        ErrorReply refusal = v instanceof BudgetVerdict.NotNow n ? overBudget(tenant, n)
             : new ErrorReply(429, "insufficient_quota", "insufficient_quota",
-                "tenant " + ClientText.quote(tenant) + "'s budget no longer takes this request (" + reason + ")", 0));
+                "tenant " + ClientText.quote(tenant) + "'s budget no longer takes this request (" + reason + ")", 0);
+        outcomes.add(() -> head.outcome.complete(refusal));
       } else {
         break;
       }
@@ -256,13 +274,17 @@ public final class TenantBudgets {
     }
   }
 
-  private synchronized void onTick() {
-    for (String tenant : java.util.List.copyOf(waiting.keySet())) {
-      wake(tenant);
+  private void onTick() {
+    List<Runnable> outcomes = new ArrayList<>();
+    synchronized (this) {
+      for (String tenant : List.copyOf(waiting.keySet())) {
+        wake(tenant, outcomes);
+      }
+      if (waiting.isEmpty() && tick != null) {
+        tick.cancel(false);
+        tick = null;
+      }
     }
-    if (waiting.isEmpty() && tick != null) {
-      tick.cancel(false);
-      tick = null;
-    }
+    outcomes.forEach(Runnable::run);
   }
 }

@@ -24,9 +24,8 @@ import java.util.function.Predicate;
  * items are returned for the caller to answer.
  */
 public final class FlowQueue<T> {
-  /** Counters kept for flows no longer waiting, at most, before they are dropped. */
-  private static final int MAX_IDLE_COUNTERS = 4096;
   private final FlowSettings settings;
+  private final TokenCounters counters;
   private final InstantSource clock;
   private final Comparator<FlowItem<T>> withinFlow;
   private final NavigableMap<Integer, Band> bands = new TreeMap<>(Comparator.reverseOrder());
@@ -37,6 +36,12 @@ public final class FlowQueue<T> {
   private long bytes;
 
   public FlowQueue(FlowSettings settings, InstantSource clock) {
+    this(settings, clock, new TokenCounters());
+  }
+
+  /** @param counters token fairness's counters, which outlive this queue when it drains (its owner keeps them) */
+  public FlowQueue(FlowSettings settings, InstantSource clock, TokenCounters counters) {
+    this.counters = counters;
     this.settings = settings;
     this.clock = clock;
     Comparator<FlowItem<T>> fcfs = Comparator.comparingLong(FlowItem::sequence);
@@ -55,18 +60,6 @@ public final class FlowQueue<T> {
       T payload) {
     return new FlowItem<>(++sequence, priority, flowId, bodyBytes, clock.millis(), deadlineMillis, Math.max(0, cost),
         Math.max(1, weight), payload);
-  }
-
-  /**
-   * A dispatched request's real cost is known (its usage): its flow's counter moves by the difference from what the
-   * dispatch charged, while the band still remembers the flow.
-   */
-  public void settle(int priority, String flowId, long chargedTokens, long usedTokens, int weight) {
-    Band band = bands.get(priority);
-    if (band != null) {
-      band.served.computeIfPresent(flowId, (f, v) -> Math.max(0, v + (double) (usedTokens - chargedTokens)
-          / Math.max(1, weight)));
-    }
   }
 
   public Admission<T> offer(FlowItem<T> item) {
@@ -177,7 +170,7 @@ public final class FlowQueue<T> {
   }
 
   private void insert(FlowItem<T> item) {
-    Band band = bands.computeIfAbsent(item.priority(), p -> new Band());
+    Band band = bands.computeIfAbsent(item.priority(), Band::new);
     band.flows.computeIfAbsent(item.flowId(), f -> {
       band.joined(f);
       return new Flow(withinFlow);
@@ -224,31 +217,26 @@ public final class FlowQueue<T> {
 
   /** One priority level: its flows in round-robin order (a flow served goes to the back). */
   private final class Band {
+    final int priority;
     final Map<String, Flow> flows = new LinkedHashMap<>();
-    /**
-     * Token fairness's virtual counters: tokens served per flow, divided by its weight. Kept while the band holds
-     * requests (a flow that empties and comes back keeps its count), so at most one entry per flow seen since.
-     */
-    final Map<String, Double> served = new java.util.HashMap<>();
     int size;
     long bytes;
 
+    Band(int priority) {
+      this.priority = priority;
+    }
+
     /**
-     * A flow starts waiting: it is counted as served no less than the least served flow waiting now, so time spent
-     * idle is no credit to spend in a burst, and no debt either.
+     * A flow starts waiting: it is counted as served no less than the least served flow waiting now (with none
+     * waiting, the flow served last), so time spent idle is no credit to spend in a burst, as virtual token counters
+     * have it.
      */
     void joined(String flowId) {
       double floor = Double.MAX_VALUE;
       for (String f : flows.keySet()) {
-        floor = Math.min(floor, served.getOrDefault(f, 0.0));
+        floor = Math.min(floor, counters.of(priority, f));
       }
-      if (floor == Double.MAX_VALUE) {
-        floor = 0;
-      }
-      if (served.size() > flows.size() + MAX_IDLE_COUNTERS) { // flow ids come from clients: bound what is kept
-        served.keySet().retainAll(flows.keySet());
-      }
-      served.merge(flowId, floor, Math::max);
+      counters.raise(priority, flowId, floor == Double.MAX_VALUE ? counters.lastCharged(priority) : floor);
     }
 
     /** The eligible head of the flow served the fewest tokens for its weight; ties go to rotation order. */
@@ -256,7 +244,7 @@ public final class FlowQueue<T> {
       FlowItem<T> best = null;
       double bestServed = Double.MAX_VALUE;
       for (Map.Entry<String, Flow> e : flows.entrySet()) {
-        double s = served.getOrDefault(e.getKey(), 0.0);
+        double s = counters.of(priority, e.getKey());
         if (s < bestServed) {
           FlowItem<T> head = e.getValue().items.first();
           if (eligible.test(head)) {
@@ -266,7 +254,7 @@ public final class FlowQueue<T> {
         }
       }
       if (best != null) {
-        served.merge(best.flowId(), (double) best.cost() / best.weight(), Double::sum);
+        counters.charge(priority, best.flowId(), (double) best.cost() / best.weight());
         Flow flow = flows.remove(best.flowId()); // to the back: among equals, the others go first next time
         flows.put(best.flowId(), flow);
       }

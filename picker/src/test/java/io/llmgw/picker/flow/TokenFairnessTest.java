@@ -62,7 +62,8 @@ class TokenFairnessTest {
 
   @Test
   void aFlowThatArrivesLateGetsNoCreditForItsIdleTimeAndUsageCorrectsTheCharge() {
-    FlowQueue<String> q = new FlowQueue<>(FlowSettings.defaults(), clock);
+    TokenCounters counters = new TokenCounters();
+    FlowQueue<String> q = new FlowQueue<>(FlowSettings.defaults(), clock, counters);
     for (int i = 0; i < 100; i++) {
       q.offer(q.item(0, "early", 100, Long.MAX_VALUE, 100, 1, "e" + i));
     }
@@ -79,8 +80,8 @@ class TokenFairnessTest {
     assertThat(late).as("the newcomer starts level with the least served, not 4,000 tokens behind").isBetween(4, 6);
 
     // the late flow's requests used ten times what they were charged: it waits while early catches up
-    q.settle(0, "late", 100, 1_000, 1);
-    q.settle(0, "late", 100, 1_000, 1);
+    counters.add(0, "late", 1_000 - 100);
+    counters.add(0, "late", 1_000 - 100);
     int earlyNext = 0;
     for (int i = 0; i < 10; i++) {
       earlyNext += q.poll(x -> true).flowId().equals("early") ? 1 : 0;
@@ -89,16 +90,34 @@ class TokenFairnessTest {
   }
 
   @Test
-  void countersForFlowsNoLongerWaitingAreBoundedWhateverNamesClientsSend() {
-    FlowQueue<String> q = new FlowQueue<>(FlowSettings.defaults(), clock);
-    q.offer(q.item(0, "steady", 100, Long.MAX_VALUE, 10, 1, "s"));
-    for (int i = 0; i < 20_000; i++) {
-      FlowItem<String> item = q.item(0, "flow-" + i, 100, Long.MAX_VALUE, 10, 1, "x");
-      q.offer(item);
-      q.remove(item);
+  void aFlowJoiningADrainedBandGetsNoCreditForTheTimeItWasAway() {
+    TokenCounters counters = new TokenCounters();
+    FlowQueue<String> first = new FlowQueue<>(FlowSettings.defaults(), clock, counters);
+    for (int i = 0; i < 10; i++) {
+      first.offer(first.item(0, "heavy", 100, Long.MAX_VALUE, 2_000, 1, "h"));
+      first.poll(x -> true);
     }
-    q.offer(q.item(0, "last", 100, Long.MAX_VALUE, 10, 1, "l"));
-    assertThat(q.size()).isEqualTo(2);
-    assertThat(q.poll(x -> true)).isNotNull(); // and it still serves
+    // the queue drained and went; the next one, for the same pools, has the same counters: the light flow, away
+    // while heavy was served 20,000 tokens, starts where heavy is, not 100 light requests ahead of it
+    FlowQueue<String> next = new FlowQueue<>(FlowSettings.defaults(), clock, counters);
+    for (int i = 0; i < 30; i++) {
+      next.offer(next.item(0, "light", 100, Long.MAX_VALUE, 200, 1, "l"));
+    }
+    next.offer(next.item(0, "heavy", 100, Long.MAX_VALUE, 2_000, 1, "h"));
+    int lightFirst = 0;
+    while (next.poll(x -> true).flowId().equals("light")) {
+      lightFirst++;
+    }
+    assertThat(lightFirst).as("heavy's turn comes after about one heavy request's worth of light ones").isBetween(0,
+        11);
+  }
+
+  @Test
+  void countersAreBoundedWhateverFlowNamesClientsSend() {
+    TokenCounters counters = new TokenCounters();
+    for (int i = 0; i < TokenCounters.MAX_COUNTERS + 10; i++) {
+      counters.add(0, "flow-" + i, 10);
+    }
+    assertThat(counters.size()).isLessThanOrEqualTo(TokenCounters.MAX_COUNTERS);
   }
 }
