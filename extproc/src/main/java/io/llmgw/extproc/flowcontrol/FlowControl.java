@@ -47,6 +47,8 @@ public final class FlowControl {
   private final Map<PoolSet, PoolQueue> queues = new LinkedHashMap<>();
   /** Token fairness's counters per set of pools (as many as the routes' pool sets), kept while queues come and go. */
   private final Map<PoolSet, TokenCounters> counters = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The same, found by the one pool of a single-pool set: the request path asks without building a set. */
+  private final Map<PoolKey, TokenCounters> singleCounters = new java.util.concurrent.ConcurrentHashMap<>();
   private final AtomicBoolean signalled = new AtomicBoolean();
   /** Requests in all queues: signals (one per response end, one per scrape) cost nothing while it is zero. */
   private final AtomicInteger queued = new AtomicInteger();
@@ -122,20 +124,26 @@ public final class FlowControl {
    */
   public void served(List<PoolView> pools, int priority, String flowId, long cost, int weight) {
     if (settings.fairness() == FlowSettings.Fairness.TOKENS) {
-      counters(PoolSet.of(pools)).add(priority, flowId, (double) cost / Math.max(1, weight));
+      counters(pools).add(priority, flowId, (double) cost / Math.max(1, weight));
     }
   }
 
   /** A request's exchange ended: its flow's share moves from what it was expected to cost to what it used. */
   public void settle(List<PoolView> pools, int priority, String flowId, long expected, long used, int weight) {
     if (settings.fairness() == FlowSettings.Fairness.TOKENS && used != expected) {
-      counters(PoolSet.of(pools)).add(priority, flowId, (double) (used - expected) / Math.max(1, weight));
+      counters(pools).add(priority, flowId, (double) (used - expected) / Math.max(1, weight));
     }
   }
 
   /** The token counters of a set of pools; they outlive its queue, which goes whenever it drains. */
   private TokenCounters counters(PoolSet pools) {
-    return counters.computeIfAbsent(pools, p -> new TokenCounters());
+    return pools.pools().size() == 1 ? singleCounters.computeIfAbsent(pools.pools().getFirst(),
+        p -> new TokenCounters()) : counters.computeIfAbsent(pools, p -> new TokenCounters());
+  }
+
+  private TokenCounters counters(List<PoolView> pools) {
+    return pools.size() == 1 ? singleCounters.computeIfAbsent(pools.getFirst().key(), p -> new TokenCounters())
+        : counters(PoolSet.of(pools));
   }
 
   /** Something changed that may let requests go: a response ended, metrics arrived, a timer fired. */

@@ -18,7 +18,7 @@ public record FlowShare(String flowId, long cost, int weight) {
       return new FlowShare(tenant, cost, datastore.topology().budget(tenant).weight());
     }
     String flowId = ctx.attributes().get(FairnessIdProducer.FAIRNESS_ID);
-    return new FlowShare(flowId != null ? flowId : ctx.route().key().toString(), estimate(ctx), 1);
+    return new FlowShare(flowId != null ? flowId : ctx.route().name(), estimate(ctx), 1);
   }
 
   private static long estimate(RequestContext ctx) {
