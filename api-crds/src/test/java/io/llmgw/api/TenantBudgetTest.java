@@ -72,6 +72,28 @@ class TenantBudgetTest {
         .hasMessageContaining("field spec.tokensPerMinute (line 28, column 3)");
   }
 
+  /** The examples in the README and docs/features.md are budgets the EPP takes, as written. */
+  @Test
+  void theDocumentedExamplesParse() throws Exception {
+    java.nio.file.Path root = java.nio.file.Path.of("..");
+    int found = 0;
+    for (String file : java.util.List.of("README.md", "docs/features.md")) {
+      String text = java.nio.file.Files.readString(root.resolve(file));
+      java.util.regex.Matcher block = java.util.regex.Pattern.compile("(?s)```yaml\n(.*?)```").matcher(text);
+      while (block.find()) {
+        for (String doc : block.group(1).stripIndent().split("\n---\n")) {
+          if (doc.contains("kind: TenantBudget")) {
+            com.fasterxml.jackson.databind.JsonNode node = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(doc);
+            assertThat(ClusterObjects.budget(node).name()).as(file).isNotBlank();
+            found++;
+          }
+        }
+      }
+    }
+    assertThat(found).isEqualTo(2);
+  }
+
   private static void expect(String doc, String field, String problem) {
     assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", docs(POOL, ROUTE, doc)))
         .isInstanceOfSatisfying(ConfigException.class, e -> {

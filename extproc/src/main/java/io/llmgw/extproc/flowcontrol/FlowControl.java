@@ -119,6 +119,14 @@ public final class FlowControl {
   }
 
   /**
+   * Whether bands are shared by tokens and requests wait now: only then does what a request costs matter to anyone's
+   * share (a flow that starts waiting is lifted to the others' level), so otherwise nothing is counted.
+   */
+  public boolean sharing() {
+    return settings.fairness() == FlowSettings.Fairness.TOKENS && queued.get() > 0;
+  }
+
+  /**
    * A request of the flow went on without waiting: its expected tokens count toward the flow's share (token fairness;
    * no lock is taken).
    */

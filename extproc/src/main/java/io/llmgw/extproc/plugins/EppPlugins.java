@@ -97,7 +97,7 @@ public final class EppPlugins {
             env.settings().objectives().model().headroom(), env.profile())));
     r.register(TenantAdmission.TYPE, true,
         (p, env) -> none(p, new TenantAdmission(env.tenants(), env.datastore(), env.tenantEvents(),
-            countsPromptTokens(env))));
+            env.settings().tenancy().on(), countsPromptTokens(env))));
     r.register(SaturationShedding.TYPE, false, (p, env) -> none(p, new SaturationShedding()));
     r.register(ObjectiveShedding.TYPE, false, (p, env) -> none(p, new ObjectiveShedding()));
     r.register(FlowControlAdmission.TYPE, false,

@@ -41,8 +41,8 @@ class EppPluginsTest {
         .containsExactly("in-flight-lease", "flow-signal", "latency-observation", "request-metrics",
             "tenant-settlement");
     assertThat(byDefault.get("prepare")).as("the seed policy's filters and admission read the objective check, flow "
-        + "control the fairness id, a tenant's budget and token fairness the output allowed")
-        .containsExactly("objective-check-producer", "max-tokens-producer", "fairness-id-producer");
+        + "control the fairness id (a tenant's budget reads the output allowed, with tenants on)")
+        .containsExactly("objective-check-producer", "fairness-id-producer");
     assertThat(lifecycle(DefaultPlugins.config())).as("the file spells the same out, the seed profile included")
         .isEqualTo(byDefault);
     assertThat(DefaultPlugins.text()).contains("kind: EndpointPickerConfig").contains("required");
@@ -101,7 +101,7 @@ class EppPluginsTest {
     try (TestGateway g = new TestGateway(1, "")) {
       assertThat(g.director().describe())
           .startsWith("resolve: weighted-targets → model-less-variants → rollout-redirect; "
-              + "prepare: objective-check-producer → max-tokens-producer → fairness-id-producer; admission: "
+              + "prepare: objective-check-producer → fairness-id-producer; admission: "
               + "tenant-budget → saturation-shedding")
           .contains("; load: just-in-time-loader; schedule: subset-hint-filter")
           .endsWith("response: in-flight-lease → flow-signal → latency-observation → request-metrics → "

@@ -42,7 +42,7 @@ public final class FlowControlAdmission implements AdmissionStep {
 
   @Override
   public Set<AttributeKey<?>> consumes() {
-    return Set.of(RequestAttributes.OBJECTIVE, FairnessIdProducer.FAIRNESS_ID, RequestAttributes.MAX_OUTPUT_TOKENS);
+    return Set.of(RequestAttributes.OBJECTIVE, FairnessIdProducer.FAIRNESS_ID);
   }
 
   @Override
@@ -50,12 +50,14 @@ public final class FlowControlAdmission implements AdmissionStep {
     if (!facts.flowControlOn() || !facts.anyReachable()) {
       return Verdict.ADMIT;
     }
-    FlowShare share = FlowShare.of(ctx, datastore);
     if (!(facts.noRoom() || facts.objectiveUnmet())) {
-      // tokens served without waiting count toward the flow's share too
-      flow.served(ctx.choice().pools(), ctx.priority(), share.flowId(), share.cost(), share.weight());
+      if (flow.sharing()) { // tokens served without waiting count toward the flow's share while others wait
+        FlowShare share = FlowShare.of(ctx, datastore);
+        flow.served(ctx.choice().pools(), ctx.priority(), share.flowId(), share.cost(), share.weight());
+      }
       return Verdict.ADMIT;
     }
+    FlowShare share = FlowShare.of(ctx, datastore);
     ObjectiveLimits limits = ctx.limits();
     long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
     Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), share.flowId(), share.cost(), share.weight(),

@@ -27,13 +27,19 @@ public final class TenantAdmission implements AdmissionStep {
   private final TenantBudgets budgets;
   private final Datastore datastore;
   private final TenantEvents events;
+  private final boolean on;
   private final boolean countsPrompt;
 
-  /** @param countsPrompt a tokenizer is configured: the prompt's tokens are counted ({@code prompt-tokens}) */
-  public TenantAdmission(TenantBudgets budgets, Datastore datastore, TenantEvents events, boolean countsPrompt) {
+  /**
+   * @param on the gateway has tenants: without, every request passes and no attribute is made for this step
+   * @param countsPrompt a tokenizer is configured: the prompt's tokens are counted ({@code prompt-tokens})
+   */
+  public TenantAdmission(TenantBudgets budgets, Datastore datastore, TenantEvents events, boolean on,
+      boolean countsPrompt) {
     this.budgets = budgets;
     this.datastore = datastore;
     this.events = events;
+    this.on = on;
     this.countsPrompt = countsPrompt;
   }
 
@@ -44,6 +50,9 @@ public final class TenantAdmission implements AdmissionStep {
 
   @Override
   public Set<AttributeKey<?>> consumes() {
+    if (!on) {
+      return Set.of();
+    }
     return countsPrompt ? Set.of(RequestAttributes.MAX_OUTPUT_TOKENS, RequestAttributes.PROMPT_TOKENS)
         : Set.of(RequestAttributes.MAX_OUTPUT_TOKENS);
   }
@@ -51,7 +60,7 @@ public final class TenantAdmission implements AdmissionStep {
   @Override
   public Verdict admit(RequestContext ctx, AdmissionFacts facts) {
     String tenant = ctx.tenant();
-    if (tenant == null) {
+    if (tenant == null) { // no tenants, or a request the stream let through without one (never, with tenants on)
       return Verdict.ADMIT;
     }
     TenantBudget budget = datastore.topology().budget(tenant);

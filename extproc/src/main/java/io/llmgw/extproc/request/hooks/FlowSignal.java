@@ -31,7 +31,7 @@ public final class FlowSignal implements ResponseHook {
   public void onDone(RequestContext ctx, Completion completion) {
     if (ctx.lease() != null) {
       TokenUsage usage = completion.usage();
-      if (usage != null && usage.plausible()) {
+      if (usage != null && usage.plausible() && flow.sharing()) {
         FlowShare share = FlowShare.of(ctx, datastore);
         flow.settle(ctx.choice().pools(), ctx.priority(), share.flowId(), share.cost(), usage.total(), share.weight());
       }
