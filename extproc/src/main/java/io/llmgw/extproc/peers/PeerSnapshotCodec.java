@@ -34,7 +34,8 @@ final class PeerSnapshotCodec {
   /**
    * One decoded message.
    *
-   * @param spendByTenant per tenant with a budget: tokens spent through the sender in the last minute, and last day
+   * @param spendByTenant per tenant with a budget: tokens spent through the sender in the last minute, in the last
+   *     day, and its requests in flight there
    */
   record Snapshot(String sender, Map<String, PeerLoad> byEndpoint, Map<String, long[]> spendByTenant) {}
 
@@ -86,6 +87,7 @@ final class PeerSnapshotCodec {
         out.writeUTF(clip(e.getKey()));
         out.writeLong(Math.max(0, e.getValue()[0]));
         out.writeLong(Math.max(0, e.getValue()[1]));
+        out.writeInt((int) Math.min(Integer.MAX_VALUE, Math.max(0, e.getValue()[2])));
       }
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -135,10 +137,11 @@ final class PeerSnapshotCodec {
         String tenant = text(in);
         long minute = in.readLong();
         long day = in.readLong();
+        int inFlight = nonNegative(in.readInt(), "count of a tenant's requests");
         if (minute < 0 || day < 0 || minute > MAX_PREFILL_TOKENS || day > MAX_PREFILL_TOKENS) {
           throw new IOException("tenant spending outside 0–" + MAX_PREFILL_TOKENS);
         }
-        spend.put(tenant, new long[] {minute, day});
+        spend.put(tenant, new long[] {minute, day, inFlight});
       }
     }
     if (in.available() > 0) {

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The tokens each tenant spent through the other replicas in the last minute and day, as each last said (issue 31): a
- * budget holds across replicas when each counts what the others spent. A peer's figures count while they are fresh
+ * The tokens each tenant spent through the other replicas in the last minute and day, and its requests in flight
+ * there, as each last said (issue 31): a budget holds across replicas when each counts what the others spent. A peer's figures count while they are fresh
  * and stop counting when it goes quiet or leaves. Read on admission of a request whose tenant has a budget; the sum
  * runs over the peers, a handful.
  */
@@ -23,7 +23,10 @@ public final class PeerSpend {
     this.freshNanos = fresh.toNanos();
   }
 
-  /** @param byTenant per tenant: tokens spent through the peer in the last minute, and in the last day */
+  /**
+   * @param byTenant per tenant: tokens spent through the peer in the last minute, in the last day, and its requests in
+   *     flight there
+   */
   public void update(String peer, Map<String, long[]> byTenant) {
     byPeer.put(peer, new Snapshot(ticker.nanos(), byTenant));
   }
@@ -38,6 +41,10 @@ public final class PeerSpend {
 
   public long lastDay(String tenant) {
     return sum(tenant, 1);
+  }
+
+  public int inFlight(String tenant) {
+    return (int) Math.min(Integer.MAX_VALUE, sum(tenant, 2));
   }
 
   private long sum(String tenant, int which) {

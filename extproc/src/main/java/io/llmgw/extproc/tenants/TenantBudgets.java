@@ -99,7 +99,8 @@ public final class TenantBudgets {
     ArrayDeque<Waiter> line = waiting.get(tenant);
     BudgetVerdict verdict = line != null && budget.overBudget() == io.llmgw.api.OverBudget.QUEUE
         ? new BudgetVerdict.NotNow(TenantLedger.PER_MINUTE, 0) // others of the tenant wait already: behind them
-        : ledger.reserve(tokens, now, elsewhere.lastMinute(tenant), elsewhere.lastDay(tenant));
+        : ledger.reserve(tokens, now, elsewhere.lastMinute(tenant), elsewhere.lastDay(tenant),
+            elsewhere.inFlight(tenant));
     return switch (verdict) {
       case BudgetVerdict.Reserved r -> {
         events.admission(tenant, "admitted");
@@ -140,11 +141,14 @@ public final class TenantBudgets {
     outcomes.forEach(Runnable::run);
   }
 
-  /** Tokens this replica's requests spent per tenant in the last minute and day (for the other replicas). */
+  /**
+   * Per tenant, what this replica's requests spent in the last minute and day and how many are in flight here (for the
+   * other replicas).
+   */
   public synchronized Map<String, long[]> spentHere() {
     long now = clock.millis();
     Map<String, long[]> out = new LinkedHashMap<>();
-    ledgers.forEach((t, l) -> out.put(t, new long[] {l.spentLastMinute(now), l.spentLastDay(now)}));
+    ledgers.forEach((t, l) -> out.put(t, new long[] {l.spentLastMinute(now), l.spentLastDay(now), l.inFlight()}));
     return out;
   }
 
@@ -155,7 +159,7 @@ public final class TenantBudgets {
     ledgers.forEach((t, l) -> {
       ArrayDeque<Waiter> line = waiting.get(t);
       out.put(t, new TenantRow(t, l.spentLastMinute(now) + elsewhere.lastMinute(t), l.limits().tokensPerMinute(),
-          l.spentLastDay(now) + elsewhere.lastDay(t), l.limits().tokensPerDay(), l.inFlight(),
+          l.spentLastDay(now) + elsewhere.lastDay(t), l.limits().tokensPerDay(), l.inFlight() + elsewhere.inFlight(t),
           l.limits().maxConcurrent(), line == null ? 0 : line.size()));
     });
     return out;
@@ -246,7 +250,8 @@ public final class TenantBudgets {
         outcomes.add(() -> head.outcome.complete(null));
         continue;
       }
-      BudgetVerdict v = ledger.reserve(head.tokens, now, elsewhere.lastMinute(tenant), elsewhere.lastDay(tenant));
+      BudgetVerdict v = ledger.reserve(head.tokens, now, elsewhere.lastMinute(tenant), elsewhere.lastDay(tenant),
+          elsewhere.inFlight(tenant));
       if (v instanceof BudgetVerdict.Reserved r) {
         line.poll();
         head.onGrant.accept(r.reservation());

@@ -2,7 +2,7 @@ package io.llmgw.extproc.tenants;
 
 /**
  * One tenant with limits, as the status page and {@code llmgw status} show it: tokens spent in the last minute and
- * day (every replica's), its requests in flight here, and those waiting for its budget here. {@link Long#MAX_VALUE}
+ * day and requests in flight (every replica's), and those waiting for its budget here. {@link Long#MAX_VALUE}
  * and {@link Integer#MAX_VALUE} limits are none.
  */
 public record TenantRow(String tenant, long lastMinute, long perMinute, long lastDay, long perDay, int inFlight,

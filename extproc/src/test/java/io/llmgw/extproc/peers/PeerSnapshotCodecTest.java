@@ -43,13 +43,16 @@ class PeerSnapshotCodecTest {
   @Test
   void whatEachTenantSpentReadsBackAndNegativeSpendingIsRefused() throws Exception {
     InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
-    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of("team-a", new long[] {1_200, 50_000}));
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of("team-a", new long[] {1_200, 50_000, 3}));
     PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(good);
     assertThat(s.spendByTenant()).containsOnlyKeys("team-a");
-    assertThat(s.spendByTenant().get("team-a")).containsExactly(1_200, 50_000);
+    assertThat(s.spendByTenant().get("team-a")).containsExactly(1_200, 50_000, 3);
     byte[] negative = good.clone();
-    negative[good.length - 16] = (byte) 0x80; // the minute's tokens: the second long from the end
+    negative[good.length - 20] = (byte) 0x80; // the minute's tokens: before the day's and the count in flight
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negative)).hasMessageContaining("tenant spending");
+    byte[] negativeCount = good.clone();
+    negativeCount[good.length - 4] = (byte) 0x80;
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(negativeCount)).hasMessageContaining("tenant's requests");
   }
 
   @Test

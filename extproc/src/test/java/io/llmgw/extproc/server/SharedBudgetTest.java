@@ -38,7 +38,7 @@ class SharedBudgetTest {
   void whatATenantSpentThroughOneReplicaCountsAtTheOther() throws Exception {
     Path keys = Files.createTempFile("llmgw-keys", ".yaml");
     Files.writeString(keys, "keys:\n  - {tenant: team-a, sha256: " + TenancyIntegrationTest.sha256("sk-a-0001")
-        + "}\n");
+        + "}\n  - {tenant: team-c, sha256: " + TenancyIntegrationTest.sha256("sk-c-0007") + "}\n");
     TenancySettings tenancy = new TenancySettings(keys, null, Duration.ofSeconds(5));
     int portA = LoopbackPorts.free();
     int portB = LoopbackPorts.free();
@@ -65,6 +65,15 @@ class SharedBudgetTest {
             .isEqualTo(429);
         first.cancel();
         second.cancel();
+
+        // team-c may have one request in flight, wherever it is
+        ExtProcCall held = a.open();
+        assertThat(routed(send(held, key("team-c"), chat("base-model")))).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> replicaB.status().tenants().stream()
+            .anyMatch(r -> r.tenant().equals("team-c") && r.inFlight() == 1));
+        assertThat(status(send(ExtProcCall.open(ExternalProcessorGrpc.newStub(toB)), key("team-c"),
+            chat("base-model")))).as("its one request runs through A").isEqualTo(429);
+        held.cancel();
       } finally {
         toB.shutdownNow();
         replicaB.close();

@@ -56,9 +56,14 @@ class TenancyIntegrationTest {
       kind: TenantBudget
       metadata: {name: team-z}
       spec: {tokensPerMinute: 0}
+      ---
+      apiVersion: inference.x-k8s.io/v1alpha1
+      kind: TenantBudget
+      metadata: {name: team-c}
+      spec: {maxConcurrentRequests: 1, overBudget: Refuse}
       """;
   static final Map<String, String> KEYS = Map.of("team-a", "sk-a-0001", "team-b", "sk-b-0002", "team-q", "sk-q-0003",
-      "team-d", "sk-d-0004", "team-z", "sk-z-0005");
+      "team-d", "sk-d-0004", "team-z", "sk-z-0005", "team-c", "sk-c-0007");
   static final String BATCH_KEY = "sk-batch-0006";
   static EppHarness h;
   static Path keys;

@@ -40,8 +40,10 @@ public final class TenantLedger {
    *
    * @param elsewhereMinute tokens the tenant spent through other replicas in the last minute
    * @param elsewhereDay the same over the last day
+   * @param elsewhereInFlight its requests in flight through other replicas
    */
-  public BudgetVerdict reserve(long tokens, long nowMillis, long elsewhereMinute, long elsewhereDay) {
+  public BudgetVerdict reserve(long tokens, long nowMillis, long elsewhereMinute, long elsewhereDay,
+      int elsewhereInFlight) {
     long need = Math.max(0, tokens);
     if (need > limits.tokensPerMinute()) {
       return new BudgetVerdict.Never(PER_MINUTE, limits.tokensPerMinute(), need);
@@ -49,7 +51,7 @@ public final class TenantLedger {
     if (need > limits.tokensPerDay()) {
       return new BudgetVerdict.Never(PER_DAY, limits.tokensPerDay(), need);
     }
-    if (inFlight >= limits.maxConcurrent()) {
+    if ((long) inFlight + elsewhereInFlight >= limits.maxConcurrent()) {
       return new BudgetVerdict.NotNow(CONCURRENT, 0);
     }
     long waitMinute = limits.tokensPerMinute() == Long.MAX_VALUE ? 0

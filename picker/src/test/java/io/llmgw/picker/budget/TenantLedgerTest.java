@@ -14,60 +14,63 @@ class TenantLedgerTest {
   @Test
   void aReservationHoldsTokensUntilSettledAndTheRefundMakesRoom() {
     TenantLedger l = new TenantLedger("a", new TenantLimits(1_000, Long.MAX_VALUE, Integer.MAX_VALUE));
-    var first = (BudgetVerdict.Reserved) l.reserve(600, T0, 0, 0);
-    assertThat(l.reserve(600, T0, 0, 0)).isInstanceOf(BudgetVerdict.NotNow.class);
+    var first = (BudgetVerdict.Reserved) l.reserve(600, T0, 0, 0, 0);
+    assertThat(l.reserve(600, T0, 0, 0, 0)).isInstanceOf(BudgetVerdict.NotNow.class);
     l.settle(first.reservation(), 150, T0 + 10); // it used less than it reserved
     assertThat(l.spentLastMinute(T0 + 10)).isEqualTo(150);
-    assertThat(l.reserve(600, T0 + 10, 0, 0)).isInstanceOf(BudgetVerdict.Reserved.class);
+    assertThat(l.reserve(600, T0 + 10, 0, 0, 0)).isInstanceOf(BudgetVerdict.Reserved.class);
   }
 
   @Test
   void notNowSaysWhenTheWindowWillHaveRoom() {
     TenantLedger l = new TenantLedger("a", new TenantLimits(1_000, Long.MAX_VALUE, Integer.MAX_VALUE));
-    l.reserve(900, T0 + 200, 0, 0);
-    var later = (BudgetVerdict.NotNow) l.reserve(200, T0 + 30_000, 0, 0);
+    l.reserve(900, T0 + 200, 0, 0, 0);
+    var later = (BudgetVerdict.NotNow) l.reserve(200, T0 + 30_000, 0, 0, 0);
     assertThat(later.limit()).isEqualTo(TenantLedger.PER_MINUTE);
     // the 900 were charged in the second starting at T0; they count a whole minute after that second's end
     assertThat(later.retryAfterMillis()).isEqualTo(61_000 - 30_000);
-    assertThat(l.reserve(200, T0 + 60_999, 0, 0)).isInstanceOf(BudgetVerdict.NotNow.class);
-    assertThat(l.reserve(200, T0 + 61_000, 0, 0)).isInstanceOf(BudgetVerdict.Reserved.class);
+    assertThat(l.reserve(200, T0 + 60_999, 0, 0, 0)).isInstanceOf(BudgetVerdict.NotNow.class);
+    assertThat(l.reserve(200, T0 + 61_000, 0, 0, 0)).isInstanceOf(BudgetVerdict.Reserved.class);
   }
 
   @Test
   void aRequestLargerThanTheWholeBudgetIsNeverTakenAndABudgetOfZeroTakesNothing() {
     TenantLedger l = new TenantLedger("a", new TenantLimits(1_000, Long.MAX_VALUE, Integer.MAX_VALUE));
-    assertThat(l.reserve(1_001, T0, 0, 0)).isInstanceOf(BudgetVerdict.Never.class);
+    assertThat(l.reserve(1_001, T0, 0, 0, 0)).isInstanceOf(BudgetVerdict.Never.class);
     TenantLedger zero = new TenantLedger("z", new TenantLimits(0, Long.MAX_VALUE, Integer.MAX_VALUE));
-    assertThat(zero.reserve(1, T0, 0, 0)).isInstanceOf(BudgetVerdict.Never.class);
+    assertThat(zero.reserve(1, T0, 0, 0, 0)).isInstanceOf(BudgetVerdict.Never.class);
   }
 
   @Test
   void concurrencyIsALimitToo() {
     TenantLedger l = new TenantLedger("a", new TenantLimits(Long.MAX_VALUE, Long.MAX_VALUE, 2));
-    var a = (BudgetVerdict.Reserved) l.reserve(1, T0, 0, 0);
-    l.reserve(1, T0, 0, 0);
-    assertThat(l.reserve(1, T0, 0, 0)).isEqualTo(new BudgetVerdict.NotNow(TenantLedger.CONCURRENT, 0));
+    var a = (BudgetVerdict.Reserved) l.reserve(1, T0, 0, 0, 0);
+    l.reserve(1, T0, 0, 0, 0);
+    assertThat(l.reserve(1, T0, 0, 0, 0)).isEqualTo(new BudgetVerdict.NotNow(TenantLedger.CONCURRENT, 0));
     l.settle(a.reservation(), 1, T0);
-    assertThat(l.reserve(1, T0, 0, 0)).isInstanceOf(BudgetVerdict.Reserved.class);
+    assertThat(l.reserve(1, T0, 0, 0, 0)).isInstanceOf(BudgetVerdict.Reserved.class);
   }
 
   @Test
   void whatOtherReplicasSpentCountsAgainstTheSameBudget() {
     TenantLedger l = new TenantLedger("a", new TenantLimits(1_000, 5_000, Integer.MAX_VALUE));
-    assertThat(l.reserve(500, T0, 600, 0)).isInstanceOf(BudgetVerdict.NotNow.class);
-    assertThat(l.reserve(500, T0, 0, 4_600)).extracting(v -> ((BudgetVerdict.NotNow) v).limit())
+    assertThat(l.reserve(500, T0, 600, 0, 0)).isInstanceOf(BudgetVerdict.NotNow.class);
+    assertThat(l.reserve(500, T0, 0, 4_600, 0)).extracting(v -> ((BudgetVerdict.NotNow) v).limit())
         .isEqualTo(TenantLedger.PER_DAY);
-    assertThat(l.reserve(400, T0, 600, 0)).isInstanceOf(BudgetVerdict.Reserved.class);
+    assertThat(l.reserve(400, T0, 600, 0, 0)).isInstanceOf(BudgetVerdict.Reserved.class);
+    TenantLedger two = new TenantLedger("b", new TenantLimits(Long.MAX_VALUE, Long.MAX_VALUE, 2));
+    assertThat(two.reserve(1, T0, 0, 0, 2)).as("two in flight through the other replicas")
+        .isEqualTo(new BudgetVerdict.NotNow(TenantLedger.CONCURRENT, 0));
   }
 
   @Test
   void aDemotedRequestRunsChargedAndTheDayWindowKeepsCounting() {
     TenantLedger l = new TenantLedger("a", new TenantLimits(1_000, 1_500, Integer.MAX_VALUE));
-    l.reserve(1_000, T0, 0, 0);
+    l.reserve(1_000, T0, 0, 0, 0);
     l.overdraw(300, T0);
     assertThat(l.spentLastMinute(T0)).isEqualTo(1_300);
     assertThat(l.spentLastDay(T0 + 120_000)).as("out of the minute, still in the day").isEqualTo(1_300);
-    assertThat(l.reserve(300, T0 + 120_000, 0, 0)).extracting(v -> ((BudgetVerdict.NotNow) v).limit())
+    assertThat(l.reserve(300, T0 + 120_000, 0, 0, 0)).extracting(v -> ((BudgetVerdict.NotNow) v).limit())
         .isEqualTo(TenantLedger.PER_DAY);
   }
 
@@ -98,7 +101,7 @@ class TenantLedgerTest {
         }
       }
       long want = 1 + random.nextInt(2_000);
-      if (l.reserve(want, now, 0, 0) instanceof BudgetVerdict.Reserved r) {
+      if (l.reserve(want, now, 0, 0, 0) instanceof BudgetVerdict.Reserved r) {
         admitted.add(new long[] {now, want});
         open.add(r.reservation());
         taken++;
