@@ -45,6 +45,9 @@ public final class FlowControl {
   private final Executor dispatcher;
   private final FlowEvents events;
   private final Map<PoolSet, PoolQueue> queues = new LinkedHashMap<>();
+  private static final long SHARING_MILLIS = 5_000;
+  /** When a request last had to wait: the pool is contended for a while after. */
+  private volatile long lastQueuedMillis = Long.MIN_VALUE / 2;
   /** Token fairness's counters per set of pools (as many as the routes' pool sets), kept while queues come and go. */
   private final Map<PoolSet, TokenCounters> counters = new java.util.concurrent.ConcurrentHashMap<>();
   /** The same, found by the one pool of a single-pool set: the request path asks without building a set. */
@@ -101,6 +104,7 @@ public final class FlowControl {
           counters(k))));
       FlowItem<Waiter> item = q.queue.item(priority, flowId, bytes, deadlineMillis, cost, weight, waiter);
       waiter.item = item;
+      lastQueuedMillis = clock.millis();
       switch (q.queue.offer(item)) {
         case Admission.Refused<Waiter> r -> {
           waiter.fail(ErrorReply.queueFull(r.reason()), "full", 0, events);
@@ -119,11 +123,14 @@ public final class FlowControl {
   }
 
   /**
-   * Whether bands are shared by tokens and requests wait now: only then does what a request costs matter to anyone's
-   * share (a flow that starts waiting is lifted to the others' level), so otherwise nothing is counted.
+   * Whether bands are shared by tokens and the pool is contended: requests wait now, or did within
+   * {@link #SHARING_MILLIS}. A saturated pool lets some requests through between waits, and what they cost must count;
+   * a pool nobody has waited for lately pays nothing for the bookkeeping (a flow that starts waiting is lifted to the
+   * others' level anyway).
    */
   public boolean sharing() {
-    return settings.fairness() == FlowSettings.Fairness.TOKENS && queued.get() > 0;
+    return settings.fairness() == FlowSettings.Fairness.TOKENS
+        && (queued.get() > 0 || clock.millis() - lastQueuedMillis < SHARING_MILLIS);
   }
 
   /**
