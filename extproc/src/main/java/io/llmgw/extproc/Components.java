@@ -78,6 +78,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     TenantMetrics tenantMetrics = new TenantMetrics(metrics.registry(),
         t -> datastore.topology().budgetsByTenant().containsKey(t) || identity[0].keysName(t));
     identity[0] = TenantIdentity.start(s.tenancy(), scheduler, tenantMetrics);
+    TenantMetrics.watchKeys(metrics.registry(), identity[0]::refusedKeyReloads);
     TenantBudgets tenants = new TenantBudgets(clock, scheduler, s.flow().ttl(), tenantMetrics, datastore.peerSpend());
     TenantMetrics.watch(metrics.registry(), tenants);
     EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndex.DEFAULT_MAX_BLOCKS_PER_POD,

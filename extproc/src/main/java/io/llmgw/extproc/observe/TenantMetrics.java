@@ -59,6 +59,13 @@ public final class TenantMetrics implements TenantEvents {
         .callback(cb -> budgets.rows().values().forEach(r -> cb.call(r.waiting(), r.tenant()))).register(registry);
   }
 
+  /** Edits of the API keys file refused (the last good keys stayed), read at scrape time. */
+  public static void watchKeys(PrometheusRegistry registry, java.util.function.LongSupplier refused) {
+    io.prometheus.metrics.core.metrics.CounterWithCallback.builder().name("llmgw_api_keys_refused_total")
+        .help("Edits of the API keys file refused for a problem the log names; the last good keys stayed")
+        .callback(cb -> cb.call(refused.getAsLong())).register(registry);
+  }
+
   private static double ratio(long spent, long limit) {
     return limit == 0 ? (spent > 0 ? 1 : 0) : (double) spent / limit;
   }

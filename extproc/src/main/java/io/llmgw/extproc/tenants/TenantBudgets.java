@@ -47,7 +47,7 @@ public final class TenantBudgets {
     /** @param outcome completes with null once reserved (handed to the waiter's callback first), else the refusal */
     record Waiting(CompletableFuture<ErrorReply> outcome, Runnable cancel) implements Admission {}
 
-    record Refused(ErrorReply reply, String reason) implements Admission {}
+    record Refused(ErrorReply reply) implements Admission {}
   }
 
   private final Clock clock;
@@ -216,7 +216,7 @@ public final class TenantBudgets {
 
   private Admission refused(String tenant, String reason, ErrorReply reply) {
     events.refused(tenant, reason);
-    return new Admission.Refused(reply, reason);
+    return new Admission.Refused(reply);
   }
 
   private static ErrorReply overBudget(String tenant, BudgetVerdict.NotNow n) {

@@ -6,8 +6,4 @@ package io.llmgw.picker.budget;
  */
 public record TenantLimits(long tokensPerMinute, long tokensPerDay, int maxConcurrent) {
   public static final TenantLimits NONE = new TenantLimits(Long.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE);
-
-  public boolean countsTokens() {
-    return tokensPerMinute != Long.MAX_VALUE || tokensPerDay != Long.MAX_VALUE;
-  }
 }
