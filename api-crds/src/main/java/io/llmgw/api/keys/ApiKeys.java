@@ -126,7 +126,8 @@ public final class ApiKeys {
     return tenant != null && tenant.length() <= 253 && TENANT.matcher(tenant).matches();
   }
 
-  static String sha256(String key) {
+  /** What a keys file holds for {@code key}: its SHA-256 in lower-case hex ({@code printf %s KEY | sha256sum}). */
+  public static String sha256(String key) {
     try {
       return HexFormat.of()
           .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));

@@ -7,13 +7,10 @@ import io.llmgw.extproc.tenants.TenancySettings;
 import io.llmgw.picker.flow.FlowSettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 
@@ -106,7 +103,7 @@ public final class TenantFairnessRun {
     }
   }
 
-  static String sha256(String key) throws Exception {
-    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+  static String sha256(String key) {
+    return io.llmgw.api.keys.ApiKeys.sha256(key);
   }
 }

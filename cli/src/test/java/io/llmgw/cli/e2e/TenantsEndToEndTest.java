@@ -18,12 +18,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,8 +48,8 @@ class TenantsEndToEndTest {
   @TempDir
   Path dir;
 
-  static String sha256(String key) throws Exception {
-    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+  static String sha256(String key) {
+    return io.llmgw.api.keys.ApiKeys.sha256(key);
   }
 
   static OpenAIClient sdk(int port, String key) {

@@ -10,14 +10,11 @@ import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.Bo
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.extproc.tenants.TenancySettings;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -86,12 +83,7 @@ class TenancyIntegrationTest {
   }
 
   static String sha256(String key) {
-    try {
-      return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return io.llmgw.api.keys.ApiKeys.sha256(key);
   }
 
   /** A chat request of about 25 tokens (its bytes / 4) that may generate 1,000: it reserves about 1,025. */
