@@ -123,6 +123,11 @@ class TenancyIntegrationTest {
     call.end();
   }
 
+  static void assert400(ProcessingResponse r) {
+    assertThat(status(r)).as("an on-behalf-of naming no valid tenant").isEqualTo(400);
+    assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("invalid_header");
+  }
+
   static int status(ProcessingResponse r) {
     return r.getImmediateResponse().getStatus().getCodeValue();
   }
@@ -169,6 +174,9 @@ class TenancyIntegrationTest {
     assertThat(status(forOwner)).as("the batch service's key sends for team-z, charged to team-z").isEqualTo(429);
     assertThat(forOwner.getImmediateResponse().getBody().toStringUtf8()).contains("insufficient_quota");
     assertThat(retryAfter(forOwner)).as("no window will ever take it").isNull();
+    ProcessingResponse garbage = send(h.open(), Map.of("authorization", "Bearer " + BATCH_KEY,
+        EppProtocol.ON_BEHALF_OF, "Team Z\u0007"), chat("base-model"));
+    assert400(garbage);
   }
 
   @Test
