@@ -116,8 +116,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--peers", split = ",", paramLabel = "HOST:PORT", description = "The other EPP replicas' health "
       + "ports (--health-port, plaintext whatever --tls says): each replica watches the others' in-flight counts there "
-      + "(every 25 ms), so that a pod's load counts what every replica sent it since its last report; a peer that "
-      + "does not answer is dropped, never waited for.")
+      + "(every 25 ms), so that a pod's load counts what every replica sent it since its last report, and the prompts "
+      + "they routed, so that the approximate prefix index knows where every replica sent them; a peer that does not "
+      + "answer is dropped, never waited for.")
   java.util.List<String> peers = java.util.List.of();
 
   @Option(names = "--peers-service", paramLabel = "NAME", description = "With --kubernetes: the EPP's own Service; its "

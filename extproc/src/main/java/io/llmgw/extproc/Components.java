@@ -28,6 +28,7 @@ import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.config.PluginEnv;
 import io.llmgw.picker.kvcache.EngineBlockIndex;
+import io.llmgw.picker.routed.RoutedPrefixes;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.ScrapeListener;
 import io.llmgw.scraper.ScrapeStates;
@@ -45,7 +46,7 @@ import org.slf4j.LoggerFactory;
  */
 public record Components(Datastore datastore, EppMetrics metrics, Adapters adapters, CopyScaler copyScaler,
     FlowControl flow, LatencyTracker latency, SchedulingProfile profile, GatewayStatus status, StreamDeps streams,
-    EngineBlockIndex engineBlocks, DecisionLog decisions, TenantBudgets tenants) {
+    EngineBlockIndex engineBlocks, RoutedPrefixes routedPrefixes, DecisionLog decisions, TenantBudgets tenants) {
   private static final Logger LOG = LoggerFactory.getLogger(Components.class);
 
   /** A configuration was refused (the one before it stays): counted, and kept in the history the status shows. */
@@ -83,9 +84,10 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     TenantMetrics.watch(metrics.registry(), tenants);
     EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndex.DEFAULT_MAX_BLOCKS_PER_POD,
         EngineBlockIndex.DEFAULT_MAX_BLOCKS, EngineBlockIndex.DEFAULT_RELEARN_NANOS, ticker);
+    RoutedPrefixes routedPrefixes = new RoutedPrefixes(); // what the peer exchange shares, when there are peers
     Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
-        engineBlocks),
+        engineBlocks, routedPrefixes),
         new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
             tenantMetrics),
         LOG::warn);
@@ -120,6 +122,6 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         Tracing.of(s.requests().traces()), identity[0]);
     metrics.watchEngineBlocks(engineBlocks);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams,
-        engineBlocks, decisions, tenants);
+        engineBlocks, routedPrefixes, decisions, tenants);
   }
 }

@@ -68,7 +68,7 @@ public final class Epp implements AutoCloseable {
   /** Follows the pods' KV-cache events when the pools publish them; null otherwise. */
   private final KvEventSubscriber kvEvents;
   private final Components parts;
-  /** Other replicas' in-flight counts in, this one's out (issue 29). */
+  /** Other replicas' in-flight counts and routed prompts in, this one's out (issue 29). */
   private final PeerExchange peers;
   /** Cluster mode with --peers-service: the peers, from the EPP Service's ready endpoints; null otherwise. */
   private PeerDiscovery discovery;
@@ -98,8 +98,8 @@ public final class Epp implements AutoCloseable {
       throw e;
     }
     peers = new PeerExchange(s.listen().peers(), parts.datastore().inFlight(), parts.datastore().peers(),
-        parts.datastore().peerSpend(), parts.tenants()::spentHere, scheduler);
-    PeerMetrics.register(parts.metrics().registry(), peers.traffic());
+        parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(), scheduler);
+    PeerMetrics.register(parts.metrics().registry(), peers.traffic(), parts.routedPrefixes());
     boolean readsEvents = parts.profile().allPlugins().stream().anyMatch(p -> p instanceof PrecisePrefixCacheScorer);
     if (readsEvents && !s.scrape().kvEvents().enabled()) {
       LOG.warn("{} has no KV-cache events to read (--kv-events-port is off): it scores every pod as the approximate "

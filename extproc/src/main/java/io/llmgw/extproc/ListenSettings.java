@@ -18,6 +18,7 @@ import java.util.List;
  * @param tls ext_proc (and the gRPC health service on its port) over TLS; null for plaintext
  * @param metricsTls the metrics/admin port over TLS too, with the same certificate
  * @param peers the other replicas' health-port addresses (host:port), where this one watches their in-flight counts
+ *     and routed prompts
  * @param peerService cluster mode: the EPP's own Service, whose ready endpoints are the peers too; null for none
  * @param batchStatus the batch service's address (host:port), whose queues the status page shows; null for none
  */

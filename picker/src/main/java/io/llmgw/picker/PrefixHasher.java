@@ -37,6 +37,10 @@ public final class PrefixHasher {
     return out;
   }
 
+  public int blockBytes() {
+    return blockBytes;
+  }
+
   public int maxBytes() {
     return blockBytes * maxBlocks;
   }

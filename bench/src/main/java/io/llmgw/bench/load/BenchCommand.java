@@ -85,8 +85,8 @@ public final class BenchCommand implements Callable<Integer> {
   List<Integer> replicas;
 
   @Option(names = "--epp-peers", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "With several EPP replicas, each watches the others' in-flight counts (serve's --peers); "
-          + "--no-epp-peers keeps each replica to its own, the control (default: on).")
+      description = "With several EPP replicas, each watches the others' in-flight counts and routed prompts "
+          + "(serve's --peers); --no-epp-peers keeps each replica to its own, the control (default: on).")
   boolean eppPeers;
 
   private static final KvEventSettings EVENTS = new KvEventSettings(KvEventsConfig.DEFAULT_ON.port(),

@@ -83,6 +83,9 @@ public final class Rig implements AutoCloseable {
       for (Epp epp : epps) {
         awaitScraped(epp, pods);
       }
+      if (replicas > 1 && sharedCounts) {
+        awaitPeers(epps);
+      }
       DevProxy proxy = proxySettings == null ? null
           : DevProxy.start(proxySettings.withEpps(epps.stream().map(e -> "127.0.0.1:" + e.grpcPort()).toList()));
       return new Rig(pods, List.copyOf(epps), proxy);
@@ -119,6 +122,22 @@ public final class Rig implements AutoCloseable {
         }
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("the EPP did not scrape " + pod.address() + " within 30 s: " + s.lastError());
+        }
+        Thread.sleep(20); // polling a condition with a deadline, not synchronising on time
+      }
+    }
+  }
+
+  /**
+   * Waits (30 s at most) until every replica hears every other: a replica that starts before its peers listen tries
+   * them again each second, and what it routes before they watch it is told to no one.
+   */
+  static void awaitPeers(List<Epp> epps) throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    for (Epp epp : epps) {
+      while (epp.datastore().peers().freshPeers() < epps.size() - 1) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("an EPP replica did not hear its peers within 30 s");
         }
         Thread.sleep(20); // polling a condition with a deadline, not synchronising on time
       }

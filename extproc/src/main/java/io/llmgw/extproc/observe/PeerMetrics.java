@@ -1,14 +1,18 @@
 package io.llmgw.extproc.observe;
 
 import io.llmgw.extproc.peers.PeerTraffic;
+import io.llmgw.picker.routed.RoutedPrefixes;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-/** What the replicas' count exchange costs and whether it reads: messages and bytes each way, and refusals. */
+/**
+ * What the replicas' exchange costs and whether it reads: messages and bytes each way, refusals, and the routed prompt
+ * blocks it carries.
+ */
 public final class PeerMetrics {
   private PeerMetrics() {}
 
-  public static void register(PrometheusRegistry registry, PeerTraffic traffic) {
+  public static void register(PrometheusRegistry registry, PeerTraffic traffic, RoutedPrefixes routed) {
     CounterWithCallback.builder().name("llmgw_peer_messages_total")
         .help("Count messages this replica sent its watchers and received from its peers").labelNames("direction")
         .callback(cb -> {
@@ -24,5 +28,14 @@ public final class PeerMetrics {
     CounterWithCallback.builder().name("llmgw_peer_refused_messages_total")
         .help("Messages from peers that could not be read (that peer's counts dropped until one reads)")
         .callback(cb -> cb.call(traffic.refusedMessages())).register(registry);
+    CounterWithCallback.builder().name("llmgw_peer_routed_blocks_total")
+        .help(
+            "Prompt blocks this replica routed that it told its peers of, heard of from them, and dropped from a full "
+                + "outbox")
+        .labelNames("direction").callback(cb -> {
+          cb.call(routed.sharedBlocks(), "sent");
+          cb.call(routed.learnedBlocks(), "received");
+          cb.call(routed.droppedBlocks(), "dropped");
+        }).register(registry);
   }
 }

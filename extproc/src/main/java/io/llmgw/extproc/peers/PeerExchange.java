@@ -10,6 +10,7 @@ import io.grpc.stub.StreamObserver;
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.PeerLoads;
 import io.llmgw.extproc.state.PeerSpend;
+import io.llmgw.picker.routed.RoutedPrefixes;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replicas telling each other what they have in flight where (issue 29), and what each tenant spent through them (issue
- * 31): every replica serves its counts on
+ * Replicas telling each other what they have in flight where and where they routed prompts (issue 29), and what each
+ * tenant spent through them (issue 31): every replica serves its counts on
  * {@code llmgw.PeerLoad/Watch} (on its plaintext health port) every {@link #TICK_MILLIS} ms, and watches each peer it
  * is given ({@code --peers}). What
  * a peer says counts toward each pod's load ({@link PeerLoads}) while it is fresh; a peer that does not answer is
@@ -48,9 +49,10 @@ public final class PeerExchange implements AutoCloseable {
   private final PeerLoads loads;
   private final PeerSpend spendThere;
   private final Supplier<Map<String, long[]>> spendHere;
+  private final RoutedPrefixes routed;
   private final ScheduledExecutorService scheduler;
   private final PeerTraffic traffic = new PeerTraffic();
-  private final PeerLoadService service = new PeerLoadService(traffic);
+  private final PeerLoadService service;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   /** Whether each peer's stream is up (absent: never was): logged when it comes and goes, not per retry. */
   private final Map<String, Boolean> up = new ConcurrentHashMap<>();
@@ -61,21 +63,24 @@ public final class PeerExchange implements AutoCloseable {
   public PeerExchange(List<String> peers, InFlightTracker inFlight, PeerLoads loads,
       ScheduledExecutorService scheduler) {
     this(peers, inFlight, loads, new PeerSpend(io.llmgw.picker.Ticker.system(), java.time.Duration.ZERO), Map::of,
-        scheduler);
+        new RoutedPrefixes(), scheduler);
   }
 
   /**
    * @param spendThere where what tenants spent through each peer goes
    * @param spendHere what tenants spent through this replica, per tenant: the last minute's and the last day's tokens
+   * @param routed where this replica routed prompts, sent while someone watches, and where its peers say they did
    */
   public PeerExchange(List<String> peers, InFlightTracker inFlight, PeerLoads loads, PeerSpend spendThere,
-      Supplier<Map<String, long[]>> spendHere, ScheduledExecutorService scheduler) {
+      Supplier<Map<String, long[]>> spendHere, RoutedPrefixes routed, ScheduledExecutorService scheduler) {
     this.listed = Set.copyOf(peers);
     this.inFlight = inFlight;
     this.loads = loads;
     this.spendThere = spendThere;
     this.spendHere = spendHere;
+    this.routed = routed;
     this.scheduler = scheduler;
+    this.service = new PeerLoadService(traffic, this::greeting);
   }
 
   /** What this replica sent its watchers and received from its peers. */
@@ -90,6 +95,9 @@ public final class PeerExchange implements AutoCloseable {
 
   public PeerExchange start() {
     publisher = scheduler.scheduleAtFixedRate(this::publish, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    if (!listed.isEmpty()) {
+      routed.keep(true);
+    }
     for (String peer : listed) {
       watch(peer);
     }
@@ -102,6 +110,9 @@ public final class PeerExchange implements AutoCloseable {
   /** The peers found now (cluster mode): new ones are watched, gone ones forgotten at once. */
   public synchronized void setDiscovered(List<String> peers) {
     discovered = Set.copyOf(peers);
+    if (!peers.isEmpty()) {
+      routed.keep(true);
+    }
     for (String peer : peers) {
       if (wanted(peer) && !calls.containsKey(peer)) {
         watch(peer);
@@ -136,11 +147,18 @@ public final class PeerExchange implements AutoCloseable {
   private void publish() {
     try {
       if (service.watchers() > 0) {
-        service.publish(PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get()));
+        service.publish(PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.drain()));
+      } else {
+        routed.discardOutbox(); // the recent ones stay for whoever watches next
       }
     } catch (RuntimeException e) {
       LOG.warn("peer replicas: could not send this replica's counts: {}", e.toString());
     }
+  }
+
+  /** A new watcher's first message: the counts, and the prompt blocks routed lately, which it may never have heard. */
+  private byte[] greeting() {
+    return PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.recent());
   }
 
   private synchronized void watch(String peer) {
@@ -196,6 +214,7 @@ public final class PeerExchange implements AutoCloseable {
     }
     loads.update(peer, s.byEndpoint());
     spendThere.update(peer, s.spendByTenant());
+    routed.learn(s.routed());
     if (up.put(peer, true) != Boolean.TRUE) {
       LOG.info("peer replica {}: receiving its in-flight counts", peer);
     }

@@ -11,10 +11,12 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The gRPC method replicas watch each other's in-flight counts on ({@code llmgw.PeerLoad/Watch}, served on the plaintext
- * health port): the caller sends nothing, and gets this replica's snapshot every tick for as long as it listens. The messages
+ * health port): the caller sends nothing, and gets this replica's snapshot at once (with the prompt blocks it routed lately)
+ * and then every tick for as long as it listens. The messages
  * are {@link PeerSnapshotCodec}'s bytes, so no generated code is needed on either side. A watcher that does not take
  * its messages (its stream not ready) misses ticks rather than making them queue: only the latest snapshot matters.
  */
@@ -30,9 +32,12 @@ final class PeerLoadService {
 
   private final Set<ServerCallStreamObserver<byte[]>> watchers = ConcurrentHashMap.newKeySet();
   private final PeerTraffic traffic;
+  private final Supplier<byte[]> greeting;
 
-  PeerLoadService(PeerTraffic traffic) {
+  /** @param greeting what a new watcher gets first, before the next tick */
+  PeerLoadService(PeerTraffic traffic, Supplier<byte[]> greeting) {
     this.traffic = traffic;
+    this.greeting = greeting;
   }
 
   ServerServiceDefinition definition() {
@@ -44,7 +49,19 @@ final class PeerLoadService {
   private void watch(byte[] request, StreamObserver<byte[]> response) {
     ServerCallStreamObserver<byte[]> watcher = (ServerCallStreamObserver<byte[]>) response;
     watcher.setOnCancelHandler(() -> watchers.remove(watcher));
-    watchers.add(watcher);
+    synchronized (this) { // no tick's message goes out before the greeting
+      try {
+        byte[] first = greeting.get();
+        watcher.onNext(first);
+        traffic.sent(first.length);
+      } catch (RuntimeException e) {
+        if (watcher.isCancelled()) {
+          return; // gone before it could be greeted
+        }
+        // the greeting could not be made: the ticks that follow still carry everything but the recent history
+      }
+      watchers.add(watcher);
+    }
   }
 
   /** Sends one snapshot to every watcher ready for it (synchronized: a stream's sends must not be concurrent). */

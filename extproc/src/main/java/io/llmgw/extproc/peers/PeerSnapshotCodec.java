@@ -2,23 +2,30 @@ package io.llmgw.extproc.peers;
 
 import io.llmgw.extproc.state.EndpointLoad;
 import io.llmgw.extproc.state.PeerLoad;
+import io.llmgw.picker.routed.RoutedBlocks;
+import io.llmgw.picker.routed.RoutedPrefixes;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * A replica's in-flight counts on the wire, one message every tick: a version, the sender's id (so a replica that finds
  * itself among its peers can tell), then per endpoint with requests in flight its address, total, counts per model,
  * the send times of those the pod's report may not show yet, and the requests still in prefill with their uncached
- * prompt tokens. Every count has a cap, so a garbled or hostile message
+ * prompt tokens; then what tenants spent through it; then the prompt blocks it routed since its last message, which
+ * its peers' approximate prefix indexes learn. Every count has a cap, so a garbled or hostile message
  * costs a bounded read and is refused whole.
  */
 final class PeerSnapshotCodec {
-  static final int VERSION = 3;
+  static final int VERSION = 4;
+  /** What replicas before shared prefix indexes send: read as counts and spending, with nothing routed. */
+  static final int WITHOUT_ROUTED = 3;
   /** What replicas before tenants' budgets send: read as counts without tenants' spending. */
   static final int WITHOUT_TENANTS = 2;
   /** What replicas before prefill tokens send; read during a rolling upgrade, as counts without prefill figures. */
@@ -29,6 +36,13 @@ final class PeerSnapshotCodec {
   /** Far above any pod's prefill backlog; a larger figure is garbage, not load. */
   static final long MAX_PREFILL_TOKENS = 1L << 40;
   static final int MAX_TENANTS = 4096;
+  /** Block hashes and prompts in one message: what {@link RoutedPrefixes} collects at most in a tick. */
+  static final int MAX_ROUTED_BLOCKS = RoutedPrefixes.MAX_OUTBOX_BLOCKS;
+  static final int MAX_ROUTED_PICKS = RoutedPrefixes.MAX_OUTBOX_PICKS;
+  /** What the routed prompts may take of a message, whatever their pods' names: half the largest message read. */
+  private static final int MAX_ROUTED_BYTES = PeerLoadService.MAX_MESSAGE_BYTES / 2;
+  /** Larger than any prefix scorer's block size ({@code blockSize} is at most 1 MiB). */
+  private static final int MAX_BLOCK_BYTES = 1 << 20;
   private static final int MAX_TEXT = 512;
 
   /**
@@ -36,12 +50,15 @@ final class PeerSnapshotCodec {
    *
    * @param spendByTenant per tenant with a budget: tokens spent through the sender in the last minute, in the last
    *     day, and its requests in flight there
+   * @param routed prompt blocks the sender routed since its last message
    */
-  record Snapshot(String sender, Map<String, PeerLoad> byEndpoint, Map<String, long[]> spendByTenant) {}
+  record Snapshot(String sender, Map<String, PeerLoad> byEndpoint, Map<String, long[]> spendByTenant,
+      List<RoutedBlocks> routed) {}
 
   private PeerSnapshotCodec() {}
 
-  static byte[] encode(String sender, Map<String, EndpointLoad> loads, Map<String, long[]> spendByTenant) {
+  static byte[] encode(String sender, Map<String, EndpointLoad> loads, Map<String, long[]> spendByTenant,
+      List<RoutedBlocks> routed) {
     // read each endpoint once, then write: counts change while this runs
     java.util.List<Map.Entry<String, PeerLoad>> busy = new java.util.ArrayList<>();
     for (Map.Entry<String, EndpointLoad> e : loads.entrySet()) {
@@ -89,17 +106,67 @@ final class PeerSnapshotCodec {
         out.writeLong(Math.max(0, e.getValue()[1]));
         out.writeInt((int) Math.min(Integer.MAX_VALUE, Math.max(0, e.getValue()[2])));
       }
+      writeRouted(out, routed);
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new IllegalStateException(e); // a byte array does not fail
     }
   }
 
+  /**
+   * Each pick's block size, pod and hashes, within the message's caps; the outbox holds no more than they allow, so
+   * only pods with names far longer than addresses could leave some out.
+   */
+  private static void writeRouted(DataOutputStream out, List<RoutedBlocks> routed) throws IOException {
+    int picks = 0;
+    int blocks = 0;
+    long bytes = 0;
+    for (RoutedBlocks r : routed) {
+      blocks += r.blocks().length;
+      bytes += 10 + 3L * clip(r.address()).length() + 8L * r.blocks().length; // UTF-8 takes at most 3 bytes a char
+      if (picks == MAX_ROUTED_PICKS || blocks > MAX_ROUTED_BLOCKS || bytes > MAX_ROUTED_BYTES) {
+        break;
+      }
+      picks++;
+    }
+    out.writeInt(picks);
+    for (int i = 0; i < picks; i++) {
+      RoutedBlocks r = routed.get(i);
+      out.writeInt(r.blockBytes());
+      out.writeUTF(clip(r.address()));
+      out.writeInt(r.blocks().length);
+      for (long b : r.blocks()) {
+        out.writeLong(b);
+      }
+    }
+  }
+
+  private static List<RoutedBlocks> readRouted(DataInputStream in) throws IOException {
+    int picks = bounded(nonNegative(in.readInt(), "count of routed prompts"), MAX_ROUTED_PICKS, "routed prompts");
+    List<RoutedBlocks> out = new ArrayList<>(Math.min(picks, 1024));
+    int total = 0;
+    for (int i = 0; i < picks; i++) {
+      int blockBytes = in.readInt();
+      if (blockBytes < 1 || blockBytes > MAX_BLOCK_BYTES) {
+        throw new IOException("a block size of " + blockBytes + " bytes, outside 1–" + MAX_BLOCK_BYTES);
+      }
+      String address = text(in);
+      int n = nonNegative(in.readInt(), "count of routed blocks");
+      total += bounded(n, MAX_ROUTED_BLOCKS - total, "routed blocks beyond the message's " + MAX_ROUTED_BLOCKS);
+      long[] blocks = new long[n];
+      for (int j = 0; j < n; j++) {
+        blocks[j] = in.readLong();
+      }
+      out.add(new RoutedBlocks(blockBytes, address, blocks));
+    }
+    return out;
+  }
+
   /** @throws IOException naming what is wrong, for any message that is not one this version writes */
   static Snapshot decode(byte[] message) throws IOException {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(message));
     int version = in.readUnsignedByte();
-    if (version != VERSION && version != WITHOUT_TENANTS && version != WITHOUT_PREFILL) {
+    if (version != VERSION && version != WITHOUT_ROUTED && version != WITHOUT_TENANTS && version != WITHOUT_PREFILL) {
       throw new IOException("unknown version " + version);
     }
     String sender = text(in);
@@ -130,7 +197,7 @@ final class PeerSnapshotCodec {
       out.put(address, new PeerLoad(total, Map.copyOf(models), unseen, inPrefill, prefillTokens));
     }
     Map<String, long[]> spend = Map.of();
-    if (version == VERSION) {
+    if (version >= WITHOUT_ROUTED) {
       int t = bounded(in.readUnsignedShort(), MAX_TENANTS, "tenants");
       spend = new HashMap<>(t * 2);
       for (int i = 0; i < t; i++) {
@@ -144,10 +211,12 @@ final class PeerSnapshotCodec {
         spend.put(tenant, new long[] {minute, day, inFlight});
       }
     }
+    List<RoutedBlocks> routed = version == VERSION ? readRouted(in) : List.of();
     if (in.available() > 0) {
-      throw new IOException(in.available() + " bytes after the last " + (version == VERSION ? "tenant" : "endpoint"));
+      throw new IOException(in.available() + " bytes after the last " + (version == VERSION ? "routed prompt"
+          : version == WITHOUT_ROUTED ? "tenant" : "endpoint"));
     }
-    return new Snapshot(sender, out, spend);
+    return new Snapshot(sender, out, spend, routed);
   }
 
   private static String clip(String s) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.PeerLoad;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.routed.RoutedBlocks;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -29,7 +31,7 @@ class PeerSnapshotCodecTest {
     tracker.acquire("10.0.0.1:8000", "sql-lora", 300);
     tracker.acquire("10.0.0.2:8000", "base").release(); // idle endpoints are not sent
     PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec
-        .decode(PeerSnapshotCodec.encode("replica-a", tracker.all(), Map.of()));
+        .decode(PeerSnapshotCodec.encode("replica-a", tracker.all(), Map.of(), List.of()));
     assertThat(s.sender()).isEqualTo("replica-a");
     assertThat(s.byEndpoint()).containsOnlyKeys("10.0.0.1:8000");
     PeerLoad l = s.byEndpoint().get("10.0.0.1:8000");
@@ -43,15 +45,16 @@ class PeerSnapshotCodecTest {
   @Test
   void whatEachTenantSpentReadsBackAndNegativeSpendingIsRefused() throws Exception {
     InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
-    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of("team-a", new long[] {1_200, 50_000, 3}));
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of("team-a", new long[] {1_200, 50_000, 3}),
+        List.of());
     PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(good);
     assertThat(s.spendByTenant()).containsOnlyKeys("team-a");
     assertThat(s.spendByTenant().get("team-a")).containsExactly(1_200, 50_000, 3);
     byte[] negative = good.clone();
-    negative[good.length - 20] = (byte) 0x80; // the minute's tokens: before the day's and the count in flight
+    negative[good.length - 24] = (byte) 0x80; // the minute's tokens: before the day's, the count in flight, none routed
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negative)).hasMessageContaining("tenant spending");
     byte[] negativeCount = good.clone();
-    negativeCount[good.length - 4] = (byte) 0x80;
+    negativeCount[good.length - 8] = (byte) 0x80;
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negativeCount)).hasMessageContaining("tenant's requests");
   }
 
@@ -59,12 +62,69 @@ class PeerSnapshotCodecTest {
   void aReplicaOfTheVersionBeforeTenantsIsStillHeardDuringARollingUpgrade() throws Exception {
     InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
     tracker.acquire("10.0.0.1:8000", "base", 10);
-    byte[] v3 = PeerSnapshotCodec.encode("old", tracker.all(), Map.of());
-    byte[] v2 = Arrays.copyOf(v3, v3.length - 2); // no tenants' section
+    byte[] v4 = PeerSnapshotCodec.encode("old", tracker.all(), Map.of(), List.of());
+    byte[] v2 = Arrays.copyOf(v4, v4.length - 6); // no tenants' section, nothing routed
     v2[0] = PeerSnapshotCodec.WITHOUT_TENANTS;
     PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(v2);
     assertThat(s.byEndpoint().get("10.0.0.1:8000").prefillTokens()).isEqualTo(10);
     assertThat(s.spendByTenant()).isEmpty();
+  }
+
+  @Test
+  void theBlocksARouterRoutedReadBackAndAReplicaBeforeThemIsStillHeard() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    List<RoutedBlocks> routed = List.of(new RoutedBlocks(64, "10.0.0.1:8000", new long[] {7, -8, Long.MAX_VALUE}),
+        new RoutedBlocks(128, "10.0.0.2:8000", new long[] {9}));
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of("team-a", new long[] {1, 2, 0}), routed);
+    PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(good);
+    assertThat(s.routed()).hasSize(2);
+    assertThat(s.routed().get(0).blockBytes()).isEqualTo(64);
+    assertThat(s.routed().get(0).address()).isEqualTo("10.0.0.1:8000");
+    assertThat(s.routed().get(0).blocks()).containsExactly(7, -8, Long.MAX_VALUE);
+    assertThat(s.routed().get(1).blocks()).containsExactly(9);
+    assertThat(s.spendByTenant()).containsOnlyKeys("team-a");
+
+    byte[] v3 = PeerSnapshotCodec.encode("old", tracker.all(), Map.of("team-a", new long[] {1, 2, 0}), List.of());
+    v3 = Arrays.copyOf(v3, v3.length - 4);
+    v3[0] = PeerSnapshotCodec.WITHOUT_ROUTED;
+    PeerSnapshotCodec.Snapshot old = PeerSnapshotCodec.decode(v3);
+    assertThat(old.routed()).isEmpty();
+    assertThat(old.spendByTenant()).containsOnlyKeys("team-a");
+  }
+
+  @Test
+  void routedBlocksBeyondTheCapsOrOfAnImpossibleSizeAreRefused() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    byte[] none = PeerSnapshotCodec.encode("a", tracker.all(), Map.of(), List.of());
+    int picksAt = none.length - 4;
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(routedTail(none, picksAt, 1_000_000, 64, 1)))
+        .hasMessageContaining("routed prompts, more than 2048");
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(routedTail(none, picksAt, 1, 0, 1)))
+        .hasMessageContaining("block size of 0 bytes");
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(routedTail(none, picksAt, 1, 64, 40_000)))
+        .hasMessageContaining("routed blocks");
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(routedTail(none, picksAt, 1, 64, -1)))
+        .hasMessageContaining("negative count of routed blocks");
+
+    List<RoutedBlocks> tooMany = new java.util.ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      tooMany.add(new RoutedBlocks(64, "10.0.0.1:8000", new long[] {i}));
+    }
+    PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(PeerSnapshotCodec.encode("a", tracker.all(), Map.of(),
+        tooMany));
+    assertThat(s.routed()).as("the writer keeps within what the reader takes").hasSize(2_048);
+  }
+
+  /** A message whose routed section claims the given counts and then ends. */
+  private static byte[] routedTail(byte[] head, int at, int picks, int blockBytes, int blocks) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.write(head, 0, at);
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeInt(picks);
+    out.writeInt(blockBytes);
+    out.writeUTF("10.0.0.1:8000");
+    out.writeInt(blocks);
+    return bytes.toByteArray();
   }
 
   @Test
@@ -91,15 +151,15 @@ class PeerSnapshotCodecTest {
   void aNegativeOrAbsurdPrefillIsRefused() throws Exception {
     InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
     tracker.acquire("10.0.0.1:8000", "base", 10);
-    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of());
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of(), List.of());
     byte[] negative = good.clone();
-    negative[good.length - 10] = (byte) 0x80; // the prefill tokens' sign bit: the last long before no tenants
+    negative[good.length - 14] = (byte) 0x80; // the prefill tokens' sign bit: the last long before no tenants
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negative)).hasMessageContaining("prefill tokens");
     byte[] absurd = good.clone();
-    absurd[good.length - 10] = (byte) 0x7f; // 2^62 and more: no pod has that much waiting
+    absurd[good.length - 14] = (byte) 0x7f; // 2^62 and more: no pod has that much waiting
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(absurd)).hasMessageContaining("prefill tokens");
     byte[] negativeCount = good.clone();
-    negativeCount[good.length - 14] = (byte) 0x80; // the count in prefill, just before the tokens
+    negativeCount[good.length - 18] = (byte) 0x80; // the count in prefill, just before the tokens
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negativeCount)).hasMessageContaining("count in prefill");
   }
 
@@ -107,12 +167,12 @@ class PeerSnapshotCodecTest {
   void garbageIsRefusedWholeNamingWhatIsWrong() throws Exception {
     InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
     tracker.acquire("10.0.0.1:8000", "base");
-    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of());
+    byte[] good = PeerSnapshotCodec.encode("a", tracker.all(), Map.of(), List.of());
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(new byte[0])).isInstanceOf(IOException.class);
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(Arrays.copyOf(good, good.length - 3)))
         .isInstanceOf(IOException.class);
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(Arrays.copyOf(good, good.length + 2)))
-        .hasMessageContaining("after the last tenant");
+        .hasMessageContaining("after the last routed prompt");
     byte[] otherVersion = good.clone();
     otherVersion[0] = 9;
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(otherVersion)).hasMessageContaining("unknown version 9");

@@ -5,6 +5,7 @@ import io.llmgw.picker.Ticker;
 import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LatencyModelSettings;
+import io.llmgw.picker.routed.RoutedPrefixes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -19,13 +20,16 @@ import java.util.random.RandomGenerator;
  * @param estimator the EPP's per-pod latency model, which the latency scorer predicts with
  * @param engineBlocks what the pods' KV-cache events say their prefix caches hold, which the precise prefix-cache
  *     scorer reads
+ * @param routedPrefixes where this replica (and its peers, when they share) routed prompts, which the approximate
+ *     prefix-cache scorers read
  */
 public record PluginEnv(Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Duration staleAfter,
-    int maxEndpoints, PluginTimings timings, LatencyEstimator estimator, EngineBlockIndex engineBlocks) {
+    int maxEndpoints, PluginTimings timings, LatencyEstimator estimator, EngineBlockIndex engineBlocks,
+    RoutedPrefixes routedPrefixes) {
   /** With a latency model and an engine block index of its own (tests, benchmarks of the decision alone). */
   public PluginEnv(Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Duration staleAfter, int maxEndpoints,
       PluginTimings timings) {
     this(clock, ticker, random, staleAfter, maxEndpoints, timings,
-        new LatencyEstimator(LatencyModelSettings.defaults()), new EngineBlockIndex());
+        new LatencyEstimator(LatencyModelSettings.defaults()), new EngineBlockIndex(), new RoutedPrefixes());
   }
 }

@@ -115,19 +115,25 @@ public final class PluginRegistry {
 
   private static Plugin prefixCacheScorer(Parameters p, PluginEnv env) {
     p.allowOnly("blockSize", "hashBlockSize", "maxPrefixBlocksToMatch", "lruCapacityPerServer");
-    return new PrefixCacheScorer(hasher(p), lruCapacity(p));
+    return approximate(p, env);
+  }
+
+  /** The approximate prefix-cache scorer the three prefix-reading scorers are built on, over the EPP's shared index. */
+  private static PrefixCacheScorer approximate(Parameters p, PluginEnv env) {
+    PrefixHasher hasher = hasher(p);
+    return new PrefixCacheScorer(hasher, env.routedPrefixes().index(hasher.blockBytes(), lruCapacity(p)));
   }
 
   private static Plugin precisePrefixCacheScorer(Parameters p, PluginEnv env) {
     p.allowOnly("blockSize", "hashBlockSize", "maxPrefixBlocksToMatch", "lruCapacityPerServer",
         "maxTokenBlocksToMatch");
-    return new PrecisePrefixCacheScorer(env.engineBlocks(), hasher(p), lruCapacity(p),
+    return new PrecisePrefixCacheScorer(env.engineBlocks(), approximate(p, env),
         p.integer("maxTokenBlocksToMatch", PrecisePrefixCacheScorer.DEFAULT_MAX_TOKEN_BLOCKS, 1, 1 << 16));
   }
 
   private static Plugin latencyScorer(Parameters p, PluginEnv env) {
     p.allowOnly("blockSize", "hashBlockSize", "maxPrefixBlocksToMatch", "lruCapacityPerServer");
-    return new LatencyScorer(env.estimator(), hasher(p), lruCapacity(p));
+    return new LatencyScorer(env.estimator(), approximate(p, env));
   }
 
   private static PrefixHasher hasher(Parameters p) {

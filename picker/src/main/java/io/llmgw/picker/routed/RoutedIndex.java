@@ -1,17 +1,34 @@
-package io.llmgw.picker.scorers;
+package io.llmgw.picker.routed;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Per-endpoint LRU of prompt block hashes the gateway routed there; bounded per endpoint. */
-final class PrefixCacheIndex {
+/**
+ * Per-endpoint LRU of prompt block hashes routed there, by this replica or (when it shares) by its peers; bounded per
+ * endpoint. Made by {@link RoutedPrefixes}, which hands this replica's new blocks to the peers.
+ */
+public final class RoutedIndex {
+  private final int blockBytes;
   private final int capacityPerEndpoint;
+  private final RoutedPrefixes owner;
   private final Map<String, Lru> byEndpoint = new ConcurrentHashMap<>();
+  /** The pool's endpoints as last told; null until then. What peers say about any other address is not kept. */
+  private volatile Set<String> live;
 
-  PrefixCacheIndex(int capacityPerEndpoint) {
+  RoutedIndex(int blockBytes, int capacityPerEndpoint, RoutedPrefixes owner) {
+    this.blockBytes = blockBytes;
     this.capacityPerEndpoint = capacityPerEndpoint;
+    this.owner = owner;
+  }
+
+  int blockBytes() {
+    return blockBytes;
+  }
+
+  int capacityPerEndpoint() {
+    return capacityPerEndpoint;
   }
 
   /** Number of leading blocks, in order, that the endpoint has seen; the chain stops at the first miss. */
@@ -29,19 +46,45 @@ final class PrefixCacheIndex {
     }
   }
 
+  /** This replica routed a prompt there; the blocks the endpoint had not been seen with go to the peers. */
   public void record(String address, long[] blocks) {
+    long[] fresh = put(address, blocks, owner.keeping());
+    if (fresh != null) {
+      owner.routed(new RoutedBlocks(blockBytes, address, fresh));
+    }
+  }
+
+  /** A peer routed a prompt there: kept only for an endpoint of the pool, and not passed on. */
+  void learn(String address, long[] blocks) {
+    Set<String> known = live;
+    if (known != null && known.contains(address)) {
+      put(address, blocks, false);
+    }
+  }
+
+  /** @return when asked, the blocks that were not there before, in order (null when none were new or not asked) */
+  private long[] put(String address, long[] blocks, boolean collectFresh) {
     Lru lru = byEndpoint.get(address);
     if (lru == null) {
       lru = byEndpoint.computeIfAbsent(address, a -> new Lru(capacityPerEndpoint));
     }
+    long[] fresh = null;
+    int n = 0;
     synchronized (lru) {
       for (long b : blocks) {
-        lru.put(b, Boolean.TRUE);
+        if (lru.put(b, Boolean.TRUE) == null && collectFresh) {
+          if (fresh == null) {
+            fresh = new long[blocks.length];
+          }
+          fresh[n++] = b;
+        }
       }
     }
+    return fresh == null ? null : n == fresh.length ? fresh : java.util.Arrays.copyOf(fresh, n);
   }
 
   public void retainOnly(Set<String> addresses) {
+    live = Set.copyOf(addresses);
     byEndpoint.keySet().retainAll(addresses);
   }
 

@@ -38,8 +38,13 @@ public final class LatencyScorer implements Scorer, PrefixView {
   private final LoraAffinityScorer lora = new LoraAffinityScorer();
 
   public LatencyScorer(LatencyEstimator estimator, PrefixHasher hasher, int lruCapacityPerServer) {
+    this(estimator, new PrefixCacheScorer(hasher, lruCapacityPerServer));
+  }
+
+  /** @param prefix the prefix-cache scorer it reads where prompts went from, and records them into */
+  public LatencyScorer(LatencyEstimator estimator, PrefixCacheScorer prefix) {
     this.estimator = estimator;
-    this.prefix = new PrefixCacheScorer(hasher, lruCapacityPerServer);
+    this.prefix = prefix;
   }
 
   @Override

@@ -31,8 +31,13 @@ public final class PrecisePrefixCacheScorer implements Scorer, PrefixView {
 
   public PrecisePrefixCacheScorer(EngineBlockIndex engines, PrefixHasher hasher, int lruCapacityPerServer,
       int maxBlocks) {
+    this(engines, new PrefixCacheScorer(hasher, lruCapacityPerServer), maxBlocks);
+  }
+
+  /** @param approximate what it answers for pods without trusted events, and records where prompts went into */
+  public PrecisePrefixCacheScorer(EngineBlockIndex engines, PrefixCacheScorer approximate, int maxBlocks) {
     this.engines = engines;
-    this.approximate = new PrefixCacheScorer(hasher, lruCapacityPerServer);
+    this.approximate = approximate;
     this.maxBlocks = maxBlocks;
   }
 

@@ -7,13 +7,15 @@ import io.llmgw.picker.PrefixView;
 import io.llmgw.picker.Scorer;
 import io.llmgw.picker.attributes.AttributeKey;
 import io.llmgw.picker.attributes.RequestAttributes;
+import io.llmgw.picker.routed.RoutedIndex;
+import io.llmgw.picker.routed.RoutedPrefixes;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Share of the prompt's leading blocks that were recently routed to the endpoint, so its KV prefix cache likely holds
  * them (GIE's prefix-cache-scorer). The lifecycle hashes the prompt with {@link #hasher()} before scheduling, and the
- * scorer records where each request went.
+ * scorer records where each request went. Replicas that share what they routed share this index (issue 29).
  */
 public final class PrefixCacheScorer implements Scorer, PrefixView {
   public static final String TYPE = "prefix-cache-scorer";
@@ -22,11 +24,17 @@ public final class PrefixCacheScorer implements Scorer, PrefixView {
   public static final int DEFAULT_LRU_CAPACITY_PER_SERVER = 31_250;
 
   private final PrefixHasher hasher;
-  private final PrefixCacheIndex index;
+  private final RoutedIndex index;
 
-  public PrefixCacheScorer(PrefixHasher hasher, int lruCapacityPerServer) {
+  /** @param index where prompts cut by this hasher went: this scorer's own, or one it shares ({@link RoutedPrefixes}) */
+  public PrefixCacheScorer(PrefixHasher hasher, RoutedIndex index) {
     this.hasher = hasher;
-    this.index = new PrefixCacheIndex(lruCapacityPerServer);
+    this.index = index;
+  }
+
+  /** With an index of its own, unshared. */
+  public PrefixCacheScorer(PrefixHasher hasher, int lruCapacityPerServer) {
+    this(hasher, new RoutedPrefixes().index(hasher.blockBytes(), lruCapacityPerServer));
   }
 
   public PrefixCacheScorer() {

@@ -125,7 +125,8 @@ class LatencyScorerTest {
   @Test
   void thePolicyHashesPromptsAndRecordsWhatTheRequestMetBeforeItCounted() {
     PluginEnv env = new PluginEnv(Clock.fixed(Pods.NOW, ZoneOffset.UTC), Ticker.system(), () -> new Random(1),
-        Duration.ofSeconds(2), 1, PluginTimings.NONE, estimator, new EngineBlockIndex());
+        Duration.ofSeconds(2), 1, PluginTimings.NONE, estimator, new EngineBlockIndex(),
+        new io.llmgw.picker.routed.RoutedPrefixes());
     SchedulingProfile profile = PluginRegistry.builtIn().build(PolicyShorthand.LATENCY.config(50), env, w -> {});
     assertThat(profile.prefixHasher()).isNotNull();
     long[] blocks = profile.prefixHasher().blocks("base", bytes(640), 640);
