@@ -26,13 +26,18 @@ final class ExchangeDriver {
 
   /** What one window measured. Latencies in microseconds; CPU in milliseconds over the window. */
   record Window(String server, long exchanges, long errors, double seconds, Histogram answer, Histogram whole,
-      long serverCpuMillis, long clientCpuMillis, double machineBusy) {
+      long serverCpuMillis, long serverJitMillis, long clientCpuMillis, double machineBusy) {
     double rate() {
       return exchanges / seconds;
     }
 
     double serverCpuPerExchange() {
       return exchanges == 0 ? Double.NaN : (double) serverCpuMillis / exchanges;
+    }
+
+    /** Of the server's CPU per exchange, what its JIT compiler spent in the window (a lower bound). */
+    double serverJitPerExchange() {
+      return exchanges == 0 ? Double.NaN : (double) serverJitMillis / exchanges;
     }
 
     double clientCpuPerExchange() {
@@ -71,6 +76,7 @@ final class ExchangeDriver {
     long done0 = d.completed.sum();
     long failed0 = d.failed.sum();
     long server0 = server.cpuMillis();
+    long jit0 = server.compilerCpuMillis();
     long client0 = OS.getProcessCpuTime();
     MachineCpu machine0 = MachineCpu.now();
     long t0 = System.nanoTime();
@@ -79,6 +85,7 @@ final class ExchangeDriver {
     long errors = d.failed.sum() - failed0;
     double seconds = (System.nanoTime() - t0) / 1e9;
     long serverCpu = server.cpuMillis() - server0;
+    long jit = Math.max(0, server.compilerCpuMillis() - jit0);
     long clientCpu = (OS.getProcessCpuTime() - client0) / 1_000_000;
     double busy = MachineCpu.now().busySince(machine0);
     Histogram answers = d.answer.getIntervalHistogram();
@@ -89,7 +96,7 @@ final class ExchangeDriver {
     }
     d.drained.get(30, TimeUnit.SECONDS);
     server.requireAlive();
-    return new Window(server.name(), exchanges, errors, seconds, answers, wholes, serverCpu, clientCpu, busy);
+    return new Window(server.name(), exchanges, errors, seconds, answers, wholes, serverCpu, jit, clientCpu, busy);
   }
 
   private void next(int slot) {

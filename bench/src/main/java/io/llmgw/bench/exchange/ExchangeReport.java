@@ -12,13 +12,15 @@ final class ExchangeReport {
     t.append(String.format("%n%s: %s; %d streams over %d connections%n%n", shape.name(), shape.describe(), streams,
         connections));
     t.append("| server | exchanges/s | routing answer p50 / p99 (µs) | whole exchange p50 / p99 (µs) | server CPU per "
-        + "exchange (ms) | server CPU (cores) | client CPU per exchange (ms) | machine busy | errors |\n");
-    t.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + "exchange (ms) | of which JIT compiler (ms) | server CPU (cores) | client CPU per exchange (ms) | machine busy | "
+        + "errors |\n");
+    t.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ExchangeDriver.Window w : windows) {
-      t.append(String.format("| %s | %,.0f | %d / %d | %d / %d | %.3f | %.3f | %.3f | %.0f %% | %d |%n", w.server(),
-          w.rate(), w.answer().getValueAtPercentile(50), w.answer().getValueAtPercentile(99),
+      t.append(String.format("| %s | %,.0f | %d / %d | %d / %d | %.3f | %.3f | %.3f | %.3f | %.0f %% | %d |%n",
+          w.server(), w.rate(), w.answer().getValueAtPercentile(50), w.answer().getValueAtPercentile(99),
           w.whole().getValueAtPercentile(50), w.whole().getValueAtPercentile(99), w.serverCpuPerExchange(),
-          w.serverCpuMillis() / w.seconds() / 1000, w.clientCpuPerExchange(), 100 * w.machineBusy(), w.errors()));
+          w.serverJitPerExchange(), w.serverCpuMillis() / w.seconds() / 1000, w.clientCpuPerExchange(),
+          100 * w.machineBusy(), w.errors()));
     }
     List<ExchangeDriver.Window> nulls = windows.stream().filter(w -> w.server().equals("null server")).toList();
     List<ExchangeDriver.Window> epps = windows.stream().filter(w -> w.server().equals("EPP")).toList();
@@ -36,9 +38,15 @@ final class ExchangeReport {
     double eppCpu = median(epps.stream().mapToDouble(ExchangeDriver.Window::serverCpuPerExchange).toArray());
     double nullP99 = median(nulls.stream().mapToDouble(w -> w.answer().getValueAtPercentile(99)).toArray());
     double eppP99 = median(epps.stream().mapToDouble(w -> w.answer().getValueAtPercentile(99)).toArray());
+    double nullJit = median(nulls.stream().mapToDouble(ExchangeDriver.Window::serverJitPerExchange).toArray());
+    double eppJit = median(epps.stream().mapToDouble(ExchangeDriver.Window::serverJitPerExchange).toArray());
     t.append(String.format("%nMedians: EPP rate %.0f %% of the null server's; CPU per exchange %.2f× the null's "
         + "(%.3f against %.3f ms); routing-answer p99 %.2f× the null's.%n", 100 * eppRate / nullRate, eppCpu / nullCpu,
         eppCpu, nullCpu, eppP99 / nullP99));
+    if (eppJit > 0.05 * eppCpu) {
+      t.append(String.format("The EPP was still compiling in its windows (%.3f ms of its CPU per exchange, the null "
+          + "server %.3f): a longer --warmup measures the compiled code.%n", eppJit, nullJit));
+    }
     return t.toString();
   }
 

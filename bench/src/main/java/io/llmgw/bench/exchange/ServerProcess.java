@@ -70,6 +70,39 @@ final class ServerProcess implements AutoCloseable {
     return cpuMillis(Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat")));
   }
 
+  /**
+   * CPU time the JIT compiler's threads (HotSpot's {@code C1}/{@code C2 CompilerThread}s) have used so far: a server
+   * still compiling in the window spends it on top of the exchanges, and it goes once the code is compiled. A compiler
+   * thread HotSpot retired meanwhile takes its time out of this sum, so a window's difference is a lower bound.
+   */
+  long compilerCpuMillis() throws IOException {
+    return compilerCpuMillis(process.pid());
+  }
+
+  static long compilerCpuMillis(long pid) throws IOException {
+    long sum = 0;
+    try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"));
+        } catch (IOException exited) {
+          continue; // the thread ended between the listing and the read
+        }
+        if (compilerThread(stat)) {
+          sum += cpuMillis(stat);
+        }
+      }
+    }
+    return sum;
+  }
+
+  /** Whether a thread's {@code stat} line is a HotSpot compiler thread's (its name, cut to 15 characters). */
+  static boolean compilerThread(String stat) {
+    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre");
+  }
+
   /** Fields 14 and 15 (utime, stime) of a {@code stat} line; the command name in parentheses may hold spaces. */
   static long cpuMillis(String stat) {
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
