@@ -1,5 +1,6 @@
 package io.llmgw.picker.routed;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -46,7 +47,7 @@ public final class RoutedIndex {
     }
   }
 
-  /** This replica routed a prompt there; the blocks the endpoint had not been seen with go to the peers. */
+  /** This replica routed a prompt there; the blocks not yet recorded for that endpoint go to the peers. */
   public void record(String address, long[] blocks) {
     long[] fresh = put(address, blocks, owner.keeping());
     if (fresh != null) {
@@ -80,7 +81,7 @@ public final class RoutedIndex {
         }
       }
     }
-    return fresh == null ? null : n == fresh.length ? fresh : java.util.Arrays.copyOf(fresh, n);
+    return fresh == null ? null : n == fresh.length ? fresh : Arrays.copyOf(fresh, n);
   }
 
   public void retainOnly(Set<String> addresses) {
