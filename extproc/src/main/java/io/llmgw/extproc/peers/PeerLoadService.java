@@ -14,11 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The gRPC method replicas watch each other's in-flight counts on ({@code llmgw.PeerLoad/Watch}, served on the plaintext
- * health port): the caller sends nothing, and gets this replica's snapshot at once (with the prompt blocks it routed lately)
- * and then every tick for as long as it listens. The messages
- * are {@link PeerSnapshotCodec}'s bytes, so no generated code is needed on either side. A watcher that does not take
- * its messages (its stream not ready) misses ticks rather than making them queue: only the latest snapshot matters.
+ * The gRPC method replicas watch each other on ({@code llmgw.PeerLoad/Watch}, served on the plaintext health port): the
+ * caller sends nothing, and gets this replica's snapshot at once (with the prompt blocks it routed lately) and then
+ * every tick for as long as it listens. The messages are {@link PeerSnapshotCodec}'s bytes, so no generated code is
+ * needed on either side. A watcher that does not take its messages (its stream not ready) misses ticks rather than
+ * making them queue: the counts in the next snapshot replace them, and the prompt blocks of a missed tick are lost to
+ * that watcher (its prefix index is a guess; a lost block costs a prefix hit, never a request).
  */
 final class PeerLoadService {
   static final int MAX_MESSAGE_BYTES = 1 << 20;
