@@ -49,8 +49,16 @@ public final class SchedulingProfile {
     return schedule(request, pool, null);
   }
 
-  /** @param explain told what each step did, or null when nobody asks (then nothing is recorded) */
   public PickOutcome schedule(PickRequest request, List<EndpointState> pool, Explanation explain) {
+    return schedule(request, pool, explain, true);
+  }
+
+  /**
+   * @param explain told what each step did, or null when nobody asks (then nothing is recorded)
+   * @param timedRequest whether this request is one whose plugins are timed (the others read no clock)
+   */
+  public PickOutcome schedule(PickRequest request, List<EndpointState> pool, Explanation explain,
+      boolean timedRequest) {
     if (explain != null) {
       explain.candidates(pool);
     }
@@ -60,13 +68,14 @@ public final class SchedulingProfile {
     }
     List<EndpointState> candidates = pool;
     // one ticker read per plugin boundary: a plugin's duration is the time since the previous timed boundary
-    long mark = timed ? ticker.nanos() : 0;
+    boolean timing = timed && timedRequest;
+    long mark = timing ? ticker.nanos() : 0;
     for (Step<Filter> f : filters) {
       if (!f.plugin().applies(request)) {
         continue;
       }
       List<EndpointState> kept = filter(f.plugin(), request, candidates);
-      mark = lap(f, mark);
+      mark = lap(timing, f, mark);
       if (explain != null) {
         explain.filtered(f.id(), kept);
       }
@@ -88,13 +97,13 @@ public final class SchedulingProfile {
       for (int i = 0; i < n; i++) {
         total[i] += s.weight() * partial[i];
       }
-      mark = lap(s, mark);
+      mark = lap(timing, s, mark);
       if (explain != null) {
         explain.scored(s.id(), s.weight(), candidates, partial);
       }
     }
     List<EndpointState> ranked = picker.plugin().pick(request, candidates, total);
-    lap(picker, mark);
+    lap(timing, picker, mark);
     if (explain != null) {
       explain.picked(candidates, total, ranked);
     }
@@ -124,8 +133,8 @@ public final class SchedulingProfile {
   }
 
   /** Records the step's duration since {@code mark} when it is timed; the next mark. */
-  private long lap(Step<?> step, long mark) {
-    if (!timed) {
+  private long lap(boolean timing, Step<?> step, long mark) {
+    if (!timing) {
       return 0;
     }
     long now = ticker.nanos();

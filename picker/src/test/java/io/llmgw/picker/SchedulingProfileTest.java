@@ -118,4 +118,21 @@ class SchedulingProfileTest {
             "scorer queue-scorer 1000", "scorer kv-cache-utilization-scorer 1000", "scorer prefix-cache-scorer 1000",
             "scorer lora-affinity-scorer 1000", "picker max-score-picker 1000");
   }
+
+  /** Issue 28: a request whose timing was not sampled reads no clock in scheduling and observes nothing. */
+  @Test
+  void aRequestNotSampledReadsNoClock() {
+    List<String> observed = new ArrayList<>();
+    int[] reads = {0};
+    Ticker ticker = () -> ++reads[0];
+    var env = new PluginEnv(Clock.fixed(NOW, ZoneOffset.UTC), ticker, () -> new Random(1),
+        Duration.ofSeconds(2), 3, (point, id) -> nanos -> observed.add(point + " " + id.type()));
+    SchedulingProfile timed = PluginRegistry.builtIn().build(PolicyShorthand.SCORERS.config(50), env, w -> {});
+
+    PickOutcome outcome = timed.schedule(PickRequest.of("a"), List.of(p1, p2), null, false);
+
+    assertThat(outcome).isInstanceOf(PickOutcome.Picked.class);
+    assertThat(reads[0]).isZero();
+    assertThat(observed).isEmpty();
+  }
 }

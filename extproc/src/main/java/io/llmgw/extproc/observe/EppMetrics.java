@@ -8,6 +8,7 @@ import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.extproc.state.Topology;
 import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.PluginId;
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.kvcache.EngineBlockIndex;
@@ -86,45 +87,36 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
     this(PLUGIN_TIMING_SAMPLE);
   }
 
-  /** @param pluginTimingSample observe one plugin call in this many (1: every call, as tests that count calls need) */
+  /** @param pluginTimingSample time one request's plugins in this many (1: every request, as tests that count calls need) */
   public EppMetrics(int pluginTimingSample) {
     this.pluginTimingSample = pluginTimingSample;
   }
 
   private final Histogram pluginDurations = Histogram.builder().name("llmgw_plugin_duration_seconds")
       .help("Time each plugin of the request lifecycle took per call, by extension point, plugin type and name; one "
-          + "call in 16 is observed")
+          + "request in 16 is timed")
       .labelNames("extension_point", "plugin_type", "plugin_name")
       .classicOnly().classicUpperBounds(0.000_001, 0.000_002, 0.000_005, 0.000_01, 0.000_02, 0.000_05, 0.000_1,
           0.000_5, 0.001, 0.01)
       .withoutExemplars().register(registry);
 
   /**
-   * One histogram series per plugin, bound once, observing one call in {@value #PLUGIN_TIMING_SAMPLE}: an observation
-   * costs more than most plugins it would time, and a sample shows the same distribution.
+   * One histogram series per plugin, bound once; one request in {@value #PLUGIN_TIMING_SAMPLE} is timed: reading the
+   * clock and observing cost more than most plugins they would time, and a sample shows the same distribution.
    */
   public PluginTimings pluginTimings() {
-    return (point, id) -> new SampledDurations(pluginDurations.labelValues(point, id.type(), id.name()),
-        pluginTimingSample);
-  }
-
-  /** Observes the first call and every {@code every}th after; the count is not atomic, a lost update only moves a sample. */
-  private static final class SampledDurations implements LongConsumer {
-    private final DistributionDataPoint series;
-    private final int every;
-    private int calls;
-
-    SampledDurations(DistributionDataPoint series, int every) {
-      this.series = series;
-      this.every = every;
-    }
-
-    @Override
-    public void accept(long nanos) {
-      if (calls++ % every == 0) {
-        series.observe(nanos / 1e9);
+    return new PluginTimings() {
+      @Override
+      public LongConsumer sink(String point, PluginId id) {
+        DistributionDataPoint series = pluginDurations.labelValues(point, id.type(), id.name());
+        return nanos -> series.observe(nanos / 1e9);
       }
-    }
+
+      @Override
+      public int sampleEvery() {
+        return pluginTimingSample;
+      }
+    };
   }
 
   /**

@@ -21,13 +21,11 @@ import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.Explanation;
 import io.llmgw.picker.PickOutcome;
 import io.llmgw.picker.PickRequest;
-import io.llmgw.picker.Plugin;
 import io.llmgw.picker.PluginId;
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,65 +41,54 @@ import java.util.function.LongConsumer;
  * step that waited. Nothing is run twice.
  */
 public final class Director {
-  /** A plugin and where its durations go. */
-  private record Timed<T extends Plugin>(T plugin, LongConsumer durations) {
-    boolean timed() {
-      return durations != PluginTimings.NOT_TIMED;
-    }
-  }
-
   private final Datastore datastore;
   private final SaturationDetector saturation;
   private final FlowControl flow;
   private final Ticker ticker;
   private final LongConsumer decisionNanos;
-  private final List<Timed<TargetResolver>> resolvers;
-  private final List<Timed<Producer>> producers;
-  private final List<Timed<AdmissionStep>> admission;
-  private final Timed<Loader> loader;
+  private final List<TimedPlugin<TargetResolver>> resolvers;
+  private final List<TimedPlugin<Producer>> producers;
+  private final List<TimedPlugin<AdmissionStep>> admission;
+  private final TimedPlugin<Loader> loader;
   private final SchedulingProfile profile;
-  private final List<Timed<PreRequestHook>> preRequest;
-  private final List<Timed<ResponseHook>> response;
+  private final List<TimedPlugin<PreRequestHook>> preRequest;
+  private final List<TimedPlugin<ResponseHook>> response;
   /** Held from reading the pods' load to taking this request's share of it; a few microseconds per decision. */
   private final ReentrantLock pickLock = new ReentrantLock();
   private final DecisionLog explained;
+  /** One request in this many reads the clock around its plugins; a lost update of the count only moves a sample. */
+  private final int timingSample;
+  private int decisions;
 
   /** @param decisionNanos told how long each first decision took (from a complete body to the stream's first step) */
   public Director(Pipeline pipeline, Datastore datastore, SaturationDetector saturation, FlowControl flow,
       Ticker ticker, PluginTimings timings, LongConsumer decisionNanos, DecisionLog explained) {
     this.explained = explained;
+    this.timingSample = timings.sampleEvery();
     this.datastore = datastore;
     this.saturation = saturation;
     this.flow = flow;
     this.ticker = ticker;
     this.decisionNanos = decisionNanos;
-    this.resolvers = timed("resolve", pipeline.resolvers(), timings);
-    this.producers = timed("prepare", pipeline.producers(), timings);
-    this.admission = timed("admission", pipeline.admission(), timings);
-    this.loader = timed("load", List.of(pipeline.loader()), timings).getFirst();
+    this.resolvers = TimedPlugin.of("resolve", pipeline.resolvers(), timings);
+    this.producers = TimedPlugin.of("prepare", pipeline.producers(), timings);
+    this.admission = TimedPlugin.of("admission", pipeline.admission(), timings);
+    this.loader = TimedPlugin.of("load", List.of(pipeline.loader()), timings).getFirst();
     this.profile = pipeline.profile();
-    this.preRequest = timed("pre_request", pipeline.preRequest(), timings);
-    this.response = timed("response", pipeline.response(), timings);
-  }
-
-  private static <T extends Plugin> List<Timed<T>> timed(String point, List<T> plugins, PluginTimings timings) {
-    List<Timed<T>> out = new ArrayList<>(plugins.size());
-    for (T p : plugins) {
-      out.add(new Timed<>(p, timings.sink(point, PluginId.of(p))));
-    }
-    return out;
+    this.preRequest = TimedPlugin.of("pre_request", pipeline.preRequest(), timings);
+    this.response = TimedPlugin.of("response", pipeline.response(), timings);
   }
 
   /** Every plugin of the lifecycle by extension point, in running order (the scheduling profile's as "schedule"). */
   public Map<String, List<PluginId>> plugins() {
     Map<String, List<PluginId>> out = new LinkedHashMap<>();
-    out.put("resolve", ids(resolvers));
-    out.put("prepare", ids(producers));
-    out.put("admission", ids(admission));
-    out.put("load", ids(List.of(loader)));
+    out.put("resolve", TimedPlugin.ids(resolvers));
+    out.put("prepare", TimedPlugin.ids(producers));
+    out.put("admission", TimedPlugin.ids(admission));
+    out.put("load", TimedPlugin.ids(List.of(loader)));
     out.put("schedule", profile.plugins());
-    out.put("pre_request", ids(preRequest));
-    out.put("response", ids(response));
+    out.put("pre_request", TimedPlugin.ids(preRequest));
+    out.put("response", TimedPlugin.ids(response));
     return out;
   }
 
@@ -111,14 +98,11 @@ public final class Director {
         : String.join(" → ", e.getValue().stream().map(PluginId::toString).toList()))).toList());
   }
 
-  private static List<PluginId> ids(List<? extends Timed<?>> plugins) {
-    return plugins.stream().map(t -> PluginId.of(t.plugin())).toList();
-  }
-
   /** The body is complete: decide, from the route on. */
   public Step start(RequestContext ctx) {
     long t0 = ticker.nanos();
     ctx.moveTo(RequestState.RESOLVE);
+    ctx.timed(decisions++ % timingSample == 0);
     Step step;
     try {
       ctx.explain(explained.wants(ctx.headers()) || ctx.trace() != null ? new Explanation() : null);
@@ -192,10 +176,10 @@ public final class Director {
     ctx.resolved(view, topology.priority(view, objective),
         ctx.hints().limits(view.route().adapter()));
     Choice choice = null;
-    for (Timed<TargetResolver> r : resolvers) {
-      long t0 = r.timed() ? ticker.nanos() : 0;
+    for (TimedPlugin<TargetResolver> r : resolvers) {
+      long t0 = r.start(ctx, ticker);
       TargetResolver.Resolution resolution = r.plugin().resolve(ctx, choice);
-      observe(r, t0);
+      r.stop(t0, ticker);
       switch (resolution) {
         case TargetResolver.Resolution.Refused refused -> {
           return new Step.Answer(refused.reply());
@@ -212,21 +196,21 @@ public final class Director {
   }
 
   private Step prepare(RequestContext ctx) {
-    for (Timed<Producer> p : producers) {
-      long t0 = p.timed() ? ticker.nanos() : 0;
+    for (TimedPlugin<Producer> p : producers) {
+      long t0 = p.start(ctx, ticker);
       p.plugin().produce(ctx);
-      observe(p, t0);
+      p.stop(t0, ticker);
     }
     ctx.moveTo(RequestState.ADMIT);
     return null;
   }
 
   private void renewAfterWait(RequestContext ctx) {
-    for (Timed<Producer> p : producers) {
+    for (TimedPlugin<Producer> p : producers) {
       if (p.plugin().renewsAfterWait()) {
-        long t0 = p.timed() ? ticker.nanos() : 0;
+        long t0 = p.start(ctx, ticker);
         p.plugin().produce(ctx);
-        observe(p, t0);
+        p.stop(t0, ticker);
       }
     }
   }
@@ -235,10 +219,10 @@ public final class Director {
     List<EndpointState> states = datastore.states(ctx.choice().pools());
     AdmissionFacts facts = new AdmissionFacts(ctx, states, saturation, flow);
     for (int i = ctx.nextAdmissionStep(); i < admission.size(); i++) {
-      Timed<AdmissionStep> a = admission.get(i);
-      long t0 = a.timed() ? ticker.nanos() : 0;
+      TimedPlugin<AdmissionStep> a = admission.get(i);
+      long t0 = a.start(ctx, ticker);
       AdmissionStep.Verdict verdict = a.plugin().admit(ctx, facts);
-      observe(a, t0);
+      a.stop(t0, ticker);
       switch (verdict) {
         case AdmissionStep.Verdict.Admit admitted -> {}
         case AdmissionStep.Verdict.Refuse refuse -> {
@@ -257,9 +241,9 @@ public final class Director {
   }
 
   private Step load(RequestContext ctx) {
-    long t0 = loader.timed() ? ticker.nanos() : 0;
+    long t0 = loader.start(ctx, ticker);
     Loader.Outcome outcome = loader.plugin().prepare(ctx, datastore.states(ctx.choice().pools(), ctx.proxySubset()));
-    observe(loader, t0);
+    loader.stop(t0, ticker);
     switch (outcome) {
       case Loader.Outcome.Ready ready -> {
         ctx.choice(ready.choice());
@@ -291,7 +275,8 @@ public final class Director {
     Routed routed;
     pickLock.lock();
     try {
-      PickOutcome outcome = profile.schedule(request, datastore.states(choice.pools()), ctx.explanation());
+      PickOutcome outcome = profile.schedule(request, datastore.states(choice.pools()), ctx.explanation(),
+          ctx.timed());
       if (outcome instanceof PickOutcome.NoEndpoint none) {
         return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
             + "': " + none.detail()));
@@ -300,10 +285,10 @@ public final class Director {
       routed = new Routed(picked.decision(), body, picked.loadAtPick());
       ctx.routed(routed);
       EndpointState primary = routed.decision().primary();
-      for (Timed<PreRequestHook> h : preRequest) {
-        long t0 = h.timed() ? ticker.nanos() : 0;
+      for (TimedPlugin<PreRequestHook> h : preRequest) {
+        long t0 = h.start(ctx, ticker);
         h.plugin().preRequest(ctx, primary);
-        observe(h, t0);
+        h.stop(t0, ticker);
       }
     } finally {
       pickLock.unlock();
@@ -314,36 +299,30 @@ public final class Director {
 
   /** The response started; {@code served} is the endpoint the proxy used, when it says. */
   public void responseStarted(RequestContext ctx, String served) {
-    for (Timed<ResponseHook> h : response) {
-      long t0 = h.timed() ? ticker.nanos() : 0;
+    for (TimedPlugin<ResponseHook> h : response) {
+      long t0 = h.start(ctx, ticker);
       h.plugin().onResponseHeaders(ctx, served);
-      observe(h, t0);
+      h.stop(t0, ticker);
     }
   }
 
   /** The response's first bytes came: for a streamed response, its first token. */
   public void firstBytes(RequestContext ctx) {
-    for (Timed<ResponseHook> h : response) {
-      long t0 = h.timed() ? ticker.nanos() : 0;
+    for (TimedPlugin<ResponseHook> h : response) {
+      long t0 = h.start(ctx, ticker);
       h.plugin().onFirstBytes(ctx);
-      observe(h, t0);
+      h.stop(t0, ticker);
     }
     Traces.event(ctx, "first token");
   }
 
   /** The exchange ended (the caller moved the request to a terminal state): every response hook hears it once. */
   public void done(RequestContext ctx, Completion completion) {
-    for (Timed<ResponseHook> h : response) {
-      long t0 = h.timed() ? ticker.nanos() : 0;
+    for (TimedPlugin<ResponseHook> h : response) {
+      long t0 = h.start(ctx, ticker);
       h.plugin().onDone(ctx, completion);
-      observe(h, t0);
+      h.stop(t0, ticker);
     }
     Traces.end(ctx, completion);
-  }
-
-  private void observe(Timed<?> t, long t0) {
-    if (t.timed()) {
-      t.durations().accept(ticker.nanos() - t0);
-    }
   }
 }

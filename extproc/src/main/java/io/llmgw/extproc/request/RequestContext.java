@@ -38,6 +38,7 @@ public final class RequestContext implements PromptBlocks.Source {
   private Routed routed;
   private InFlightTracker.Lease lease;
   private Explanation explanation;
+  private boolean timed;
   private String decisionHeader;
   private Runnable cancelWait;
   private RequestTrace trace;
@@ -150,6 +151,15 @@ public final class RequestContext implements PromptBlocks.Source {
 
   void explain(Explanation collector) {
     this.explanation = collector;
+  }
+
+  /** Whether this request's plugins are timed (one request in the timings' sample). */
+  boolean timed() {
+    return timed;
+  }
+
+  void timed(boolean timed) {
+    this.timed = timed;
   }
 
   /** The decision in one line, for the response header of a request that showed the read token; null otherwise. */

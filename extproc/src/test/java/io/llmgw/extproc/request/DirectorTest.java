@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.extproc.observe.DecisionLog;
+import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.testing.TestGateway;
 import java.util.List;
@@ -112,6 +113,30 @@ class DirectorTest {
         new String[] {"filter", "fresh-metrics-filter"}, new String[] {"scorer", "lora-packing-scorer"},
         new String[] {"picker", "max-score-picker"}, new String[] {"pre_request", "in-flight-lease"})) {
       assertThat(g.pluginCalls(plugin[0], plugin[1])).as(plugin[1]).isEqualTo(1);
+    }
+  }
+
+  /**
+   * Issue 28: reading the clock around every plugin cost more than the plugins it timed, so the sample is taken per
+   * request: a request whose timing is not sampled reads no clock for any of its plugins, and the sampled one is timed
+   * in every phase (not one plugin call in n, whichever request it belongs to).
+   */
+  @Test
+  void oneRequestInTheSampleHasItsPluginsTimedInEveryPhaseAndTheOthersNone() {
+    try (TestGateway sampled = new TestGateway(TestGateway.settings(), 3, ROUTES, new EppMetrics(2))) {
+      sampled.allIdle(3, "chat-lora");
+      String[][] plugins = {{"resolve", "weighted-targets"}, {"admission", "flow-control"},
+          {"scorer", "lora-packing-scorer"}, {"picker", "max-score-picker"}, {"pre_request", "in-flight-lease"}};
+      // the sampled first request is answered 404 before any plugin runs; the second is not sampled
+      sampled.director().start(Contexts.arrived(sampled, "nobody", Map.of(), null));
+      assertThat(sampled.director().start(Contexts.arrived(sampled, "chat-lora"))).isInstanceOf(Step.Forward.class);
+      for (String[] plugin : plugins) {
+        assertThat(sampled.pluginCalls(plugin[0], plugin[1])).as(plugin[1] + ", not sampled").isZero();
+      }
+      assertThat(sampled.director().start(Contexts.arrived(sampled, "chat-lora"))).isInstanceOf(Step.Forward.class);
+      for (String[] plugin : plugins) {
+        assertThat(sampled.pluginCalls(plugin[0], plugin[1])).as(plugin[1] + ", sampled").isEqualTo(1);
+      }
     }
   }
 

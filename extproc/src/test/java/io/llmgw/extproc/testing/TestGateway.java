@@ -38,7 +38,12 @@ public final class TestGateway implements AutoCloseable {
 
   /** @param routes routes (and objectives) over the pool {@code pool}, whose pods are {@link #address} 1…{@code pods} */
   public TestGateway(EppSettings settings, int pods, String routes) {
-    parts = Components.wire(settings, clock, clock, scheduler, Runnable::run, scrapes, new EppMetrics(1), runtime);
+    this(settings, pods, routes, new EppMetrics(1));
+  }
+
+  /** @param metrics where the parts count; {@code new EppMetrics(n)} times the plugins of one request in n */
+  public TestGateway(EppSettings settings, int pods, String routes, EppMetrics metrics) {
+    parts = Components.wire(settings, clock, clock, scheduler, Runnable::run, scrapes, metrics, runtime);
     apply(pods, routes);
   }
 
