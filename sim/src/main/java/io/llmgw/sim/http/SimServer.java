@@ -138,6 +138,12 @@ public final class SimServer extends AbstractVerticle {
       error(req.response(), 400, "BadRequestError", e.getMessage());
       return;
     }
+    if (request.priority() != 0 && !config.priorityScheduling()) {
+      // vLLM's engine refuses a priority it would not honour rather than ignore it
+      error(req.response(), 400, "BadRequestError", "Got priority " + request.priority()
+          + " but Priority scheduling is not enabled.");
+      return;
+    }
     String injected = req.getHeader(RETURN_ERROR);
     if (injected != null) {
       int code = parseStatus(injected);

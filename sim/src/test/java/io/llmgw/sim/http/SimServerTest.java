@@ -162,6 +162,24 @@ class SimServerTest {
     assertThat(tokens.getLast().get("choices").get(0).get("finish_reason").asText()).isEqualTo("length");
   }
 
+  /**
+   * vLLM refuses a non-zero {@code priority} unless it runs {@code --scheduling-policy priority} (its engine: "Got
+   * priority N but Priority scheduling is not enabled."), as a 400 in its error shape; a priority pod takes it.
+   */
+  @Test
+  void aPriorityIsRefusedUnlessThePodSchedulesByPriority() throws Exception {
+    String body = "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],"
+        + "\"max_tokens\":1,\"priority\":-5}";
+    HttpResponse<String> fcfs = post(pods, "/v1/chat/completions", body);
+    assertThat(fcfs.statusCode()).isEqualTo(400);
+    JsonNode error = JSON.readTree(fcfs.body()).get("error");
+    assertThat(error.get("message").asText()).isEqualTo("Got priority -5 but Priority scheduling is not enabled.");
+    assertThat(error.get("type").asText()).isEqualTo("BadRequestError");
+    try (SimPods priority = SimPods.start(SimConfig.builder().priorityScheduling(true).build(), 1, "127.0.0.84", 0)) {
+      assertThat(post(priority, "/v1/chat/completions", body).statusCode()).isEqualTo(200);
+    }
+  }
+
   @Test
   void badRequestsGetVllmStatusCodes() throws Exception {
     assertThat(post(pods, "/v1/chat/completions", "{not json").statusCode()).isEqualTo(400);
@@ -175,7 +193,7 @@ class SimServerTest {
       assertThat(r.body()).contains("'priority' must be an integer");
     }
     assertThat(post(pods, "/v1/chat/completions", "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\","
-        + "\"content\":\"x\"}],\"max_tokens\":1,\"priority\":-5}").statusCode()).isEqualTo(200);
+        + "\"content\":\"x\"}],\"max_tokens\":1,\"priority\":0}").statusCode()).isEqualTo(200);
     HttpResponse<String> unknown = post(pods, "/v1/chat/completions", chat("no-such-lora", 1, false));
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(JSON.readTree(unknown.body()).get("error").get("message").asText()).contains("no-such-lora");
