@@ -45,12 +45,20 @@ final class ClosedLoop {
   private final AtomicLong errors = new AtomicLong();
   private final Histogram ttft = new Histogram(3_600_000_000L, 3);
 
+  /** vLLM's request {@code priority} each body carries, or null for none. */
+  private final Integer priority;
+
   ClosedLoop(String url, String key, int promptTokens, int outputTokens, int users) {
+    this(url, key, promptTokens, outputTokens, users, null);
+  }
+
+  ClosedLoop(String url, String key, int promptTokens, int outputTokens, int users, Integer priority) {
     this.url = url;
     this.key = key;
     this.promptTokens = promptTokens;
     this.outputTokens = outputTokens;
     this.users = users;
+    this.priority = priority;
   }
 
   /** Runs every loop's users at once: {@code warmUp}, then {@code window} counted; one result per loop, in order. */
@@ -123,7 +131,8 @@ final class ClosedLoop {
     }
     String unique = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41), 36);
     return "{\"model\":\"" + io.llmgw.sim.engine.SimConfig.DEFAULT_MODEL + "\",\"stream\":true,"
-        + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":" + outputTokens + ",\"messages\":[{\"role\":"
+        + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":" + outputTokens
+        + (priority == null ? "" : ",\"priority\":" + priority) + ",\"messages\":[{\"role\":"
         + "\"user\",\"content\":\"" + unique + " " + new String(words, 0, words.length - 12) + "\"}]}";
   }
 }

@@ -29,20 +29,25 @@ import java.util.Locale;
  * </ul>
  *
  * Usage: [seconds per run] (default 30, after 5 s of warm-up) [saturation queue limit] (default the EPP's, 5: a pod
- * that queues fewer than this many requests is not full, and what it queues, it serves first come first served).
+ * that queues fewer than this many requests is not full, and what it queues, it serves first come first served)
+ * [{@code engine-priority}]: the flood only, on pods that schedule by priority (vLLM's {@code --scheduling-policy
+ * priority}) with the light tenant's requests marked {@code "priority": -1} by the client, the heavy one's 0: the most
+ * the engine's own order could give the light tenant, whoever set the priorities.
  */
 public final class TenantFairnessRun {
   static final int HEAVY_PROMPT = 2_000;
   static final int LIGHT_PROMPT = 200;
   static final int OUTPUT = 16;
   private static int queueLimit;
+  private static boolean enginePriority;
 
   public static void main(String[] args) throws Exception {
     double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 30;
     queueLimit = args.length > 1 ? Integer.parseInt(args[1]) : io.llmgw.picker.SaturationSettings.defaults()
         .queueLimit();
+    enginePriority = args.length > 2 && args[2].equals("engine-priority");
     SimConfig sim = SimConfig.builder().capacity(8, 1024, SimConfig.defaults().numGpuBlocks()).decode(20, 1.0)
-        .seed(1).build();
+        .priorityScheduling(enginePriority).seed(1).build();
     Path dir = Files.createTempDirectory("llmgw-tenant-fairness");
     Path keys = dir.resolve("keys.yaml");
     Files.writeString(keys, "keys:\n  - {tenant: heavy, sha256: " + sha256("sk-heavy") + "}\n"
@@ -55,12 +60,14 @@ public final class TenantFairnessRun {
         + "| p90 ratio | light requests | heavy requests |\n|---|---:|---:|---:|---:|---:|\n");
     for (FlowSettings.Fairness f : List.of(FlowSettings.Fairness.TOKENS, FlowSettings.Fairness.ROUND_ROBIN)) {
       String name = f == FlowSettings.Fairness.TOKENS ? "tokens" : "round-robin";
-      ClosedLoop.Result[] both = run(sim, dir, keys, f, 64, 16, seconds);
-      ClosedLoop.Result light = both[0];
-      ClosedLoop.Result heavy = both[1];
-      share.append(String.format(Locale.ROOT, "| %s | %.1f %% | %.0f / %.0f | %.0f / %.0f | %d / %d |%n", name,
-          100.0 * light.tokens() / (light.tokens() + heavy.tokens()), light.ttftMs(50), light.ttftMs(90),
-          heavy.ttftMs(50), heavy.ttftMs(90), light.requests(), heavy.requests()));
+      if (!enginePriority) {
+        ClosedLoop.Result[] both = run(sim, dir, keys, f, 64, 16, seconds);
+        ClosedLoop.Result light = both[0];
+        ClosedLoop.Result heavy = both[1];
+        share.append(String.format(Locale.ROOT, "| %s | %.1f %% | %.0f / %.0f | %.0f / %.0f | %d / %d |%n", name,
+            100.0 * light.tokens() / (light.tokens() + heavy.tokens()), light.ttftMs(50), light.ttftMs(90),
+            heavy.ttftMs(50), heavy.ttftMs(90), light.requests(), heavy.requests()));
+      }
       ClosedLoop.Result[] flooded = run(sim, dir, keys, f, 4, 24, seconds);
       ClosedLoop.Result alone = run(sim, dir, keys, f, 4, 0, seconds)[0];
       flood.append(String.format(Locale.ROOT, "| %s | %.0f / %.0f | %.0f / %.0f | %.2f | %d | %d |%n", name,
@@ -92,9 +99,9 @@ public final class TenantFairnessRun {
       System.out.printf("  %s, light %d users, heavy %d ...", fairness, lightUsers, heavyUsers);
       System.out.flush();
       List<ClosedLoop> loops = new ArrayList<>();
-      loops.add(new ClosedLoop(url, "sk-light", LIGHT_PROMPT, OUTPUT, lightUsers));
+      loops.add(new ClosedLoop(url, "sk-light", LIGHT_PROMPT, OUTPUT, lightUsers, enginePriority ? -1 : null));
       if (heavyUsers > 0) {
-        loops.add(new ClosedLoop(url, "sk-heavy", HEAVY_PROMPT, OUTPUT, heavyUsers));
+        loops.add(new ClosedLoop(url, "sk-heavy", HEAVY_PROMPT, OUTPUT, heavyUsers, enginePriority ? 0 : null));
       }
       ClosedLoop.Result[] out = ClosedLoop.runTogether(loops, Duration.ofSeconds(5), Duration.ofMillis((long) (seconds
           * 1000)));
