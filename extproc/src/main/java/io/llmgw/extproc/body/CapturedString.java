@@ -39,6 +39,17 @@ final class CapturedString {
     return limit > 0 && !overflow ? JsonStrings.decode(bytes, length) : null;
   }
 
+  /** A key: the known name its raw bytes spell (the same String every time), else decoded as {@link #decoded}. */
+  String decodedKey() {
+    if (limit > 0 && !overflow) {
+      int known = KnownKeys.of(bytes, length);
+      if (known >= 0) {
+        return KnownKeys.NAMES.get(known);
+      }
+    }
+    return decoded();
+  }
+
   private boolean room(int n) {
     if (overflow || (long) length + n > limit) {
       overflow = true;

@@ -1,8 +1,5 @@
 package io.llmgw.extproc.body;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -45,10 +42,6 @@ final class JsonByteScanner {
   private int literalAt;
 
   private final JsonEvents events;
-
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101_0101_0101_0101L;
-  private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
 
   JsonByteScanner(JsonEvents events) {
     this.events = events;
@@ -201,7 +194,7 @@ final class JsonByteScanner {
     int wordsFrom = i; // where eight bytes at a time may be tried again: not inside a word that held a special byte
     while (i < end) {
       if (i >= wordsFrom && end - i >= Long.BYTES) {
-        if (plainWord(b, i)) {
+        if (StringWords.plain(b, i)) {
           i += Long.BYTES;
           continue;
         }
@@ -250,20 +243,6 @@ final class JsonByteScanner {
     return i;
   }
 
-  /**
-   * Whether the eight bytes at {@code i} are all printable ASCII other than a quote and a backslash: nothing in them
-   * ends the string, escapes, or starts a multi-byte character, so the loop may pass them at once. Each test below is
-   * exact for "some byte of the word is": below 0x20 (a control character), 0x22 ({@code "}), 0x5C ({@code \}), or
-   * 0x80 and above (the high bit); a borrow only crosses from a byte that already answered yes.
-   */
-  private static boolean plainWord(byte[] b, int i) {
-    long w = (long) LONGS.get(b, i);
-    long quote = w ^ 0x2222_2222_2222_2222L;
-    long backslash = w ^ 0x5C5C_5C5C_5C5C_5C5CL;
-    long special = (w - 0x2020_2020_2020_2020L) & ~w | (quote - ONES) & ~quote | (backslash - ONES) & ~backslash | w;
-    return (special & HIGH_BITS) == 0;
-  }
-
   /** An escape at {@code i}: the index after it, or -1 when it is not one; may leave the state ESCAPE or UNICODE. */
   private int escapeAt(byte[] b, int i, int end) {
     if (i + 1 >= end) {
@@ -309,7 +288,7 @@ final class JsonByteScanner {
   }
 
   private void endString(long end) {
-    String decoded = capture.decoded();
+    String decoded = stringIsKey ? capture.decodedKey() : capture.decoded();
     if (stringIsKey) {
       state = COLON;
       events.key(depth, decoded);

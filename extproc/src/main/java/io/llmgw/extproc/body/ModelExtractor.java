@@ -9,7 +9,8 @@ import java.util.Set;
  * Finds the top-level {@code model} of a JSON body fed in chunks of any size, and validates the whole body on the way
  * (RFC 8259: structure, strings with their escapes and UTF-8, numbers, literals), without building a tree and without
  * decoding a string it does not keep: a prompt's text is only scanned for its closing quote. Only top-level keys and
- * the values of {@code model} and {@code user} are decoded. A top-level key that appears twice is refused: JSON readers
+ * the values of {@code model} and {@code user} are decoded, and a key OpenAI's APIs define is recognised by its bytes
+ * instead ({@link KnownKeys}). A top-level key that appears twice is refused: JSON readers
  * differ on which one wins (the scan would route on the first, a Python server serves the last). Not thread-safe; one
  * per request.
  */
@@ -34,7 +35,9 @@ public final class ModelExtractor {
   private long promptEnd = -1;
   private int promptDepth = -1;
   private BodyProblem problem;
-  private final Set<String> topLevelKeys = new HashSet<>();
+  /** The known top-level keys seen, one bit each ({@link KnownKeys}); the others in a set made when one comes. */
+  private long knownKeysSeen;
+  private Set<String> otherKeys;
 
   /** Feeds the next chunk; cheap to call with empty chunks. Stops scanning after the first problem. */
   public void feed(ByteBuffer chunk) {
@@ -74,6 +77,21 @@ public final class ModelExtractor {
   }
 
   /** What the scan reports, in body order: the extraction's rules over the tokens. */
+
+  /** Whether this top-level key comes for the first time. */
+  private boolean firstTime(String key) {
+    int known = KnownKeys.of(key);
+    if (known >= 0) {
+      long bit = 1L << known;
+      boolean first = (knownKeysSeen & bit) == 0;
+      knownKeysSeen |= bit;
+      return first;
+    }
+    if (otherKeys == null) {
+      otherKeys = new HashSet<>();
+    }
+    return otherKeys.add(key);
+  }
   private final class Events implements JsonEvents {
     @Override
     public void fail(BodyProblem p) {
@@ -126,7 +144,7 @@ public final class ModelExtractor {
     public void key(int depth, String name) {
       if (depth == 1) {
         pendingField = name;
-        if (!topLevelKeys.add(name)) {
+        if (!firstTime(name)) {
           fail(BodyProblem.DUPLICATE_KEY);
         }
       }

@@ -102,6 +102,13 @@ class ModelExtractorTest {
     assertThat(scan(bytes("{\"model\":\"a\",\"x\":{\"k\":1},\"y\":{\"k\":2}}"), chunk))
         .as("the same key in different nested objects is not a repeat").isInstanceOf(ExtractedBody.class);
     assertThat(BodyProblem.DUPLICATE_KEY.message()).contains("repeats a top-level key");
+    // a known key is recognised by its bytes, so the same key escaped is still the same key; unknown keys too
+    assertThat(scan(bytes("{\"model\":\"a\",\"mod\\u0065l\":\"b\"}"), chunk)).isEqualTo(BodyProblem.DUPLICATE_KEY);
+    assertThat(scan(bytes("{\"mod\\u0065l\":\"a\",\"model\":\"b\"}"), chunk)).isEqualTo(BodyProblem.DUPLICATE_KEY);
+    assertThat(scan(bytes("{\"model\":\"a\",\"top_k\":1,\"top_\\u006b\":2}"), chunk))
+        .isEqualTo(BodyProblem.DUPLICATE_KEY);
+    assertThat(scan(bytes("{\"model\":\"a\",\"top_k\":1,\"top_p\":0.9,\"stream\":true}"), chunk))
+        .isInstanceOf(ExtractedBody.class);
   }
 
   @Test
