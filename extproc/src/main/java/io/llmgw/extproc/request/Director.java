@@ -30,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 
 /**
@@ -54,7 +53,7 @@ public final class Director {
   private final List<TimedPlugin<PreRequestHook>> preRequest;
   private final List<TimedPlugin<ResponseHook>> response;
   /** Held from reading the pods' load to taking this request's share of it; a few microseconds per decision. */
-  private final ReentrantLock pickLock = new ReentrantLock();
+  private final PickLock pickLock = new PickLock();
   private final DecisionLog explained;
   /** One request in this many reads the clock around its plugins; a lost update of the count only moves a sample. */
   private final int timingSample;
