@@ -10,9 +10,8 @@ import java.util.Set;
  * (RFC 8259: structure, strings with their escapes and UTF-8, numbers, literals), without building a tree and without
  * decoding a string it does not keep: a prompt's text is only scanned for its closing quote. Only top-level keys and
  * the values of {@code model} and {@code user} are decoded, and a key OpenAI's APIs define is recognised by its bytes
- * instead ({@link KnownKeys}). A top-level key that appears twice is refused: JSON readers
- * differ on which one wins (the scan would route on the first, a Python server serves the last). Not thread-safe; one
- * per request.
+ * instead ({@link KnownKeys}). A top-level key that appears twice is refused: JSON readers differ on which one wins
+ * (the scan would route on the first, a Python server serves the last). Not thread-safe; one per request.
  */
 public final class ModelExtractor {
   /** Containers nested deeper than this (the root object is level 1) are refused; real requests stay far below. */
@@ -76,8 +75,6 @@ public final class ModelExtractor {
     return "messages".equals(pendingField) || "prompt".equals(pendingField);
   }
 
-  /** What the scan reports, in body order: the extraction's rules over the tokens. */
-
   /** Whether this top-level key comes for the first time. */
   private boolean firstTime(String key) {
     int known = KnownKeys.of(key);
@@ -92,6 +89,8 @@ public final class ModelExtractor {
     }
     return otherKeys.add(key);
   }
+
+  /** What the scan reports, in body order: the extraction's rules over the tokens. */
   private final class Events implements JsonEvents {
     @Override
     public void fail(BodyProblem p) {
