@@ -53,7 +53,8 @@ class LauncherIT {
       try (DevProxy proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
           .withEpp("127.0.0.1", grpc))) {
         String chat = "{\"model\":\"sql-lora\",\"max_tokens\":3,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-        HttpResponse<String> ok = await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+        // the first launch after a build records the class archive before it serves (tens of seconds on 2 busy cores)
+        HttpResponse<String> ok = await().atMost(Duration.ofSeconds(120)).ignoreExceptions()
             .until(() -> post(proxy.port(), chat), r -> r.statusCode() == 200);
         assertThat(ok.body()).contains("\"model\":\"sql-lora\"");
         HttpResponse<String> unknown = post(proxy.port(), chat.replace("sql-lora", "gpt-nope"));
