@@ -45,7 +45,10 @@ public final class TenantFairnessRun {
     double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 30;
     queueLimit = args.length > 1 ? Integer.parseInt(args[1]) : io.llmgw.picker.SaturationSettings.defaults()
         .queueLimit();
-    enginePriority = args.length > 2 && args[2].equals("engine-priority");
+    if (args.length > 2 && !args[2].equals("engine-priority")) {
+      throw new IllegalArgumentException("third argument: 'engine-priority' or nothing, got '" + args[2] + "'");
+    }
+    enginePriority = args.length > 2;
     SimConfig sim = SimConfig.builder().capacity(8, 1024, SimConfig.defaults().numGpuBlocks()).decode(20, 1.0)
         .priorityScheduling(enginePriority).seed(1).build();
     Path dir = Files.createTempDirectory("llmgw-tenant-fairness");
