@@ -2,6 +2,7 @@ package io.llmgw.sim;
 
 import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.engine.SimProfile;
 import io.llmgw.sim.http.SimPods;
 import io.llmgw.sim.http.SimServer;
 import io.llmgw.sim.kvpublish.VllmKvEventsConfig;
@@ -26,14 +27,29 @@ public final class SimCommand implements Callable<Integer> {
       description = "Port every server listens on (default: ${DEFAULT-VALUE}).")
   int port;
 
-  @Option(names = "--model", defaultValue = SimConfig.DEFAULT_MODEL, description = "Base model name.")
+  @Option(names = "--model", description = "Base model name (default: " + SimConfig.DEFAULT_MODEL + ", or the "
+      + "profile's).")
   String model;
+
+  @Option(names = "--profile", description = "Measured step costs of a published configuration: "
+      + "llama-3.1-8b-h100, qwen2.5-72b-tp4-h100, or a properties file of the same keys (sim/README.md); flags given "
+      + "here override it (default: the small fast pool of the flags' defaults).")
+  String profile;
+
+  @Option(names = "--max-num-batched-tokens", description = "Tokens one step may process, vLLM's chunked prefill "
+      + "budget; 0: no limit (default: 0, or the profile's).")
+  Integer maxNumBatchedTokens;
+
+  @Option(names = "--async-scheduling", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "vLLM's async scheduling, on by default as in vLLM: a request arriving during a step joins the "
+          + "step after the next (--no-async-scheduling: the next).")
+  boolean asyncScheduling;
 
   @Option(names = "--adapters", split = ",", description = "Adapters registered at start (comma-separated).")
   List<String> adapters = List.of();
 
-  @Option(names = "--max-num-seqs", defaultValue = "64", description = "Running slots (default: ${DEFAULT-VALUE}).")
-  int maxNumSeqs;
+  @Option(names = "--max-num-seqs", description = "Running slots (default: 64, or the profile's).")
+  Integer maxNumSeqs;
 
   @Option(names = "--max-waiting", defaultValue = "1024",
       description = "Waiting-queue capacity; a full queue answers 429 (default: ${DEFAULT-VALUE}).")
@@ -45,32 +61,33 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--max-cpu-loras", description = "Adapters kept in host memory (default: --max-loras).")
   Integer maxCpuLoras;
 
-  @Option(names = "--num-gpu-blocks", defaultValue = "4096",
-      description = "KV-cache blocks of 16 tokens (default: ${DEFAULT-VALUE}).")
-  int gpuBlocks;
+  @Option(names = "--num-gpu-blocks", description = "KV-cache blocks of 16 tokens (default: 4096, or the profile's).")
+  Integer gpuBlocks;
 
   @Option(names = "--max-model-len", defaultValue = "8192", description = "Prompt + output limit in tokens.")
   int maxModelLen;
 
-  @Option(names = "--prefill-overhead-ms", defaultValue = "10",
-      description = "Fixed time of a prefill step (default: ${DEFAULT-VALUE}).")
-  double prefillOverheadMs;
+  @Option(names = "--prefill-overhead-ms",
+      description = "Fixed time of a step that prefills (default: 10, or the profile's).")
+  Double prefillOverheadMs;
 
-  @Option(names = "--prefill-per-token-ms", defaultValue = "0.1",
-      description = "Prefill time per prompt token not in the prefix cache (default: ${DEFAULT-VALUE}).")
-  double prefillPerTokenMs;
+  @Option(names = "--prefill-per-token-ms",
+      description = "Prefill time per prompt token not in the prefix cache (default: 0.1, or the profile's).")
+  Double prefillPerTokenMs;
 
-  @Option(names = "--decode-base-ms", defaultValue = "10", description = "Step time of a batch of one.")
-  double decodeBaseMs;
+  @Option(names = "--decode-base-ms", description = "Step time of a batch of one (default: 10, or the profile's).")
+  Double decodeBaseMs;
 
-  @Option(names = "--decode-per-seq-ms", defaultValue = "0.3", description = "Added step time per running sequence.")
-  double decodePerSeqMs;
+  @Option(names = "--decode-per-seq-ms",
+      description = "Added step time per running sequence (default: 0.3, or the profile's).")
+  Double decodePerSeqMs;
 
-  @Option(names = "--lora-load-ms", defaultValue = "200", description = "Reading an adapter from disk.")
-  double loraLoadMs;
+  @Option(names = "--lora-load-ms", description = "Reading an adapter from disk (default: 200, or the profile's).")
+  Double loraLoadMs;
 
-  @Option(names = "--lora-swap-ms", defaultValue = "20", description = "Moving an adapter from host memory to GPU.")
-  double loraSwapMs;
+  @Option(names = "--lora-swap-ms",
+      description = "Moving an adapter from host memory to GPU (default: 20, or the profile's).")
+  Double loraSwapMs;
 
   @Option(names = "--mean-output-tokens", defaultValue = "64",
       description = "Output length when a request sets no max_tokens (default: ${DEFAULT-VALUE}).")
@@ -102,14 +119,29 @@ public final class SimCommand implements Callable<Integer> {
   boolean proposedMetrics;
 
   public SimConfig config() {
-    return SimConfig.builder().model(model).adapters(adapters)
-        .loras(maxLoras, maxCpuLoras == null ? maxLoras : maxCpuLoras)
-        .capacity(maxNumSeqs, maxWaiting, gpuBlocks).maxModelLen(maxModelLen)
-        .prefill(prefillOverheadMs, prefillPerTokenMs).decode(decodeBaseMs, decodePerSeqMs)
-        .loraLatency(loraLoadMs, loraSwapMs).meanOutputTokens(meanOutputTokens).failureRate(failureRate).seed(seed)
+    SimConfig.Builder b = SimConfig.builder();
+    if (profile != null) {
+      SimProfile.load(profile).applyTo(b);
+    }
+    SimConfig base = b.build();
+    if (model != null) {
+      b.model(model);
+    }
+    b.adapters(adapters).loras(maxLoras, maxCpuLoras == null ? maxLoras : maxCpuLoras)
+        .capacity(or(maxNumSeqs, base.maxNumSeqs()), maxWaiting, or(gpuBlocks, base.numGpuBlocks()))
+        .maxModelLen(maxModelLen).maxNumBatchedTokens(or(maxNumBatchedTokens, base.maxNumBatchedTokens()))
+        .prefill(or(prefillOverheadMs, base.prefillOverheadMs()), or(prefillPerTokenMs, base.prefillPerTokenMs()))
+        .decode(or(decodeBaseMs, base.decodeBaseMs()), or(decodePerSeqMs, base.decodePerSeqMs()))
+        .loraLatency(or(loraLoadMs, base.loraLoadMs()), or(loraSwapMs, base.loraSwapMs()))
+        .asyncScheduling(asyncScheduling).meanOutputTokens(meanOutputTokens).failureRate(failureRate).seed(seed)
         .runtimePort(runtimePort).priorityScheduling(schedulingPolicy.equals("priority"))
         .kvEvents(kvEventsConfig == null ? KvEventsConfig.OFF : VllmKvEventsConfig.parse(kvEventsConfig))
-        .proposedMetrics(proposedMetrics).build();
+        .proposedMetrics(proposedMetrics);
+    return b.build();
+  }
+
+  private static <T> T or(T given, T otherwise) {
+    return given != null ? given : otherwise;
   }
 
   @Override
@@ -141,7 +173,8 @@ public final class SimCommand implements Callable<Integer> {
         stopped.countDown();
       }
     }, "sim-shutdown"));
-    System.out.println("llmgw sim: " + pods + " server(s) for " + model + " with adapters " + adapters + " at "
+    System.out.println("llmgw sim: " + pods + " server(s) for " + config.model()
+        + (profile == null ? "" : " (profile " + profile + ")") + " with adapters " + adapters + " at "
         + running.pods().stream().map(SimServer::address).toList());
     stopped.await();
     return 0;

@@ -39,6 +39,7 @@ public final class Engine {
   private int usedBlocks;
   private long nextId;
   private boolean stepping;
+  private long stepStartNanos;
 
   public Engine(SimConfig config, Scheduler scheduler) {
     this(config, scheduler, KvEventSink.NONE);
@@ -73,12 +74,24 @@ public final class Engine {
     Sequence s = new Sequence(request, listener, new SplittableRandom(config.seed() * 1_000_003L + id),
         scheduler.nanoTime());
     s.blocks = Math.min(config.numGpuBlocks(), config.blocksFor(request.promptTokens() + request.maxTokens()));
+    if (config.apiOverheadMs() > 0) {
+      scheduler.schedule(config.apiOverheadMs(), () -> enqueue(s));
+    } else {
+      enqueue(s);
+    }
+    return s;
+  }
+
+  private void enqueue(Sequence s) {
+    if (s.cancelled) {
+      return; // the client left while the API server still held the request
+    }
+    s.queuedNanos = scheduler.nanoTime();
     waiting.add(s);
     if (!stepping) {
       stepping = true;
-      step();
+      step(Long.MAX_VALUE);
     }
-    return s;
   }
 
   /** The client went away: a waiting sequence leaves now, a running one at the end of the current step. */
@@ -121,18 +134,45 @@ public final class Engine {
     return new LoadResult(200, "Success: LoRA adapter '" + name + "' removed successfully.");
   }
 
-  private void step() {
+  /**
+   * Starts a step: decides its batch and schedules its end.
+   *
+   * @param queuedBy only waiting sequences queued by then may join (with async scheduling, the start of the step just
+   *     ended, when this one was scheduled); {@code Long.MAX_VALUE} when the engine was idle
+   */
+  private void step(long queuedBy) {
     long now = scheduler.nanoTime();
+    stepStartNanos = now;
     if (config.priorityScheduling()) {
       waiting.sort(BY_PRIORITY);
-      preemptFor();
+      preemptFor(queuedBy);
     }
     double ms = config.decodeBaseMs() + config.decodePerSeqMs() * running.size();
-    double prefillTokens = 0;
-    boolean admittedAny = false;
+    int budget = config.maxNumBatchedTokens() > 0 ? config.maxNumBatchedTokens() : Integer.MAX_VALUE;
+    long contextTokens = 0;
+    for (Sequence s : running) {
+      if (s.prefillLeft == 0) {
+        budget--;
+        contextTokens += s.request.promptTokens() + s.generated;
+      }
+    }
+    ms += config.decodePerKvTokenUs() * contextTokens / 1000.0;
+    long prefillTokens = 0;
+    for (Sequence s : running) { // prompts admitted earlier go on with their next chunk first, as vLLM schedules
+      if (s.prefillLeft > 0 && budget > 0) {
+        int chunk = Math.min(s.prefillLeft, budget);
+        s.prefillLeft -= chunk;
+        budget -= chunk;
+        prefillTokens += chunk;
+      }
+    }
     Set<String> batchAdapters = pinned();
-    for (Iterator<Sequence> it = waiting.iterator(); it.hasNext() && running.size() < config.maxNumSeqs();) {
+    for (Iterator<Sequence> it = waiting.iterator(); it.hasNext() && running.size() < config.maxNumSeqs()
+        && budget > 0;) {
       Sequence s = it.next();
+      if (s.queuedNanos > queuedBy) {
+        continue; // arrived after this step was scheduled
+      }
       String adapter = s.adapter();
       if (adapter != null && !batchAdapters.contains(adapter) && batchAdapters.size() >= config.maxLoras()) {
         continue; // waits for an adapter slot; later sequences may still join the batch
@@ -155,16 +195,20 @@ public final class Engine {
       }
       int cachedBlocks = prefixCache.matchAndInsert(s.request.prefixBlocks(), s.request.promptTokenIds(),
           config.blockSize(), adapter);
-      s.cachedTokens = Math.min(s.request.promptTokens() - 1, cachedBlocks * config.blockSize());
-      prefillTokens += s.request.promptTokens() - s.cachedTokens + s.generated; // a preempted one recomputes its output
+      int known = Math.max(cachedBlocks * config.blockSize(), s.request.remoteKvTokens());
+      s.cachedTokens = Math.min(s.request.promptTokens() - 1, known);
+      int toCompute = s.request.promptTokens() - s.cachedTokens + s.generated; // a preempted one recomputes output
+      int chunk = Math.min(toCompute, budget);
+      s.prefillLeft = toCompute - chunk;
+      budget -= chunk;
+      prefillTokens += chunk;
       if (!s.preempted) {
         metrics.admitted(s, (now - s.arrivedNanos) / 1e9, s.cachedTokens);
       }
-      admittedAny = true;
     }
     runningNow = running.size();
     kvEvents.endOfStep();
-    if (admittedAny) {
+    if (prefillTokens > 0) {
       ms += config.prefillOverheadMs() + config.prefillPerTokenMs() * prefillTokens;
     }
     scheduler.schedule(ms, this::completeStep);
@@ -176,11 +220,20 @@ public final class Engine {
   /**
    * vLLM's priority policy: while the first waiting sequence finds no running slot or KV room and a running sequence
    * has a lower priority (a higher number), the lowest-priority, latest-arrived one goes back to waiting and gives up
-   * its blocks.
+   * its blocks. Only waiting sequences this step may admit ({@code queuedBy}) count.
    */
-  private void preemptFor() {
-    while (!waiting.isEmpty()) {
-      Sequence first = waiting.getFirst();
+  private void preemptFor(long queuedBy) {
+    while (true) {
+      Sequence first = null;
+      for (Sequence w : waiting) {
+        if (w.queuedNanos <= queuedBy) {
+          first = w; // the first this step may admit
+          break;
+        }
+      }
+      if (first == null) {
+        return;
+      }
       boolean fits = running.size() < config.maxNumSeqs() && usedBlocks + first.blocks <= config.numGpuBlocks();
       if (fits) {
         return;
@@ -198,6 +251,7 @@ public final class Engine {
       running.remove(victim);
       usedBlocks -= victim.blocks;
       victim.preempted = true;
+      victim.queuedNanos = Long.MIN_VALUE; // back at once, as vLLM's scheduler re-queues it in the same step
       metrics.preempted();
       waiting.add(victim);
       waiting.sort(BY_PRIORITY);
@@ -213,6 +267,9 @@ public final class Engine {
         it.remove();
         usedBlocks -= s.blocks;
         continue;
+      }
+      if (s.prefillLeft > 0) {
+        continue; // its prompt is still being prefilled, chunk by chunk
       }
       int index = s.generated++;
       metrics.token(index == 0, (now - (index == 0 ? s.arrivedNanos : s.lastTokenNanos)) / 1e9);
@@ -232,7 +289,8 @@ public final class Engine {
     if (running.isEmpty() && waiting.isEmpty()) {
       stepping = false;
     } else {
-      step();
+      // with async scheduling the next step was chosen when this one started, unless nothing was left to run
+      step(config.asyncScheduling() && !running.isEmpty() ? stepStartNanos : Long.MAX_VALUE);
     }
   }
 

@@ -8,10 +8,14 @@ public final class Sequence implements Engine.Submission {
   final SequenceListener listener;
   final SplittableRandom words;
   final long arrivedNanos;
+  /** When it joined the waiting queue (after the API server's overhead, or again after a preemption). */
+  long queuedNanos;
   long lastTokenNanos;
   int generated;
   int blocks;
   int cachedTokens;
+  /** Prompt tokens still to prefill in later steps (chunked prefill); the first token comes when this reaches 0. */
+  int prefillLeft;
   boolean cancelled;
   /** Preempted at least once: readmission recomputes the prompt and the tokens generated so far. */
   boolean preempted;

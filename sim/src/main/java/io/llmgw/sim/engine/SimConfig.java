@@ -13,6 +13,17 @@ import java.util.List;
  * @param maxLoras adapters in one batch (vLLM {@code --max-loras})
  * @param maxCpuLoras adapters kept in host memory (vLLM {@code --max-cpu-loras}); the rest are re-read from disk
  * @param numGpuBlocks KV-cache budget in blocks of {@code blockSize} tokens
+ * @param decodePerKvTokenUs added step time per token of context held by the decoding sequences (reading their KV
+ *     cache), in microseconds
+ * @param maxNumBatchedTokens vLLM's {@code --max-num-batched-tokens}: tokens one step may process (one per decoding
+ *     sequence, the rest prefill chunks, so a long prompt is prefilled over several steps); 0: no limit, a prompt is
+ *     prefilled in the step that admits it
+ * @param kvTransferPerTokenUs pulling one token's KV cache from a prefill pod (disaggregated serving), in microseconds
+ * @param apiOverheadMs time a request spends outside the step loop (the API server's parsing and tokenization, the
+ *     first token's way back out), added before it joins the waiting queue: it delays that request, not the batch
+ * @param asyncScheduling vLLM's async scheduling (on by default since vllm-project/vllm#27614): the next step is
+ *     scheduled while the current one runs, so a request that arrives during a step joins the step after the next;
+ *     false: it joins the next one
  * @param loraLoadMs reading an adapter from disk: the load API's latency, and the cost of using an evicted adapter
  * @param loraSwapMs moving an adapter from host memory into a GPU slot
  * @param meanOutputTokens output length when the request sets no {@code max_tokens} (uniform in 1..2×mean−1)
@@ -40,6 +51,11 @@ public record SimConfig(
     double prefillPerTokenMs,
     double decodeBaseMs,
     double decodePerSeqMs,
+    double decodePerKvTokenUs,
+    int maxNumBatchedTokens,
+    double kvTransferPerTokenUs,
+    double apiOverheadMs,
+    boolean asyncScheduling,
     double loraLoadMs,
     double loraSwapMs,
     int meanOutputTokens,
@@ -64,6 +80,9 @@ public record SimConfig(
     require(maxModelLen >= 2, "--max-model-len must be at least 2");
     require(prefillOverheadMs >= 0 && prefillPerTokenMs >= 0 && decodeBaseMs > 0 && decodePerSeqMs >= 0
         && loraLoadMs >= 0 && loraSwapMs >= 0, "latencies must not be negative (decode base must be positive)");
+    require(decodePerKvTokenUs >= 0 && kvTransferPerTokenUs >= 0 && apiOverheadMs >= 0,
+        "latencies must not be negative");
+    require(maxNumBatchedTokens >= 0, "--max-num-batched-tokens must not be negative (0: no limit)");
     require(meanOutputTokens >= 1, "--mean-output-tokens must be at least 1");
     require(failureRate >= 0 && failureRate <= 1, "--failure-rate must be within 0..1");
     require(runtimePort >= 0 && runtimePort <= 65535, "--runtime-port must be within 0..65535");
@@ -92,6 +111,11 @@ public record SimConfig(
     b.prefillPerTokenMs = prefillPerTokenMs;
     b.decodeBaseMs = decodeBaseMs;
     b.decodePerSeqMs = decodePerSeqMs;
+    b.decodePerKvTokenUs = decodePerKvTokenUs;
+    b.maxNumBatchedTokens = maxNumBatchedTokens;
+    b.kvTransferPerTokenUs = kvTransferPerTokenUs;
+    b.apiOverheadMs = apiOverheadMs;
+    b.asyncScheduling = asyncScheduling;
     b.loraLoadMs = loraLoadMs;
     b.loraSwapMs = loraSwapMs;
     b.meanOutputTokens = meanOutputTokens;
@@ -119,6 +143,11 @@ public record SimConfig(
     private double prefillPerTokenMs = 0.1;
     private double decodeBaseMs = 10;
     private double decodePerSeqMs = 0.3;
+    private double decodePerKvTokenUs;
+    private int maxNumBatchedTokens;
+    private double kvTransferPerTokenUs;
+    private double apiOverheadMs;
+    private boolean asyncScheduling = true;
     private double loraLoadMs = 200;
     private double loraSwapMs = 20;
     private int meanOutputTokens = 64;
@@ -185,6 +214,36 @@ public record SimConfig(
       return this;
     }
 
+    /** Step time per token of context the decoding sequences hold, in microseconds. */
+    public Builder decodePerKvToken(double micros) {
+      decodePerKvTokenUs = micros;
+      return this;
+    }
+
+    /** vLLM's token budget per step (chunked prefill); 0: no limit. */
+    public Builder maxNumBatchedTokens(int tokens) {
+      maxNumBatchedTokens = tokens;
+      return this;
+    }
+
+    /** Time a request spends outside the step loop before it queues (API server, tokenization, first token out). */
+    public Builder apiOverhead(double ms) {
+      apiOverheadMs = ms;
+      return this;
+    }
+
+    /** vLLM's async scheduling (its default): a request arriving during a step joins the step after the next. */
+    public Builder asyncScheduling(boolean on) {
+      asyncScheduling = on;
+      return this;
+    }
+
+    /** Pulling one token's KV cache from a prefill pod, in microseconds. */
+    public Builder kvTransferPerToken(double micros) {
+      kvTransferPerTokenUs = micros;
+      return this;
+    }
+
     /** Reading an adapter from disk, and moving one from host memory to a GPU slot. */
     public Builder loraLatency(double loadMs, double swapMs) {
       loraLoadMs = loadMs;
@@ -209,7 +268,8 @@ public record SimConfig(
 
     public SimConfig build() {
       return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
-          prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, loraLoadMs, loraSwapMs,
+          prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, decodePerKvTokenUs, maxNumBatchedTokens,
+          kvTransferPerTokenUs, apiOverheadMs, asyncScheduling, loraLoadMs, loraSwapMs,
           meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling, kvEvents, proposedMetrics);
     }
 

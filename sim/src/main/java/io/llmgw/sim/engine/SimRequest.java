@@ -12,10 +12,23 @@ package io.llmgw.sim.engine;
  * @param priority vLLM's request priority: lower goes first under priority scheduling (default 0)
  * @param promptTokenIds the prompt's token ids ({@link SimTokens}), which KV-cache events carry; empty when a test
  *     gives only a length
+ * @param remoteKvTokens prompt tokens whose KV cache was pulled from a prefill pod (disaggregated serving), so not
+ *     computed here; 0 for a request served whole
  */
 public record SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
-    boolean lengthCapped, int priority, int[] promptTokenIds) {
+    boolean lengthCapped, int priority, int[] promptTokenIds, int remoteKvTokens) {
   private static final int[] NO_TOKENS = new int[0];
+
+  public SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
+      boolean lengthCapped, int priority, int[] promptTokenIds) {
+    this(model, adapter, promptTokens, prefixBlocks, maxTokens, lengthCapped, priority, promptTokenIds, 0);
+  }
+
+  /** The same request, its first {@code tokens} prompt tokens' KV cache pulled from a prefill pod. */
+  public SimRequest withRemoteKv(int tokens) {
+    return new SimRequest(model, adapter, promptTokens, prefixBlocks, maxTokens, lengthCapped, priority,
+        promptTokenIds, tokens);
+  }
 
   public SimRequest(String model, String adapter, int promptTokens, long[] prefixBlocks, int maxTokens,
       boolean lengthCapped, int priority) {

@@ -140,7 +140,8 @@ class EngineTest {
 
   @Test
   void underPrioritySchedulingAHigherPriorityPreemptsALowerOneWhichResumesWithoutRepeatingTokens() {
-    Engine engine = new Engine(builder().capacity(2, 10, 4096).priorityScheduling(true).build(), clock);
+    Engine engine = new Engine(builder().capacity(2, 10, 4096).priorityScheduling(true).asyncScheduling(false).build(),
+        clock);
     SimRequest batch = new SimRequest("m", null, 100, new long[0], 50, true, 10);
     Recorder low1 = submit(engine, batch);
     Recorder low2 = submit(engine, batch);
@@ -159,6 +160,22 @@ class EngineTest {
       assertThat(r.usage.completionTokens()).isEqualTo(50);
     }
     assertThat(low2.tokenTimesMs.getLast()).isGreaterThan(low1.tokenTimesMs.getLast());
+  }
+
+  @Test
+  void withAsyncSchedulingARequestArrivingDuringAStepJoinsTheStepAfterTheNext() {
+    for (boolean async : new boolean[] {false, true}) {
+      ManualScheduler time = new ManualScheduler();
+      Engine engine = new Engine(builder().decode(10, 0).prefill(0, 0).asyncScheduling(async).build(), time);
+      Recorder first = new Recorder(time);
+      engine.submit(base(10, 100), first);
+      time.advance(5); // mid-step: with async scheduling the next step is already chosen
+      Recorder late = new Recorder(time);
+      engine.submit(base(10, 100), late);
+      time.runUntilIdle();
+      assertThat(first.firstTokenMs()).as("an idle engine starts at once").isEqualTo(10);
+      assertThat(late.firstTokenMs()).as("async " + async).isEqualTo(async ? 30 : 20);
+    }
   }
 
   @Test
