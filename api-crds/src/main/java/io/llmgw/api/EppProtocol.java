@@ -39,10 +39,17 @@ public final class EppProtocol {
   /** The tenant a request is sent for, honoured only from a key that may act for others (the batch service's). */
   public static final String ON_BEHALF_OF = "x-llmgw-on-behalf-of";
 
+  /**
+   * Set by the EPP on a request whose prompt a prefill pod computes (disaggregated serving, llm-d's protocol): that
+   * pod's {@code host:port}, which the decode pod's side asks for the prompt's KV cache. Removed from every client
+   * request: a client that could set it would make the decode pod call any address it named.
+   */
+  public static final String PREFILLER = "x-prefiller-host-port";
+
   private EppProtocol() {}
 
   /** Client-supplied headers that would steer routing; never trusted, always removed. */
   public static boolean isSpoofable(String name) {
-    return name.startsWith(DESTINATION) || name.equals(ROUTE);
+    return name.startsWith(DESTINATION) || name.equals(ROUTE) || name.equals(PREFILLER);
   }
 }

@@ -23,12 +23,18 @@ public final class FileModeYaml {
 
   /** A running, ready pod labelled {@code app=<app>}. */
   public static String pod(String name, String app, String ip) {
+    return pod(name, app, ip, null);
+  }
+
+  /** As {@link #pod(String, String, String)}, labelled with its role in disaggregated serving (null: none). */
+  public static String pod(String name, String app, String ip, String role) {
+    String roleLabel = role == null ? "" : ", llm-d.ai/role: " + role;
     return """
         apiVersion: v1
         kind: Pod
-        metadata: {name: %s, labels: {app: %s}}
+        metadata: {name: %s, labels: {app: %s%s}}
         status: {podIP: %s, phase: Running, conditions: [{type: Ready, status: "True"}]}
-        """.formatted(name, app, ip);
+        """.formatted(name, app, roleLabel, ip);
   }
 
   /**

@@ -59,6 +59,25 @@ public final class SchedulingProfile {
    */
   public PickOutcome schedule(PickRequest request, List<EndpointState> pool, Explanation explain,
       boolean timedRequest) {
+    PickOutcome outcome = rank(request, pool, explain, timedRequest);
+    if (outcome instanceof PickOutcome.Picked picked) {
+      recordPick(request, picked.decision().primary());
+    }
+    return outcome;
+  }
+
+  /** The scorers that learn (a prefix index) are told the request goes to {@code primary}. */
+  public void recordPick(PickRequest request, EndpointState primary) {
+    for (Step<Scorer> s : scorers) {
+      s.plugin().onPicked(request, primary);
+    }
+  }
+
+  /**
+   * Filters, scores and picks, as {@link #schedule} does, without telling the scorers: for a pick that may not be
+   * used (a prefill pod the request may not be split to).
+   */
+  public PickOutcome rank(PickRequest request, List<EndpointState> pool, Explanation explain, boolean timedRequest) {
     if (explain != null) {
       explain.candidates(pool);
     }
@@ -108,11 +127,8 @@ public final class SchedulingProfile {
       explain.picked(candidates, total, ranked);
     }
     EndpointState primary = ranked.getFirst();
-    // before the scorers record this request there: what it met, not what it leaves behind
+    // what the request meets there, before it is recorded there (recordPick)
     LoadSnapshot load = loadFor(request.model(), request.prefixBlocks(), primary);
-    for (Step<Scorer> s : scorers) {
-      s.plugin().onPicked(request, primary);
-    }
     return new PickOutcome.Picked(new Decision(ranked), load);
   }
 

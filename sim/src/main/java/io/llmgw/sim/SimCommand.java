@@ -36,6 +36,11 @@ public final class SimCommand implements Callable<Integer> {
       + "here override it (default: the small fast pool of the flags' defaults).")
   String profile;
 
+  @Option(names = "--role", defaultValue = "both", description = "Part in disaggregated serving, as llm-d's "
+      + "llm-d.ai/role label names it: both (default), prefill, or decode; a decode or both pod asked with "
+      + "x-prefiller-host-port has that pod compute the prompt and pulls its KV cache.")
+  String role;
+
   @Option(names = "--max-num-batched-tokens", description = "Tokens one step may process, vLLM's chunked prefill "
       + "budget; 0: no limit (default: 0, or the profile's).")
   Integer maxNumBatchedTokens;
@@ -133,11 +138,21 @@ public final class SimCommand implements Callable<Integer> {
         .prefill(or(prefillOverheadMs, base.prefillOverheadMs()), or(prefillPerTokenMs, base.prefillPerTokenMs()))
         .decode(or(decodeBaseMs, base.decodeBaseMs()), or(decodePerSeqMs, base.decodePerSeqMs()))
         .loraLatency(or(loraLoadMs, base.loraLoadMs()), or(loraSwapMs, base.loraSwapMs()))
-        .asyncScheduling(asyncScheduling).meanOutputTokens(meanOutputTokens).failureRate(failureRate).seed(seed)
+        .asyncScheduling(asyncScheduling).role(role(role)).meanOutputTokens(meanOutputTokens).failureRate(failureRate)
+        .seed(seed)
         .runtimePort(runtimePort).priorityScheduling(schedulingPolicy.equals("priority"))
         .kvEvents(kvEventsConfig == null ? KvEventsConfig.OFF : VllmKvEventsConfig.parse(kvEventsConfig))
         .proposedMetrics(proposedMetrics);
     return b.build();
+  }
+
+  private static SimConfig.Role role(String value) {
+    return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+      case "both" -> SimConfig.Role.BOTH;
+      case "prefill" -> SimConfig.Role.PREFILL;
+      case "decode" -> SimConfig.Role.DECODE;
+      default -> throw new IllegalArgumentException("--role must be both, prefill or decode, not '" + value + "'");
+    };
   }
 
   private static <T> T or(T given, T otherwise) {

@@ -65,8 +65,9 @@ class EppReplicasTest {
         .withEpps(List.of("127.0.0.1:" + ports[0], "127.0.0.1:" + ports[1]));
   }
 
+  /** Bounded at 30 s: a restarted replica is a new JVM, which on two busy cores took longer than 10 s once. */
   private static void awaitBothInRotation(DevProxy proxy) {
-    await().atMost(Duration.ofSeconds(10)).until(() -> proxy.eppsInRotation().size() == 2);
+    await().atMost(Duration.ofSeconds(30)).until(() -> proxy.eppsInRotation().size() == 2);
   }
 
   /** Waits (bounded) until {@code n} more requests have completed. */

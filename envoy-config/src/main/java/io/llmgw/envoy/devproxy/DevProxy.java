@@ -45,8 +45,10 @@ public final class DevProxy implements AutoCloseable {
       proxy.server = proxy.vertx.createHttpServer(new HttpServerOptions().setHost(settings.host())
           .setPort(settings.port()).setIdleTimeout(300))
           .requestHandler(req -> {
-            // the tenant header is the gateway's (issue 31): a client's never reaches the EPP or the batch service
+            // the tenant header is the gateway's (issue 31): a client's never reaches the EPP or the batch service;
+            // the prefill pod's is the EPP's alone (a client's would make the decode pod call what it named)
             req.headers().remove(EppProtocol.TENANT);
+            req.headers().remove(EppProtocol.PREFILLER);
             if (BatchPassthrough.handles(req.path())) {
               proxy.batch.forward(req);
             } else {

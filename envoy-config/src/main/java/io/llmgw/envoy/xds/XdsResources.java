@@ -161,11 +161,13 @@ public record XdsResources(List<Listener> listeners, List<RouteConfiguration> ro
         .setStreamIdleTimeout(seconds(300))
         .setRds(Rds.newBuilder().setRouteConfigName(XdsNames.ROUTE_CONFIG).setConfigSource(ConfigSource.newBuilder()
             .setAds(AggregatedConfigSource.getDefaultInstance()).setResourceApiVersion(ApiVersion.V3)))
-        // the tenant header is the gateway's: a client's is removed before anything reads it (issue 31)
+        // the tenant header is the gateway's (issue 31), the prefill pod's the EPP's: a client's are removed first
         .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.header_mutation").setTypedConfig(Any.pack(
             HeaderMutation.newBuilder().setMutations(Mutations.newBuilder().addRequestMutations(
                 io.envoyproxy.envoy.config.common.mutation_rules.v3.HeaderMutation.newBuilder()
-                    .setRemove(EppProtocol.TENANT)))
+                    .setRemove(EppProtocol.TENANT))
+                .addRequestMutations(io.envoyproxy.envoy.config.common.mutation_rules.v3.HeaderMutation.newBuilder()
+                    .setRemove(EppProtocol.PREFILLER)))
                 .build())))
         .addHttpFilters(
             HttpFilter.newBuilder().setName("envoy.filters.http.ext_proc").setTypedConfig(Any.pack(extProc)))

@@ -126,17 +126,19 @@ class DevProxyTest {
     }
   }
 
-  /** Issue 31: the tenant header is the gateway's; a client's never reaches the EPP or the pod. */
+  /** Issue 31: the tenant header is the gateway's, the prefill pod's the EPP's; a client's never reach the EPP. */
   @Test
   void aClientsTenantHeaderIsRemovedBeforeTheEppSeesIt() throws Exception {
     SCRIPT.destinations = List.of(good);
     SCRIPT.headerNames.clear();
     HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxy.port()
         + "/v1/completions")).timeout(Duration.ofSeconds(20)).header("X-Llmgw-Tenant", "someone-else")
+        .header("X-Prefiller-Host-Port", "127.0.0.99:80")
         .header("x-secret", "kept").POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(SCRIPT.headerNames).contains("x-secret").doesNotContain("x-llmgw-tenant", "X-Llmgw-Tenant");
+    assertThat(SCRIPT.headerNames).contains("x-secret").doesNotContain("x-llmgw-tenant", "X-Llmgw-Tenant")
+        .doesNotContain("x-prefiller-host-port", "X-Prefiller-Host-Port");
   }
 
   @Test

@@ -49,6 +49,10 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
           + "included), for routed requests that completed")
       .classicOnly().classicUpperBounds(0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
       .withoutExemplars().register(registry);
+  private final Counter disaggregation = Counter.builder().name("llmgw_disaggregation_decisions_total")
+      .help("Routed requests of a pool with prefill pods, by what the pd-profile-handler decided: split (a prefill "
+          + "pod computes the prompt), short, prefill_busy, no_prefill_pod (served whole)")
+      .labelNames("decision").register(registry);
   private final Counter tokens = Counter.builder().name("llmgw_tokens_total")
       .help("Tokens read from response usage, by model and kind (prompt, completion)")
       .labelNames("model", "kind").register(registry);
@@ -291,6 +295,11 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
 
   public void requestDone(String model, String target, String priority, String code) {
     requests.labelValues(model, target, priority, code).inc();
+  }
+
+  /** @param decision a {@code PrefillChoice.Outcome} label: a fixed set, never a client's value */
+  public void disaggregation(String decision) {
+    disaggregation.labelValues(decision).inc();
   }
 
   public void timeToFirstToken(double seconds) {

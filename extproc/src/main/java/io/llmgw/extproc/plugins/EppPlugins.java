@@ -33,7 +33,6 @@ import io.llmgw.extproc.tokens.SimTokenizer;
 import io.llmgw.extproc.tokens.Tokenizer;
 import io.llmgw.picker.Plugin;
 import io.llmgw.picker.PluginId;
-import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.SessionKey;
 import io.llmgw.picker.config.Parameters;
 import io.llmgw.picker.config.PluginEnv;
@@ -143,16 +142,16 @@ public final class EppPlugins {
     for (PluginSpec spec : config.plugins()) {
       (lifecycle.containsKey(spec.type()) ? lifecycleSpecs : schedulingSpecs).add(spec);
     }
-    SchedulingProfile profile = scheduling.build(new SchedulingConfig(config.source(), schedulingSpecs,
+    PluginRegistry.Assembled scheduled = scheduling.assemble(new SchedulingConfig(config.source(), schedulingSpecs,
         config.profiles()), pluginEnv, warn);
     try {
-      return assemble(lifecycleSpecs, profile, env.withProfile(profile));
+      return assemble(lifecycleSpecs, scheduled, env.withProfile(scheduled.profile()));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(config.source() + ": " + e.getMessage(), e);
     }
   }
 
-  private Pipeline assemble(List<PluginSpec> specs, SchedulingProfile profile, LifecycleEnv env) {
+  private Pipeline assemble(List<PluginSpec> specs, PluginRegistry.Assembled scheduled, LifecycleEnv env) {
     List<Plugin> listed = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (PluginSpec spec : specs) {
@@ -178,7 +177,10 @@ public final class EppPlugins {
     }
     List<PreRequestHook> preRequest = point(PreRequestHook.class, listed, defaults);
     List<ResponseHook> response = point(ResponseHook.class, listed, defaults);
-    List<Plugin> consumers = new ArrayList<>(profile.allPlugins());
+    List<Plugin> consumers = new ArrayList<>(scheduled.profile().allPlugins());
+    if (scheduled.disaggregation().enabled()) {
+      consumers.addAll(scheduled.disaggregation().prefillProfile().allPlugins());
+    }
     consumers.addAll(resolvers);
     consumers.addAll(admission);
     consumers.addAll(loaders);
@@ -186,7 +188,8 @@ public final class EppPlugins {
     consumers.addAll(response);
     List<Producer> producers = Producers.order(only(Producer.class, listed), consumers,
         type -> lifecycle.containsKey(type) && create(PluginSpec.of(type), env) instanceof Producer p ? p : null);
-    return new Pipeline(resolvers, producers, admission, loaders.getFirst(), profile, preRequest, response);
+    return new Pipeline(resolvers, producers, admission, loaders.getFirst(), scheduled.profile(),
+        scheduled.disaggregation(), preRequest, response);
   }
 
   private Plugin create(PluginSpec spec, LifecycleEnv env) {

@@ -26,6 +26,8 @@ import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.disagg.Disaggregation;
+import io.llmgw.picker.disagg.PrefillChoice;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +52,7 @@ public final class Director {
   private final List<TimedPlugin<AdmissionStep>> admission;
   private final TimedPlugin<Loader> loader;
   private final SchedulingProfile profile;
+  private final Disaggregation disaggregation;
   private final List<TimedPlugin<PreRequestHook>> preRequest;
   private final List<TimedPlugin<ResponseHook>> response;
   /** Held from reading the pods' load to taking this request's share of it; a few microseconds per decision. */
@@ -74,6 +77,7 @@ public final class Director {
     this.admission = TimedPlugin.of("admission", pipeline.admission(), timings);
     this.loader = TimedPlugin.of("load", List.of(pipeline.loader()), timings).getFirst();
     this.profile = pipeline.profile();
+    this.disaggregation = pipeline.disaggregation();
     this.preRequest = TimedPlugin.of("pre_request", pipeline.preRequest(), timings);
     this.response = TimedPlugin.of("response", pipeline.response(), timings);
   }
@@ -86,6 +90,9 @@ public final class Director {
     out.put("admission", TimedPlugin.ids(admission));
     out.put("load", TimedPlugin.ids(List.of(loader)));
     out.put("schedule", profile.plugins());
+    if (disaggregation.enabled()) {
+      out.put("schedule_prefill", disaggregation.prefillProfile().plugins());
+    }
     out.put("pre_request", TimedPlugin.ids(preRequest));
     out.put("response", TimedPlugin.ids(response));
     return out;
@@ -274,14 +281,18 @@ public final class Director {
     Routed routed;
     pickLock.lock();
     try {
-      PickOutcome outcome = profile.schedule(request, datastore.states(choice.pools()), ctx.explanation(),
-          ctx.timed());
+      List<EndpointState> states = datastore.states(choice.pools());
+      PickOutcome outcome = profile.schedule(request, states, ctx.explanation(), ctx.timed());
       if (outcome instanceof PickOutcome.NoEndpoint none) {
         return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
             + "': " + none.detail()));
       }
       var picked = (PickOutcome.Picked) outcome;
-      routed = new Routed(picked.decision(), body, picked.loadAtPick());
+      PrefillChoice prefill = disaggregation.enabled()
+          ? disaggregation.choose(request, states, picked.decision().primary(), picked.loadAtPick().cachedShare(),
+              ctx.timed())
+          : null;
+      routed = new Routed(picked.decision(), body, picked.loadAtPick(), prefill);
       ctx.routed(routed);
       EndpointState primary = routed.decision().primary();
       for (TimedPlugin<PreRequestHook> h : preRequest) {

@@ -7,6 +7,7 @@ import io.llmgw.extproc.request.prepare.Producer;
 import io.llmgw.extproc.request.residency.Loader;
 import io.llmgw.extproc.request.resolve.TargetResolver;
 import io.llmgw.picker.SchedulingProfile;
+import io.llmgw.picker.disagg.Disaggregation;
 import java.util.List;
 
 /**
@@ -17,12 +18,14 @@ import java.util.List;
  * @param admission shedding, objective shedding, flow control
  * @param loader makes the target resident where the request may go
  * @param profile filters, scorers and the picker
+ * @param disaggregation for a pool with prefill pods, whether a prefill pod computes the prompt and which
  * @param preRequest once a pod is picked: its in-flight lease, the adapter's use
  * @param response as the response arrives and when the exchange ends
  */
 public record Pipeline(List<TargetResolver> resolvers, List<Producer> producers, List<AdmissionStep> admission,
     Loader loader,
-    SchedulingProfile profile, List<PreRequestHook> preRequest, List<ResponseHook> response) {
+    SchedulingProfile profile, Disaggregation disaggregation, List<PreRequestHook> preRequest,
+    List<ResponseHook> response) {
   public Pipeline {
     resolvers = List.copyOf(resolvers);
     producers = List.copyOf(producers);

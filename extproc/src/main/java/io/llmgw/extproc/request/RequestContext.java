@@ -37,6 +37,7 @@ public final class RequestContext implements PromptBlocks.Source {
   private Set<String> holders;
   private Routed routed;
   private InFlightTracker.Lease lease;
+  private InFlightTracker.Lease prefillLease;
   private Explanation explanation;
   private boolean timed;
   private String decisionHeader;
@@ -260,6 +261,15 @@ public final class RequestContext implements PromptBlocks.Source {
 
   public void holdLease(InFlightTracker.Lease taken) {
     this.lease = taken;
+  }
+
+  /** A split request's count on its prefill pod, with the prompt it computes there; null when served whole. */
+  public InFlightTracker.Lease prefillLease() {
+    return prefillLease;
+  }
+
+  public void holdPrefillLease(InFlightTracker.Lease taken) {
+    this.prefillLease = taken;
   }
 
   public ResponseTiming timing() {

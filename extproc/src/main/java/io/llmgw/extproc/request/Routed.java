@@ -2,6 +2,7 @@ package io.llmgw.extproc.request;
 
 import com.google.protobuf.ByteString;
 import io.llmgw.picker.Decision;
+import io.llmgw.picker.disagg.PrefillChoice;
 import io.llmgw.picker.latency.LoadSnapshot;
 
 /**
@@ -9,5 +10,15 @@ import io.llmgw.picker.latency.LoadSnapshot;
  * the target).
  *
  * @param loadAtPick the chosen pod's load when it was picked, for the latency model
+ * @param prefill where its prompt is computed when the pool disaggregates (else null)
  */
-public record Routed(Decision decision, ByteString body, LoadSnapshot loadAtPick) {}
+public record Routed(Decision decision, ByteString body, LoadSnapshot loadAtPick, PrefillChoice prefill) {
+  public Routed(Decision decision, ByteString body, LoadSnapshot loadAtPick) {
+    this(decision, body, loadAtPick, null);
+  }
+
+  /** The prefill pod's address when a prefill pod computes the prompt, else null. */
+  public String prefillAddress() {
+    return prefill == null || !prefill.split() ? null : prefill.prefill().address();
+  }
+}

@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * The request side's answers: the header mutations every answer carries (client-supplied routing headers removed, a
- * generated request id added), and the routing answer: the destination as header and {@code envoy.lb} metadata, then,
+ * generated request id added), and the routing answer: the destination as header and {@code envoy.lb} metadata (and,
+ * for a request split across a prefill and a decode pod, the prefill pod in {@code x-prefiller-host-port}), then,
  * in FULL_DUPLEX_STREAMED mode, the body in chunks (in BUFFERED mode the answer travels in the body response).
  *
  * @param spoofed routing headers the client sent, which the answer removes
@@ -26,10 +27,17 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
 
   /** Header mutations for any answer to the request's headers or body. */
   CommonResponse.Builder baseMutations() {
+    return baseMutations(false);
+  }
+
+  /** @param settingPrefiller the answer sets the prefill pod's header, which overwrites the client's instead */
+  private CommonResponse.Builder baseMutations(boolean settingPrefiller) {
     CommonResponse.Builder common = CommonResponse.newBuilder();
     HeaderMutation.Builder m = common.getHeaderMutationBuilder();
     for (String name : spoofed) {
-      if (!name.equals(EppProtocol.DESTINATION) && !name.equals(EppProtocol.ROUTE)) {
+      // the headers the answer sets overwrite what the client sent (a set and a remove of one name would race)
+      if (!name.equals(EppProtocol.DESTINATION) && !name.equals(EppProtocol.ROUTE)
+          && !(settingPrefiller && name.equals(EppProtocol.PREFILLER))) {
         m.addRemoveHeaders(name);
       }
     }
@@ -51,10 +59,15 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
     // the protocol forbids different values in the header and the metadata: proxies may read either
     String destination = withFallbacks ? r.decision().destinationValue() : r.decision().primary().address();
     DestinationFrames.Destination frames = DestinationFrames.destination(destination);
-    CommonResponse.Builder common = baseMutations().setClearRouteCache(true);
+    String prefiller = r.prefillAddress();
+    CommonResponse.Builder common = baseMutations(prefiller != null).setClearRouteCache(true);
     HeaderMutation.Builder mutation = common.getHeaderMutationBuilder();
     mutation.addSetHeaders(frames.header());
     mutation.addSetHeaders(DestinationFrames.route(ctx.route().key()));
+    if (prefiller != null) {
+      // llm-d's protocol: the decode pod's side asks this pod for the prompt's KV cache first
+      mutation.addSetHeaders(Frames.setHeader(EppProtocol.PREFILLER, prefiller));
+    }
     if (ctx.trace() != null) {
       // the model server's spans become children of this request's
       mutation.addSetHeaders(Frames.setHeader(TRACEPARENT, ctx.trace().traceparent()));

@@ -9,6 +9,7 @@ import io.llmgw.api.PodInfo;
 import io.llmgw.api.PoolKey;
 import io.llmgw.api.TenantBudget;
 import io.llmgw.picker.Endpoint;
+import io.llmgw.picker.Role;
 import io.llmgw.scraper.Engine;
 import io.llmgw.scraper.ScrapeTarget;
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An immutable view of the configuration, indexed for the request path: model name → route with its pools.
@@ -28,6 +31,7 @@ import java.util.Set;
 public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolView> poolsByKey,
     Map<ObjectiveKey, InferenceObjective> objectivesByKey, List<ScrapeTarget> targets, Set<String> addresses,
     Map<String, TenantBudget> budgetsByTenant, GatewayConfig config) {
+  private static final Logger LOG = LoggerFactory.getLogger(Topology.class);
 
   public static Topology of(GatewayConfig config) {
     Map<PoolKey, PoolView> pools = new LinkedHashMap<>();
@@ -40,7 +44,7 @@ public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolVi
           continue;
         }
         for (int port : pool.targetPorts()) {
-          Endpoint e = new Endpoint(pool.name(), pod.name(), pod.podIP(), port);
+          Endpoint e = new Endpoint(pool.name(), pod.name(), pod.podIP(), port, roleOf(pod));
           endpoints.add(e);
           targets.putIfAbsent(e.address(), new ScrapeTarget(e.address(), Engine.fromLabel(pod.engineType())));
         }
@@ -107,6 +111,18 @@ public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolVi
       }
     }
     return best == null ? List.of() : best;
+  }
+
+  /** The pod's {@link Role} label; a value that names none is said in a warning and serves whole requests. */
+  private static Role roleOf(PodInfo pod) {
+    String value = pod.labels().get(Role.LABEL);
+    Role role = Role.ofLabel(value);
+    if (role == null) {
+      LOG.warn("pod {}/{}: label {}={} is not prefill, decode or both; it serves whole requests", pod.namespace(),
+          pod.name(), Role.LABEL, value);
+      return Role.BOTH;
+    }
+    return role;
   }
 
   /** The tenant's budget; a tenant no TenantBudget names has no limits. */

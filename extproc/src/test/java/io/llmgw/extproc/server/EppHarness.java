@@ -60,12 +60,22 @@ final class EppHarness implements AutoCloseable {
   final ManagedChannel channel;
   final ExternalProcessorGrpc.ExternalProcessorStub stub;
 
+  /** Each pod's {@code llm-d.ai/role} label, by index; empty: none. */
+  private final List<String> roles;
+
   EppHarness(int podCount, int firstIp, UnaryOperator<EppSettings> tweak) throws Exception {
     this(podCount, firstIp, "", tweak);
   }
 
   /** @param extraDocs more documents for the file (TenantBudgets, say), each starting with its own separator */
   EppHarness(int podCount, int firstIp, String extraDocs, UnaryOperator<EppSettings> tweak) throws Exception {
+    this(podCount, firstIp, extraDocs, List.of(), tweak);
+  }
+
+  /** @param roles each pod's role label in disaggregated serving, by index (prefill, decode, both) */
+  EppHarness(int podCount, int firstIp, String extraDocs, List<String> roles, UnaryOperator<EppSettings> tweak)
+      throws Exception {
+    this.roles = roles;
     FakeModelServer first = new FakeModelServer("127.0.0." + firstIp, 0);
     pods.add(first);
     for (int i = 1; i < podCount; i++) {
@@ -88,7 +98,8 @@ final class EppHarness implements AutoCloseable {
         .append(FileModeYaml.pool("sim-pool", "sim", pods.getFirst().port()));
     for (int i = 0; i < pods.size(); i++) {
       sb.append(FileModeYaml.SEPARATOR)
-          .append(FileModeYaml.pod("pod-" + i, "sim", pods.get(i).address().split(":")[0]));
+          .append(FileModeYaml.pod("pod-" + i, "sim", pods.get(i).address().split(":")[0],
+              i < roles.size() ? roles.get(i) : null));
     }
     return sb.toString();
   }

@@ -7,9 +7,12 @@ import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Scorer;
 import io.llmgw.picker.attributes.RequestAttributes;
+import io.llmgw.picker.disagg.Disaggregation;
+import io.llmgw.picker.disagg.PdProfileHandler;
 import io.llmgw.picker.filters.FreshMetricsFilter;
 import io.llmgw.picker.filters.LatencyObjectiveFilter;
 import io.llmgw.picker.filters.ResidencyFilter;
+import io.llmgw.picker.filters.RoleFilter;
 import io.llmgw.picker.filters.SubsetHintFilter;
 import io.llmgw.picker.pickers.MaxScorePicker;
 import io.llmgw.picker.pickers.Picker;
@@ -101,6 +104,9 @@ public final class PluginRegistry {
     r.register(RandomPicker.TYPE, (p, env) -> new RandomPicker(maxEndpoints(p, env), env.random()));
     r.register(RoundRobinPicker.TYPE, (p, env) -> new RoundRobinPicker(maxEndpoints(p, env)));
     r.register(SingleProfileHandler.TYPE, (p, env) -> none(p, new SingleProfileHandler()));
+    r.register(RoleFilter.PREFILL_TYPE, (p, env) -> none(p, RoleFilter.prefill()));
+    r.register(RoleFilter.DECODE_TYPE, (p, env) -> none(p, RoleFilter.decode()));
+    r.register(PdProfileHandler.TYPE, PluginRegistry::pdProfileHandler);
     return r;
   }
 
@@ -145,6 +151,12 @@ public final class PluginRegistry {
     return p.integer("lruCapacityPerServer", PrefixCacheScorer.DEFAULT_LRU_CAPACITY_PER_SERVER, 1, 10_000_000);
   }
 
+  private static Plugin pdProfileHandler(Parameters p, PluginEnv env) {
+    p.allowOnly("threshold", "transferCost", "hashBlockSize", "primaryPort"); // the last two: llm-d's, not needed here
+    return new PdProfileHandler(p.integer("threshold", PdProfileHandler.DEFAULT_THRESHOLD, 0, 10_000_000),
+        p.number("transferCost", PdProfileHandler.DEFAULT_TRANSFER_COST, 0.0, 1000.0));
+  }
+
   private static Plugin sessionAffinityScorer(Parameters p, PluginEnv env) {
     p.movedTo(Map.of("sessionHeader", SESSION_PRODUCER, "useUserField", SESSION_PRODUCER));
     p.allowOnly("balance", "maxQueue", "maxKvCacheUsage");
@@ -152,21 +164,30 @@ public final class PluginRegistry {
         p.integer("maxQueue", 5, 1, 1_000_000), p.number("maxKvCacheUsage", 0.8, 0.01, 1.0));
   }
 
+  /** What a configuration assembles to: the profile every request is routed by, and the split of its prompts. */
+  public record Assembled(SchedulingProfile profile, Disaggregation disaggregation) {}
+
   /**
-   * The one profile the configuration defines, with its plugins built and the required filters added.
+   * The profile every request is routed by, with its plugins built and the required filters added: the one profile
+   * the configuration defines, or, with a {@code pd-profile-handler}, its {@code decode} profile.
    *
    * @param warn told of what the configuration declares but does not use
    * @throws IllegalArgumentException naming the configuration, the plugin or profile, and what is wrong
    */
   public SchedulingProfile build(SchedulingConfig config, PluginEnv env, Consumer<String> warn) {
+    return assemble(config, env, warn).profile();
+  }
+
+  /** As {@link #build}, with the {@code prefill} profile and the handler when the configuration disaggregates. */
+  public Assembled assemble(SchedulingConfig config, PluginEnv env, Consumer<String> warn) {
     try {
-      return assemble(config, env, warn);
+      return assembleAll(config, env, warn);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(config.source() + ": " + e.getMessage(), e);
     }
   }
 
-  private SchedulingProfile assemble(SchedulingConfig config, PluginEnv env, Consumer<String> warn) {
+  private Assembled assembleAll(SchedulingConfig config, PluginEnv env, Consumer<String> warn) {
     Map<String, Built> byName = new LinkedHashMap<>();
     for (PluginSpec spec : config.plugins()) {
       Factory f = factories.get(spec.type());
@@ -180,27 +201,71 @@ public final class PluginRegistry {
         throw new IllegalArgumentException("two plugins are named '" + spec.name() + "'; give each a unique name");
       }
     }
-    if (config.profiles().size() != 1) {
-      throw new IllegalArgumentException(config.profiles().isEmpty()
-          ? "schedulingProfiles is empty; define one profile"
-          : "defines " + config.profiles().size() + " scheduling profiles; this EPP runs one profile for every "
-              + "request (single-profile-handler), so define exactly one");
+    PdProfileHandler handler = null;
+    for (Built b : byName.values()) {
+      if (b.plugin() instanceof PdProfileHandler h) {
+        if (handler != null) {
+          throw new IllegalArgumentException("lists two " + PdProfileHandler.TYPE + " plugins; one decides");
+        }
+        handler = h;
+      }
     }
-    ProfileSpec profile = config.profiles().getFirst();
+    Set<String> used = new HashSet<>();
+    Assembled out;
+    if (handler == null) {
+      if (config.profiles().size() != 1) {
+        throw new IllegalArgumentException(config.profiles().isEmpty()
+            ? "schedulingProfiles is empty; define one profile"
+            : "defines " + config.profiles().size() + " scheduling profiles; without a " + PdProfileHandler.TYPE
+                + " this EPP runs one profile for every request (single-profile-handler), so define exactly one");
+      }
+      out = new Assembled(profile(config.profiles().getFirst(), byName, env, used), Disaggregation.NONE);
+    } else {
+      Map<String, ProfileSpec> named = new LinkedHashMap<>();
+      config.profiles().forEach(p -> named.put(p.name(), p));
+      if (config.profiles().size() != 2 || !named.containsKey(PdProfileHandler.PREFILL_PROFILE)
+          || !named.containsKey(PdProfileHandler.DECODE_PROFILE)) {
+        throw new IllegalArgumentException("lists a " + PdProfileHandler.TYPE + ", so it must define exactly two "
+            + "scheduling profiles, '" + PdProfileHandler.PREFILL_PROFILE + "' and '" + PdProfileHandler.DECODE_PROFILE
+            + "'; it defines " + named.keySet());
+      }
+      SchedulingProfile decode = profile(named.get(PdProfileHandler.DECODE_PROFILE), byName, env, used);
+      SchedulingProfile prefill = profile(named.get(PdProfileHandler.PREFILL_PROFILE), byName, env, used);
+      PrefixHasher a = decode.prefixHasher();
+      PrefixHasher b = prefill.prefixHasher();
+      if (a != null && b != null && (a.blockBytes() != b.blockBytes() || a.maxBytes() != b.maxBytes())) {
+        // a request's prompt blocks are hashed once, as the decode profile cuts them
+        throw new IllegalArgumentException("the prefill and decode profiles' prefix scorers cut prompts differently ("
+            + b.blockBytes() + " and " + a.blockBytes() + " bytes a block); give them the same blockSize and "
+            + "maxPrefixBlocksToMatch, or one shared prefix scorer");
+      }
+      out = new Assembled(decode, new Disaggregation(handler, prefill));
+    }
+    byName.forEach((name, b) -> {
+      if (!used.contains(name) && !(b.plugin() instanceof SingleProfileHandler)
+          && !(b.plugin() instanceof PdProfileHandler)) {
+        warn.accept(config.source() + ": plugin " + b.id() + " is declared but no profile uses it");
+      }
+    });
+    return out;
+  }
+
+  private SchedulingProfile profile(ProfileSpec profile, Map<String, Built> byName, PluginEnv env, Set<String> used) {
     List<SchedulingProfile.Step<Filter>> filters = new ArrayList<>();
     List<SchedulingProfile.Step<Scorer>> scorers = new ArrayList<>();
     SchedulingProfile.Step<Picker> picker = null;
-    Set<String> used = new HashSet<>();
+    Set<String> listed = new HashSet<>();
     for (ProfileSpec.Ref ref : profile.plugins()) {
       Built b = byName.get(ref.pluginRef());
       if (b == null) {
         throw new IllegalArgumentException("profile " + profile.name() + " refers to plugin '" + ref.pluginRef()
             + "', which the plugins list does not define");
       }
-      if (!used.add(ref.pluginRef())) {
+      if (!listed.add(ref.pluginRef())) {
         throw new IllegalArgumentException("profile " + profile.name() + " lists plugin '" + ref.pluginRef()
             + "' twice");
       }
+      used.add(ref.pluginRef());
       String where = "profile " + profile.name() + ", plugin " + b.id();
       if (ref.weight() != null && !(b.plugin() instanceof Scorer)) {
         throw new IllegalArgumentException(where + ": only scorers take a weight");
@@ -225,11 +290,6 @@ public final class PluginRegistry {
             + " is not a filter, scorer or picker and does not belong in a profile");
       }
     }
-    byName.forEach((name, b) -> {
-      if (!used.contains(name) && !(b.plugin() instanceof SingleProfileHandler)) {
-        warn.accept(config.source() + ": plugin " + b.id() + " is declared but no profile uses it");
-      }
-    });
     if (picker == null) {
       picker = step("picker", new PluginId(MaxScorePicker.TYPE, MaxScorePicker.TYPE),
           new MaxScorePicker(env.maxEndpoints(), env.random()), 0, env);

@@ -47,7 +47,7 @@ public final class TokenLoadScorer implements Scorer {
   }
 
   /** The prefill tokens waiting at the pod, as far as the gateway can tell; unknown waiters at {@code perUnknown}. */
-  static double tokenLoad(EndpointState e, long perUnknown) {
+  public static double tokenLoad(EndpointState e, long perUnknown) {
     InFlight inFlight = e.inFlight();
     int unknownWaiting = Math.max(0, e.metrics().waitingQueue() - inFlight.inPrefill());
     return inFlight.prefillTokens() + (double) unknownWaiting * perUnknown;

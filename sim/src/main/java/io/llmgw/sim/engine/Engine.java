@@ -195,15 +195,15 @@ public final class Engine {
       }
       int cachedBlocks = prefixCache.matchAndInsert(s.request.prefixBlocks(), s.request.promptTokenIds(),
           config.blockSize(), adapter);
-      int known = Math.max(cachedBlocks * config.blockSize(), s.request.remoteKvTokens());
-      s.cachedTokens = Math.min(s.request.promptTokens() - 1, known);
+      int localHits = Math.min(s.request.promptTokens() - 1, cachedBlocks * config.blockSize());
+      s.cachedTokens = Math.max(localHits, Math.min(s.request.promptTokens() - 1, s.request.remoteKvTokens()));
       int toCompute = s.request.promptTokens() - s.cachedTokens + s.generated; // a preempted one recomputes output
       int chunk = Math.min(toCompute, budget);
       s.prefillLeft = toCompute - chunk;
       budget -= chunk;
       prefillTokens += chunk;
       if (!s.preempted) {
-        metrics.admitted(s, (now - s.arrivedNanos) / 1e9, s.cachedTokens);
+        metrics.admitted(s, (now - s.arrivedNanos) / 1e9, localHits); // pulled KV is not a prefix-cache hit
       }
     }
     runningNow = running.size();

@@ -36,6 +36,9 @@ public final class EngineMetrics {
       + "was (gpu: already in a slot; cpu, disk: swapped in)", "model_name", "adapter_name", "from");
   private final Counter preemptions = counter("vllm:num_preemptions", "Running requests sent back to waiting for a "
       + "higher priority", "model_name", "engine");
+  private final Counter disaggregated = counter("sim:pd_requests", "Requests a decode pod served from a prefill pod's "
+      + "KV cache (the decode side of llm-d's protocol), by outcome: pulled, or the fallback to prefilling here "
+      + "(prefill_failed, transfer_failed, bad_prefiller)", "model_name", "outcome");
   private final String model;
 
   EngineMetrics(String model, Engine engine) {
@@ -129,6 +132,11 @@ public final class EngineMetrics {
 
   void activated(String adapter, AdapterTiers.Level from) {
     activations.labelValues(model, adapter, from.name().toLowerCase(java.util.Locale.ROOT)).inc();
+  }
+
+  /** A request that named a prefill pod: {@code pulled}, or why it was prefilled here instead. */
+  public void disaggregated(String outcome) {
+    disaggregated.labelValues(model, outcome).inc();
   }
 
   void token(boolean first, double seconds) {

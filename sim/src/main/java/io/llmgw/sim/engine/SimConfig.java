@@ -24,6 +24,9 @@ import java.util.List;
  * @param asyncScheduling vLLM's async scheduling (on by default since vllm-project/vllm#27614): the next step is
  *     scheduled while the current one runs, so a request that arrives during a step joins the step after the next;
  *     false: it joins the next one
+ * @param role what the pod does in disaggregated serving (llm-d's {@code llm-d.ai/role}): a decode-capable pod (decode,
+ *     both) asked with {@code x-prefiller-host-port} has the prefill pod named there compute the prompt and pulls its
+ *     KV cache, as llm-d's sidecar and vLLM's NIXL connector do; any pod computes a prompt for a decode pod that asks
  * @param loraLoadMs reading an adapter from disk: the load API's latency, and the cost of using an evicted adapter
  * @param loraSwapMs moving an adapter from host memory into a GPU slot
  * @param meanOutputTokens output length when the request sets no {@code max_tokens} (uniform in 1..2×mean−1)
@@ -56,6 +59,7 @@ public record SimConfig(
     double kvTransferPerTokenUs,
     double apiOverheadMs,
     boolean asyncScheduling,
+    Role role,
     double loraLoadMs,
     double loraSwapMs,
     int meanOutputTokens,
@@ -68,6 +72,16 @@ public record SimConfig(
     boolean proposedMetrics) {
 
   public static final String DEFAULT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+
+  /** A pod's part in disaggregated serving, as llm-d labels it. */
+  public enum Role {
+    BOTH, PREFILL, DECODE;
+
+    /** Whether requests routed here are generated here (and so may name a prefill pod). */
+    public boolean decodes() {
+      return this != PREFILL;
+    }
+  }
 
   public SimConfig {
     adapters = List.copyOf(adapters);
@@ -82,6 +96,7 @@ public record SimConfig(
         && loraLoadMs >= 0 && loraSwapMs >= 0, "latencies must not be negative (decode base must be positive)");
     require(decodePerKvTokenUs >= 0 && kvTransferPerTokenUs >= 0 && apiOverheadMs >= 0,
         "latencies must not be negative");
+    require(role != null, "--role must be both, prefill or decode");
     require(maxNumBatchedTokens >= 0, "--max-num-batched-tokens must not be negative (0: no limit)");
     require(meanOutputTokens >= 1, "--mean-output-tokens must be at least 1");
     require(failureRate >= 0 && failureRate <= 1, "--failure-rate must be within 0..1");
@@ -116,6 +131,7 @@ public record SimConfig(
     b.kvTransferPerTokenUs = kvTransferPerTokenUs;
     b.apiOverheadMs = apiOverheadMs;
     b.asyncScheduling = asyncScheduling;
+    b.role = role;
     b.loraLoadMs = loraLoadMs;
     b.loraSwapMs = loraSwapMs;
     b.meanOutputTokens = meanOutputTokens;
@@ -148,6 +164,7 @@ public record SimConfig(
     private double kvTransferPerTokenUs;
     private double apiOverheadMs;
     private boolean asyncScheduling = true;
+    private Role role = Role.BOTH;
     private double loraLoadMs = 200;
     private double loraSwapMs = 20;
     private int meanOutputTokens = 64;
@@ -238,6 +255,12 @@ public record SimConfig(
       return this;
     }
 
+    /** What the pod does in disaggregated serving. */
+    public Builder role(Role value) {
+      role = value;
+      return this;
+    }
+
     /** Pulling one token's KV cache from a prefill pod, in microseconds. */
     public Builder kvTransferPerToken(double micros) {
       kvTransferPerTokenUs = micros;
@@ -269,7 +292,7 @@ public record SimConfig(
     public SimConfig build() {
       return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
           prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, decodePerKvTokenUs, maxNumBatchedTokens,
-          kvTransferPerTokenUs, apiOverheadMs, asyncScheduling, loraLoadMs, loraSwapMs,
+          kvTransferPerTokenUs, apiOverheadMs, asyncScheduling, role, loraLoadMs, loraSwapMs,
           meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling, kvEvents, proposedMetrics);
     }
 

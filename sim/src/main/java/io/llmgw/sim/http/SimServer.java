@@ -45,6 +45,8 @@ public final class SimServer extends AbstractVerticle {
   private volatile Engine engine;
   private KvEventPublisher kvEvents;
   private HttpServer server;
+  private KvHandoffs handoffs;
+  private PdSidecar sidecar;
   private io.grpc.Server runtime;
   private long responses;
 
@@ -78,6 +80,8 @@ public final class SimServer extends AbstractVerticle {
         return;
       }
     }
+    handoffs = new KvHandoffs(config, new VertxScheduler(vertx), "sim-" + host + "-" + Long.toHexString(blockHashSeed));
+    sidecar = new PdSidecar(vertx, engine.metrics(), host + ":" + port);
     server = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port).setIdleTimeout(300));
     server.requestHandler(this::handle).listen().<Void>map(s -> null).onComplete(started);
   }
@@ -102,6 +106,13 @@ public final class SimServer extends AbstractVerticle {
       case "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/responses" -> {
         if (post) {
           withBody(req, body -> generate(req, API.get(path), body));
+        } else {
+          methodNotAllowed(req);
+        }
+      }
+      case KvHandoffs.PULL_PATH -> {
+        if (post) {
+          withBody(req, body -> pull(req, body));
         } else {
           methodNotAllowed(req);
         }
@@ -131,8 +142,10 @@ public final class SimServer extends AbstractVerticle {
 
   private void generate(HttpServerRequest req, OpenAiRequest.Api api, Buffer bytes) {
     OpenAiRequest request;
+    JsonNode json;
     try {
-      request = OpenAiRequest.parse(api, readJson(bytes));
+      json = readJson(bytes);
+      request = OpenAiRequest.parse(api, json);
     } catch (IllegalArgumentException e) {
       LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
       error(req.response(), 400, "BadRequestError", e.getMessage());
@@ -159,13 +172,36 @@ public final class SimServer extends AbstractVerticle {
       error(req.response(), 500, "InternalServerError", "simulated failure (--failure-rate)");
       return;
     }
+    boolean remoteDecode = KvHandoffs.remoteDecode(json);
+    String prefiller = req.getHeader(PdSidecar.PREFILLER);
+    if (prefiller != null && !remoteDecode && config.role().decodes()
+        && (api == OpenAiRequest.Api.CHAT || api == OpenAiRequest.Api.COMPLETIONS)) {
+      sidecar.prefillThenDecode(req.path(), json, prefiller, pulled -> {
+        if (!req.response().closed()) {
+          serve(req, api, request, pulled, false);
+        }
+      });
+      return;
+    }
+    serve(req, api, request, 0, remoteDecode && !request.stream());
+  }
+
+  /**
+   * @param pulledTokens prompt tokens whose KV cache a prefill pod computed and this pod pulled (0: none)
+   * @param forDecodePod a prefill for a decode pod: its KV cache is held for the pull, and the answer says where
+   */
+  private void serve(HttpServerRequest req, OpenAiRequest.Api api, OpenAiRequest request, int pulledTokens,
+      boolean forDecodePod) {
     String adapter = request.model().equals(config.model()) ? null : request.model();
     SimRequest sim = request.toEngine(adapter, config.blockSize(), blockHashSeed, config.meanOutputTokens(),
         random);
+    if (pulledTokens > 0) {
+      sim = sim.withRemoteKv(Math.min(pulledTokens, sim.promptTokens()));
+    }
     String id = OpenAiResponses.id(api, responses++);
     Responder responder;
     if (!request.stream()) {
-      responder = new Whole(req.response(), request, id);
+      responder = new Whole(req.response(), request, id, forDecodePod);
     } else if (api == OpenAiRequest.Api.RESPONSES) {
       responder = new ResponseEvents(req.response(), request, id);
     } else {
@@ -187,6 +223,24 @@ public final class SimServer extends AbstractVerticle {
         }
       }
     }
+  }
+
+  /** A decode pod pulls a prompt's KV cache this pod computed for it ({@link KvHandoffs}). */
+  private void pull(HttpServerRequest req, Buffer bytes) {
+    JsonNode body;
+    try {
+      body = readJson(bytes);
+    } catch (IllegalArgumentException e) {
+      error(req.response(), 400, "BadRequestError", e.getMessage());
+      return;
+    }
+    handoffs.pull(body, tokens -> {
+      if (tokens == null) {
+        error(req.response(), 404, "NotFoundError", "no KV cache is held for those blocks");
+      } else {
+        json(req.response(), 200, OpenAiResponses.JSON.createObjectNode().put("tokens", tokens));
+      }
+    });
   }
 
   private void lora(HttpServerRequest req, boolean load, Buffer bytes) {
@@ -300,6 +354,9 @@ public final class SimServer extends AbstractVerticle {
   @Override
   public void stop() {
     LOG.info("{}: stopping", address());
+    if (sidecar != null) {
+      sidecar.close();
+    }
     if (runtime != null) {
       runtime.shutdownNow();
     }
@@ -338,9 +395,11 @@ public final class SimServer extends AbstractVerticle {
 
   private final class Whole extends Responder {
     private final StringBuilder text = new StringBuilder();
+    private final boolean forDecodePod;
 
-    Whole(HttpServerResponse response, OpenAiRequest request, String id) {
+    Whole(HttpServerResponse response, OpenAiRequest request, String id, boolean forDecodePod) {
       super(response, request, id);
+      this.forDecodePod = forDecodePod;
     }
 
     @Override
@@ -351,7 +410,11 @@ public final class SimServer extends AbstractVerticle {
     @Override
     public void onFinished(Usage usage, String finishReason) {
       done = true;
-      json(response, 200, OpenAiResponses.answer(request, id, created, text.toString(), finishReason, usage));
+      var answer = OpenAiResponses.answer(request, id, created, text.toString(), finishReason, usage);
+      if (forDecodePod) {
+        answer.set("kv_transfer_params", handoffs.hold(usage.promptTokens(), host, server.actualPort()));
+      }
+      json(response, 200, answer);
     }
   }
 

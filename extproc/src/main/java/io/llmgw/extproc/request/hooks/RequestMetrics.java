@@ -33,6 +33,9 @@ public final class RequestMetrics implements ResponseHook {
     if (ctx.lease() == null) {
       return;
     }
+    if (ctx.routed() != null && ctx.routed().prefill() != null) {
+      metrics.disaggregation(ctx.routed().prefill().outcome().label());
+    }
     if (completion.usage() != null && completion.usage().plausible()) {
       metrics.tokens(ctx.routeModel(), completion.usage());
     }
