@@ -17,6 +17,7 @@ import io.llmgw.picker.scorers.SessionAffinityScorer;
 import io.llmgw.scraper.kvevents.KvEventSettings;
 import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.engine.SimProfile;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,6 +71,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--decode-per-seq-ms", defaultValue = "1.0",
       description = "Added to the step time per running sequence (default: ${DEFAULT-VALUE}).")
   double decodePerSeqMs;
+
+  @Option(names = "--profile", description = "The pods' step costs from a simulator profile (sim/README.md, \"Measured "
+      + "step costs\"): llama-3.1-8b-h100, qwen2.5-72b-tp4-h100 or a file; --max-num-seqs and the workload's cache "
+      + "size still apply, so that the pool saturates at rates this one-JVM rig can offer (default: the flags' costs).")
+  String profile;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed for arrivals, prompts and the pods.")
   long seed;
@@ -161,9 +167,11 @@ public final class BenchCommand implements Callable<Integer> {
     boolean baseOnly = w.models().contains(SimConfig.DEFAULT_MODEL);
     // the prefix workload's documents must outgrow one pod's cache for prefix affinity to matter
     int gpuBlocks = baseOnly ? 1024 : SimConfig.defaults().numGpuBlocks();
-    return SimConfig.builder().adapters(baseOnly ? List.of() : w.models())
+    SimConfig.Builder b = profile == null ? SimConfig.builder().decode(decodeBaseMs, decodePerSeqMs)
+        : SimProfile.load(profile).applyTo(SimConfig.builder()).model(SimConfig.DEFAULT_MODEL);
+    return b.adapters(baseOnly ? List.of() : w.models())
         .loras(longTail ? 4 : 3, longTail ? 64 : 15).capacity(maxNumSeqs, 1024, gpuBlocks)
-        .decode(decodeBaseMs, decodePerSeqMs).seed(seed).kvEvents(KvEventsConfig.DEFAULT_ON).build();
+        .seed(seed).kvEvents(KvEventsConfig.DEFAULT_ON).build();
   }
 
   /**

@@ -9,9 +9,9 @@ import static org.awaitility.Awaitility.await;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.picker.config.PluginSpec;
-import io.llmgw.picker.config.ProfileSpec;
+import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.picker.config.SchedulingConfig;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,32 +21,23 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Disaggregated serving in the Endpoint Picker Protocol's own terms (real gRPC, real ext_proc frames, real HTTP pods):
- * a pool of one prefill pod (127.0.0.88) and two decode pods (127.0.0.89-90) under llm-d's prefill and decode profiles.
+ * a pool of one prefill pod (127.0.0.88) and two decode pods (127.0.0.89-90) under llm-d's prefill and decode profiles
+ * as {@code examples/plugins-pd.yaml} configures them.
  * A long prompt is routed to a decode pod and names the prefill pod in {@code x-prefiller-host-port}; a short one is
  * routed alone; a client's own {@code x-prefiller-host-port} never survives, whatever the EPP decides.
  */
 class DisaggregationIntegrationTest {
-  static final SchedulingConfig PD = new SchedulingConfig("pd-test", List.of(
-      new PluginSpec("prefill-filter", "prefill-filter", Map.of()),
-      new PluginSpec("decode-filter", "decode-filter", Map.of()),
-      new PluginSpec("prefix-cache-scorer", "prefix-cache-scorer", Map.of()),
-      new PluginSpec("queue-scorer", "queue-scorer", Map.of()),
-      new PluginSpec("token-load-scorer", "token-load-scorer", Map.of()),
-      new PluginSpec("max-score-picker", "max-score-picker", Map.of()),
-      new PluginSpec("pd-profile-handler", "pd-profile-handler", Map.of("threshold", 256))),
-      List.of(
-          new ProfileSpec("prefill",
-              List.of(ProfileSpec.Ref.to("prefill-filter"), ProfileSpec.Ref.to("prefix-cache-scorer"),
-                  ProfileSpec.Ref.to("token-load-scorer"), ProfileSpec.Ref.to("max-score-picker"))),
-          new ProfileSpec("decode",
-              List.of(ProfileSpec.Ref.to("decode-filter"), ProfileSpec.Ref.to("prefix-cache-scorer"),
-                  ProfileSpec.Ref.to("queue-scorer"), ProfileSpec.Ref.to("max-score-picker")))));
+  /** The shipped example, as an operator would pass it to {@code --plugins-config}. */
+  static final Path EXAMPLE = Path.of("..", "examples", "plugins-pd.yaml");
 
   EppHarness h;
 
   @BeforeEach
   void start() throws Exception {
-    h = new EppHarness(3, 88, "", List.of("prefill", "decode", "decode"), s -> s.withScheduling(PD));
+    SchedulingConfig pd = PluginConfigFile.load(EXAMPLE, w -> {
+      throw new AssertionError(w);
+    });
+    h = new EppHarness(3, 88, "", List.of("prefill", "decode", "decode"), s -> s.withScheduling(pd));
     // the decode pods run full batches: a long prompt prefilled there would stall them
     h.pods.forEach(p -> p.setVllm(0, 0, 0.1, 4, List.of(), List.of()));
     h.pods.get(1).setVllm(0, 16, 0.3, 4, List.of(), List.of());

@@ -152,9 +152,13 @@ public final class PluginRegistry {
   }
 
   private static Plugin pdProfileHandler(Parameters p, PluginEnv env) {
-    p.allowOnly("threshold", "transferCost", "hashBlockSize", "primaryPort"); // the last two: llm-d's, not needed here
+    // hashBlockSize and primaryPort: llm-d's, not needed here (the profiles' prefix scorer cuts prompts)
+    p.allowOnly("threshold", "transferCost", "costAware", "stallWeight", "splitOverhead", "hashBlockSize",
+        "primaryPort");
     return new PdProfileHandler(p.integer("threshold", PdProfileHandler.DEFAULT_THRESHOLD, 0, 10_000_000),
-        p.number("transferCost", PdProfileHandler.DEFAULT_TRANSFER_COST, 0.0, 1000.0));
+        p.number("transferCost", PdProfileHandler.DEFAULT_TRANSFER_COST, 0.0, 1000.0), p.bool("costAware", true),
+        p.number("stallWeight", PdProfileHandler.DEFAULT_STALL_WEIGHT, 0.0, 1000.0),
+        p.integer("splitOverhead", PdProfileHandler.DEFAULT_SPLIT_OVERHEAD, 0, 10_000_000));
   }
 
   private static Plugin sessionAffinityScorer(Parameters p, PluginEnv env) {

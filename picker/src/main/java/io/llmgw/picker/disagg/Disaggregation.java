@@ -56,7 +56,8 @@ public final class Disaggregation {
     }
     EndpointState there = picked.decision().primary();
     double uncachedThere = prompt * (1 - picked.loadAtPick().cachedShare());
-    if (handler.costRemote(there, uncachedThere, prompt) >= PdProfileHandler.costHere(decode, uncachedHere, prompt)) {
+    if (handler.costAware()
+        && handler.costRemote(there, uncachedThere, prompt) >= handler.costHere(decode, uncachedHere, prompt)) {
       return PrefillChoice.whole(PrefillChoice.Outcome.PREFILL_BUSY);
     }
     prefill.recordPick(request, there);

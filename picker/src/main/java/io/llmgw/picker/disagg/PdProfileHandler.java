@@ -11,13 +11,14 @@ import io.llmgw.picker.scorers.TokenLoadScorer;
  * it where it is routed:
  *
  * <pre>
- *   here   = token load of the decode pod + uncached prompt there × (1 + sequences running there)
- *   remote = token load of the prefill pod + uncached prompt there + transferCost × prompt
+ *   here   = token load of the decode pod + uncached prompt there × (1 + stallWeight × sequences running there)
+ *   remote = token load of the prefill pod + uncached prompt there + transferCost × prompt + splitOverhead
  * </pre>
  *
  * Prefilling at the decode pod delays the request behind the prompts queued there, and stalls every sequence running
  * there for as long as the prompt takes (vLLM's chunked prefill spreads the stall over steps; it does not shrink it).
- * On the prefill pod the request waits for that pod's queued prompts, then pays the transfer of its KV cache. A prompt
+ * On the prefill pod the request waits for that pod's queued prompts, then pays the transfer of its KV cache and a
+ * second hop's fixed costs (the prefill pod's API server and scheduling step, then the decode pod's). A prompt
  * whose uncached part at the decode pod is under {@code threshold} tokens is never split: llm-d's meaning of the same
  * parameter, kept as a floor below which the transfer's fixed costs dominate. Splitting by length alone is what llm-d
  * reported to inflate time to first token up to 20× when the prefill pool is busy; the token loads above are what make
@@ -26,11 +27,19 @@ import io.llmgw.picker.scorers.TokenLoadScorer;
  * @param threshold uncached prompt tokens at the decode pod under which a request is served whole
  * @param transferCost prefill-token time to move one token's KV cache, relative to computing it (the calibrated
  *     profiles' ratio of KV transfer to prefill per token is 0.02–0.08; 0.1 by default, a little pessimistic)
+ * @param costAware false: llm-d's rule, every prompt at or over the threshold is split whatever the loads (kept to
+ *     compare against, and for an operator who wants it)
+ * @param stallWeight what one token-time of stall to a running sequence counts, against one of this request's own
+ *     wait (1: the same)
+ * @param splitOverhead the second hop's fixed costs, in prefill tokens
  */
-public record PdProfileHandler(int threshold, double transferCost) implements Plugin {
+public record PdProfileHandler(int threshold, double transferCost, boolean costAware, double stallWeight,
+    int splitOverhead) implements Plugin {
   public static final String TYPE = "pd-profile-handler";
   public static final int DEFAULT_THRESHOLD = 256;
   public static final double DEFAULT_TRANSFER_COST = 0.1;
+  public static final double DEFAULT_STALL_WEIGHT = 1;
+  public static final int DEFAULT_SPLIT_OVERHEAD = 0;
   /** The two profiles a configuration with this handler defines, by llm-d's names. */
   public static final String PREFILL_PROFILE = "prefill";
   public static final String DECODE_PROFILE = "decode";
@@ -41,12 +50,12 @@ public record PdProfileHandler(int threshold, double transferCost) implements Pl
   }
 
   /** The prefill time, in tokens, of the prompt's uncached part at the decode pod, stalls of its batch included. */
-  public static double costHere(EndpointState decode, double uncachedThere, long prompt) {
-    return TokenLoadScorer.tokenLoad(decode, prompt) + uncachedThere * (1 + decode.metrics().running());
+  public double costHere(EndpointState decode, double uncachedThere, long prompt) {
+    return TokenLoadScorer.tokenLoad(decode, prompt) + uncachedThere * (1 + stallWeight * decode.metrics().running());
   }
 
   /** The same on the prefill pod: its queued prompts, the uncached part there, and the transfer of the whole prompt. */
   public double costRemote(EndpointState prefill, double uncachedThere, long prompt) {
-    return TokenLoadScorer.tokenLoad(prefill, prompt) + uncachedThere + transferCost * prompt;
+    return TokenLoadScorer.tokenLoad(prefill, prompt) + uncachedThere + transferCost * prompt + splitOverhead;
   }
 }

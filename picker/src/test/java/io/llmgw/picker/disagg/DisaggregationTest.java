@@ -125,6 +125,15 @@ class DisaggregationTest {
     // the same prefill backlog, but a decode pod whose 40 running sequences would each wait out the prompt: split
     List<EndpointState> busy = List.of(pod(1, Role.PREFILL, 0, 100_000), pod(2, Role.DECODE, 40, 0));
     assertThat(decide(4_000, busy).outcome()).isEqualTo(PrefillChoice.Outcome.SPLIT);
+    // llm-d's length-only rule splits into the backlog anyway
+    PluginRegistry.Assembled byLength = PluginRegistry.builtIn().assemble(new SchedulingConfig("test",
+        config(PD).plugins().stream().map(p -> p.type().equals("pd-profile-handler")
+            ? new PluginSpec(p.name(), p.type(), Map.of("threshold", 256, "costAware", false)) : p).toList(),
+        PD),
+        ENV, w -> {});
+    PickRequest request = PickRequest.of("base").withPromptTokens(4_000);
+    assertThat(byLength.disaggregation().choose(request, pool, pool.get(1), 0, false).outcome())
+        .isEqualTo(PrefillChoice.Outcome.SPLIT);
   }
 
   @Test
