@@ -36,6 +36,10 @@ public final class SimCommand implements Callable<Integer> {
       + "here override it (default: the small fast pool of the flags' defaults).")
   String profile;
 
+  @Option(names = "--lora-rank", defaultValue = "16", description = "Rank of the adapters, with --profile: the "
+      + "profile's swap and load costs (for rank 16) scale with it (default: ${DEFAULT-VALUE}).")
+  int loraRank;
+
   @Option(names = "--role", defaultValue = "both", description = "Part in disaggregated serving, as llm-d's "
       + "llm-d.ai/role label names it: both (default), prefill, or decode; a decode or both pod asked with "
       + "x-prefiller-host-port has that pod compute the prompt and pulls its KV cache.")
@@ -126,7 +130,7 @@ public final class SimCommand implements Callable<Integer> {
   public SimConfig config() {
     SimConfig.Builder b = SimConfig.builder();
     if (profile != null) {
-      SimProfile.load(profile).applyTo(b);
+      SimProfile.load(profile).applyTo(b, loraRank);
     }
     SimConfig base = b.build();
     if (model != null) {

@@ -87,8 +87,23 @@ public record SimProfile(String name, String model, Map<String, Double> values) 
     return new SimProfile(name, model.isEmpty() ? SimConfig.DEFAULT_MODEL : model, values);
   }
 
+  /** The LoRA rank the profile's swap and load costs are for. */
+  public static final int PROFILE_LORA_RANK = 16;
+
   /** Sets the profile's model, capacity and costs on {@code b}; flags given on the command line then override them. */
   public SimConfig.Builder applyTo(SimConfig.Builder b) {
+    return applyTo(b, PROFILE_LORA_RANK);
+  }
+
+  /**
+   * As {@link #applyTo(SimConfig.Builder)} for adapters of {@code loraRank}: an adapter's bytes, and so the time to
+   * read it or move it to the GPU, grow in proportion to its rank.
+   */
+  public SimConfig.Builder applyTo(SimConfig.Builder b, int loraRank) {
+    if (loraRank < 1 || loraRank > 1024) {
+      throw new IllegalArgumentException("--lora-rank must be within 1..1024, got " + loraRank);
+    }
+    double byRank = loraRank / (double) PROFILE_LORA_RANK;
     return b.model(model)
         .capacity(whole("max-num-seqs"), SimConfig.defaults().maxWaiting(), whole("num-gpu-blocks"))
         .maxNumBatchedTokens(whole("max-num-batched-tokens"))
@@ -96,7 +111,7 @@ public record SimProfile(String name, String model, Map<String, Double> values) 
         .decode(values.get("decode-base-ms"), values.get("decode-per-seq-ms"))
         .decodePerKvToken(values.get("decode-per-kv-token-us"))
         .kvTransferPerToken(values.get("kv-transfer-per-token-us")).apiOverhead(values.get("api-overhead-ms"))
-        .loraLatency(values.get("lora-load-ms"), values.get("lora-swap-ms"));
+        .loraLatency(values.get("lora-load-ms") * byRank, values.get("lora-swap-ms") * byRank);
   }
 
   private int whole(String key) {

@@ -86,4 +86,14 @@ class ProfileCalibrationTest {
     assertThatThrownBy(() -> SimProfile.parse("mine", p)).hasMessageContaining("unknown key 'decode-bse-ms'");
     assertThatThrownBy(() -> SimProfile.load("no-such-profile")).hasMessageContaining("neither a shipped profile");
   }
+
+  @Test
+  void aLoraAdaptersSwapAndLoadCostsScaleWithItsRank() {
+    SimProfile p = SimProfile.load("llama-3.1-8b-h100");
+    SimConfig r16 = p.applyTo(SimConfig.builder()).build();
+    SimConfig r64 = p.applyTo(SimConfig.builder(), 64).build();
+    assertThat(r64.loraSwapMs()).isEqualTo(4 * r16.loraSwapMs());
+    assertThat(r64.loraLoadMs()).isEqualTo(4 * r16.loraLoadMs());
+    assertThatThrownBy(() -> p.applyTo(SimConfig.builder(), 0)).hasMessageContaining("--lora-rank");
+  }
 }
