@@ -38,8 +38,10 @@ public record PdProfileHandler(int threshold, double transferCost, boolean costA
   public static final String TYPE = "pd-profile-handler";
   public static final int DEFAULT_THRESHOLD = 256;
   public static final double DEFAULT_TRANSFER_COST = 0.1;
-  public static final double DEFAULT_STALL_WEIGHT = 1;
-  public static final int DEFAULT_SPLIT_OVERHEAD = 0;
+  /** Half: measured on the calibrated profile, chat turns are then split only where it pays (bench/README.md). */
+  public static final double DEFAULT_STALL_WEIGHT = 0.5;
+  /** About 16 ms of the calibrated 8B profile's prefill: a second API server's time and one more scheduling step. */
+  public static final int DEFAULT_SPLIT_OVERHEAD = 512;
   /** The two profiles a configuration with this handler defines, by llm-d's names. */
   public static final String PREFILL_PROFILE = "prefill";
   public static final String DECODE_PROFILE = "decode";

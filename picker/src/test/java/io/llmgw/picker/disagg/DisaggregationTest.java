@@ -122,8 +122,8 @@ class DisaggregationTest {
   void aBackedUpPrefillPodIsNotWorthTheTransfer() {
     List<EndpointState> pool = List.of(pod(1, Role.PREFILL, 0, 100_000), pod(2, Role.DECODE, 0, 0));
     assertThat(decide(4_000, pool).outcome()).isEqualTo(PrefillChoice.Outcome.PREFILL_BUSY);
-    // the same prefill backlog, but a decode pod whose 40 running sequences would each wait out the prompt: split
-    List<EndpointState> busy = List.of(pod(1, Role.PREFILL, 0, 100_000), pod(2, Role.DECODE, 40, 0));
+    // the same prefill backlog, but a decode pod whose 60 running sequences would each wait out the prompt: split
+    List<EndpointState> busy = List.of(pod(1, Role.PREFILL, 0, 100_000), pod(2, Role.DECODE, 60, 0));
     assertThat(decide(4_000, busy).outcome()).isEqualTo(PrefillChoice.Outcome.SPLIT);
     // llm-d's length-only rule splits into the backlog anyway
     PluginRegistry.Assembled byLength = PluginRegistry.builtIn().assemble(new SchedulingConfig("test",
