@@ -218,7 +218,8 @@ class DeployManifestsTest {
   void envoyGatewayRemovesAClientsTenantHeaderEarly() throws IOException {
     JsonNode policy = documents(DEPLOY.resolve("gateway/tenant-header.yaml")).getFirst();
     assertThat(policy.path("kind").asText()).isEqualTo("ClientTrafficPolicy");
-    assertThat(policy.at("/spec/headers/earlyRequestHeaders/remove").toString()).contains("x-llmgw-tenant");
+    assertThat(policy.at("/spec/headers/earlyRequestHeaders/remove").toString()).contains("x-llmgw-tenant")
+        .as("only the EPP names a prefill pod").contains("x-prefiller-host-port");
     assertThat(policy.at("/spec/targetRefs/0/name").asText()).isEqualTo("llm-gateway");
     assertThat(Files.readString(DEPLOY.resolve("gateway/kustomization.yaml"))).contains("tenant-header.yaml");
   }
