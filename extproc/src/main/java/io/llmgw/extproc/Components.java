@@ -92,6 +92,9 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
             tenantMetrics),
         LOG::warn);
     SchedulingProfile profile = pipeline.profile();
+    // a disaggregated pool's prefill profile may hold scorers of its own, which must forget departed pods too
+    SchedulingProfile prefillProfile = pipeline.disaggregation().enabled()
+        ? pipeline.disaggregation().prefillProfile() : null;
     scrapes.addListener(new ScrapeListener() {
       @Override
       public void scraped(String address, int skippedLines) {
@@ -107,6 +110,9 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     FlowMetrics.watch(metrics.registry(), flow, status);
     datastore.onChange(t -> {
       profile.retainOnly(t.addresses());
+      if (prefillProfile != null) {
+        prefillProfile.retainOnly(t.addresses());
+      }
       engineBlocks.retainOnly(t.addresses());
       datastore.inFlight().forgetIdleExcept(t.addresses());
       latency.retain(t.config().routes(), t.addresses());
