@@ -9,8 +9,4 @@ public record Endpoint(String pool, String podName, String ip, int port, String 
   public Endpoint(String pool, String podName, String ip, int port, Role role) {
     this(pool, podName, ip, port, (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + port, role);
   }
-
-  public Endpoint(String pool, String podName, String ip, int port, String address) {
-    this(pool, podName, ip, port, address, Role.BOTH);
-  }
 }

@@ -288,10 +288,8 @@ public final class Director {
             + "': " + none.detail()));
       }
       var picked = (PickOutcome.Picked) outcome;
-      PrefillChoice prefill = disaggregation.enabled()
-          ? disaggregation.choose(request, states, picked.decision().primary(), picked.loadAtPick().cachedShare(),
-              ctx.timed())
-          : null;
+      PrefillChoice prefill = disaggregation.choose(request, states, picked.decision().primary(),
+          picked.loadAtPick().cachedShare(), ctx.timed());
       routed = new Routed(picked.decision(), body, picked.loadAtPick(), prefill);
       ctx.routed(routed);
       EndpointState primary = routed.decision().primary();

@@ -6,6 +6,7 @@ import io.llmgw.api.ConfigFileLoader;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.api.ObjectiveKey;
 import io.llmgw.api.PoolKey;
+import io.llmgw.picker.Role;
 import org.junit.jupiter.api.Test;
 
 /** The configuration indexed for the request path. */
@@ -42,6 +43,18 @@ class TopologyTest {
     assertThat(a.endpoints()).extracting(e -> e.address()).containsExactly("127.0.0.1:8000");
     assertThat(t.addresses()).containsExactly("127.0.0.1:8000");
     assertThat(t.targets()).hasSize(1);
+  }
+
+  @Test
+  void aPodsRoleComesFromItsLabelAndAValueNamingNoRoleServesWholeRequests() throws Exception {
+    String yaml = FileModeYaml.pool("a", "vllm", 8000);
+    String[] roles = {"prefill", "Decode", "both", "encode", null};
+    for (int i = 0; i < roles.length; i++) {
+      yaml += FileModeYaml.SEPARATOR + FileModeYaml.pod("p" + i, "vllm", "127.0.0." + (i + 1), roles[i]);
+    }
+    Topology roled = Topology.of(ConfigFileLoader.parse("roles.yaml", yaml));
+    assertThat(roled.poolsByKey().get(new PoolKey("default", "a")).endpoints()).extracting(e -> e.role())
+        .containsExactly(Role.PREFILL, Role.DECODE, Role.BOTH, Role.BOTH, Role.BOTH);
   }
 
   @Test

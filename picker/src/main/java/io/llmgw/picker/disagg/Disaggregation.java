@@ -32,7 +32,7 @@ public final class Disaggregation {
   }
 
   /**
-   * Where this request's prompt is computed. The prefill profile's scorers learn of its pick only when the request is
+   * Where this request's prompt is computed; null when the configuration does not disaggregate. The prefill profile's scorers learn of its pick only when the request is
    * split there, so a prefix index does not believe a prompt cached on a pod that never saw it.
    *
    * @param pool the endpoints the request may use (the decode profile's candidates)

@@ -156,6 +156,14 @@ class DisaggregationTest {
         new PluginSpec("small", "prefix-cache-scorer", Map.of("blockSize", 16)),
         new PluginSpec("large", "prefix-cache-scorer", Map.of("blockSize", 64))), ENV, w -> {}))
         .hasMessageContaining("cut prompts differently");
+    for (Map<String, Object> bad : List.of(Map.<String, Object>of("transferCost", -1),
+        Map.<String, Object>of("stallWeight", "heavy"), Map.<String, Object>of("splitOverhead", -5),
+        Map.<String, Object>of("threshhold", 10))) {
+      SchedulingConfig c = new SchedulingConfig("test", config(PD).plugins().stream()
+          .map(p -> p.type().equals("pd-profile-handler") ? new PluginSpec(p.name(), p.type(), bad) : p).toList(), PD);
+      assertThatThrownBy(() -> PluginRegistry.builtIn().assemble(c, ENV, w -> {})).as(bad.toString())
+          .hasMessageContaining("pd-profile-handler");
+    }
     assertThat(Role.ofLabel("Prefill")).isEqualTo(Role.PREFILL);
     assertThat(Role.ofLabel("encode")).as("a value naming no role").isNull();
   }

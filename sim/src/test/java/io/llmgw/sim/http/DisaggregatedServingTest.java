@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * llm-d's disaggregated serving between simulated pods over real sockets: a decode pod (127.0.0.86) asked with
  * {@code x-prefiller-host-port} has the prefill pod (127.0.0.85) compute the prompt, pulls its KV cache and generates;
- * when the prefill pod is unreachable (127.0.0.87, nothing listening) or dies mid-transfer, it prefills the prompt
- * itself, and the client gets its answer either way.
+ * when the prefill pod is unreachable (127.0.0.87, nothing listening), answers nonsense (127.0.0.94) or dies
+ * mid-transfer, it prefills the prompt itself, and the client gets its answer either way.
  */
 class DisaggregatedServingTest {
   static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -76,6 +76,34 @@ class DisaggregatedServingTest {
       assertThat(chat(decode, "no-port-here").get().statusCode()).isEqualTo(200);
       assertThat(metric(decode, "sim:pd_requests_total", "outcome=\"prefill_failed\"")).isEqualTo(1);
       assertThat(metric(decode, "sim:pd_requests_total", "outcome=\"bad_prefiller\"")).isEqualTo(1);
+    }
+  }
+
+  /** A prefill pod's answer without a usable handover, and a pull of garbage, are answered, not crashed on. */
+  @Test
+  void aHandoverThatMakesNoSenseMeansPrefillingHereAndAGarbagePullIsRefused() throws Exception {
+    com.sun.net.httpserver.HttpServer odd = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.94", 0), 0);
+    odd.createContext("/", x -> {
+      byte[] b = "{\"kv_transfer_params\":{\"do_remote_prefill\":true,\"remote_host\":\"\",\"remote_port\":0}}"
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      x.sendResponseHeaders(200, b.length);
+      x.getResponseBody().write(b);
+      x.close();
+    });
+    odd.start();
+    try (SimPods prefill = SimPods.start(pod(SimConfig.Role.PREFILL, 1).build(), 1, "127.0.0.85", 0);
+        SimPods decode = SimPods.start(pod(SimConfig.Role.DECODE, 1).build(), 1, "127.0.0.86", 0)) {
+      assertThat(chat(decode, "127.0.0.94:" + odd.getAddress().getPort()).get().statusCode()).isEqualTo(200);
+      assertThat(metric(decode, "sim:pd_requests_total", "outcome=\"prefill_failed\"")).isEqualTo(1);
+      assertThat(SimServerTest.post(prefill, KvHandoffs.PULL_PATH, "not json").statusCode()).isEqualTo(400);
+      assertThat(SimServerTest.post(prefill, KvHandoffs.PULL_PATH, "{}").statusCode()).isEqualTo(404);
+      assertThat(SimServerTest.post(prefill, KvHandoffs.PULL_PATH, "{\"remote_block_ids\":[\"x\"]}").statusCode())
+          .isEqualTo(404);
+      assertThat(SimServerTest.post(prefill, KvHandoffs.PULL_PATH, "{\"remote_block_ids\":[12345]}").statusCode())
+          .as("blocks never held").isEqualTo(404);
+    } finally {
+      odd.stop(0);
     }
   }
 
