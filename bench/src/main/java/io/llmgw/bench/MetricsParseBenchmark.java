@@ -1,6 +1,7 @@
 package io.llmgw.bench;
 
 import io.llmgw.scraper.Engine;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.openjdk.jmh.annotations.Benchmark;
 
@@ -12,11 +13,12 @@ import org.openjdk.jmh.annotations.Benchmark;
  */
 public class MetricsParseBenchmark extends MicroBenchmark {
   final String page = ScrapeLoadRun.metricsPage();
+  final byte[] bytes = page.getBytes(StandardCharsets.UTF_8);
   final Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
   @Benchmark
   public Object parse() {
-    return Engine.VLLM.parse(page, now);
+    return Engine.VLLM.parse(bytes, 0, bytes.length, now); // the bytes as they came, as the scraper reads them
   }
 
   @Benchmark

@@ -13,20 +13,24 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 
 /**
  * Load run: N pods on 127.0.x.y each serving a realistic vLLM /metrics page (~26 KiB with histograms), scraped at the
  * EPP's default interval for a bounded time. Prints the scraper's own CPU use (its HTTP client's event loop, where
- * pages are also parsed), the scrape rate achieved and how old the picker's metrics were. Usage: [pods] [seconds].
+ * pages are also parsed), the scrape rate achieved and how old the picker's metrics were. Usage: [pods] [seconds] [warm-up seconds] [whole: pods that
+ * ignore {@code name[]}, as engines other than vLLM].
  */
 public final class ScrapeLoadRun {
   public static void main(String[] args) throws Exception {
     int podCount = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int seconds = Math.min(args.length > 1 ? Integer.parseInt(args[1]) : 10, 60);
-    StaticPods pods = new StaticPods(podCount, 0, metricsPage(),
-        "{\"data\":[{\"id\":\"base\"},{\"id\":\"a\",\"parent\":\"base\"}]}");
+    int warmup = Math.min(args.length > 2 ? Integer.parseInt(args[2]) : 2, 120);
+    boolean filters = args.length <= 3 || !args[3].equals("whole");
+    String models = "{\"data\":[{\"id\":\"base\"},{\"id\":\"a\",\"parent\":\"base\"}]}";
+    StaticPods pods = new StaticPods(podCount, 0, metricsPage(), models, filters);
     List<ScrapeTarget> targets = new ArrayList<>();
     for (int i = 0; i < podCount; i++) {
       targets.add(new ScrapeTarget(pods.address(i), Engine.VLLM));
@@ -34,6 +38,7 @@ public final class ScrapeLoadRun {
 
     LongAdder ok = new LongAdder();
     LongAdder failed = new LongAdder();
+    AtomicReference<String> firstFailure = new AtomicReference<>();
     ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1);
     ScrapeSettings settings = ScrapeSettings.defaults();
     MetricsScraper scraper = new MetricsScraper(settings, scheduler, Clock.systemUTC(), new ScrapeListener() {
@@ -45,11 +50,12 @@ public final class ScrapeLoadRun {
       @Override
       public void failed(String address, String what, String error) {
         failed.increment();
+        firstFailure.compareAndSet(null, what + " of " + address + ": " + error);
       }
     });
     scraper.setTargets(targets);
     scraper.start();
-    Thread.sleep(2_000); // warm-up of a load run (connections, JIT); not a test synchronisation
+    Thread.sleep(warmup * 1_000L); // warm-up of a load run (connections, JIT); not a test synchronisation
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long cpu0 = scraperCpuNanos(mx);
     long ok0 = ok.sum();
@@ -67,23 +73,30 @@ public final class ScrapeLoadRun {
     double wall = (System.nanoTime() - t0) / 1e9;
     double cores = (scraperCpuNanos(mx) - cpu0) / 1e9 / wall;
     double rate = (ok.sum() - ok0) / wall;
+    long failures = failed.sum();
     scraper.close();
     scheduler.shutdownNow();
     pods.close();
 
     System.out.printf(
-        "%n| pods | interval | page | scrapes/s (all) | scrapes/s per pod | scraper CPU (cores) | metrics age p50 / p99 / max (ms) | failures |%n");
+        "%n| pods | interval | page read | scrapes/s (all) | scrapes/s per pod | scraper CPU (cores) | metrics age p50 / p99 / max (ms) | failures |%n");
     System.out.printf("|---|---|---|---|---|---|---|---|%n");
-    System.out.printf("| %d | %d ms | %.0f KiB | %.0f | %.1f | %.2f | %d / %d / %d | %d |%n", podCount,
-        settings.interval().toMillis(), metricsPage().length() / 1024.0, rate, rate / podCount, cores,
-        age.getValueAtPercentile(50), age.getValueAtPercentile(99), age.getMaxValue(), failed.sum());
+    System.out.printf("| %d | %d ms | %.1f KiB | %.0f | %.1f | %.2f | %d / %d / %d | %d |%n", podCount,
+        settings.interval().toMillis(), (filters ? StaticPods.seriesNamed(metricsPage(),
+            Engine.VLLM.metricsPath().substring(Engine.VLLM.metricsPath().indexOf('?') + 1)).length
+            : metricsPage().length()) / 1024.0,
+        rate, rate / podCount, cores,
+        age.getValueAtPercentile(50), age.getValueAtPercentile(99), age.getMaxValue(), failures);
+    if (firstFailure.get() != null) {
+      System.out.println("first failure: " + firstFailure.get());
+    }
   }
 
   private static long scraperCpuNanos(ThreadMXBean mx) {
     long total = 0;
     for (var info : mx.dumpAllThreads(false, false)) {
       String name = info.getThreadName();
-      if (name.startsWith("vert.x-eventloop-thread")) { // the scraper's HTTP client: the pods here serve without Vert.x
+      if (name.startsWith("llmgw-scraper")) { // the scraper's event loop, where pages are read and parsed
         total += Math.max(0, mx.getThreadCpuTime(info.getThreadId()));
       }
     }
@@ -93,9 +106,16 @@ public final class ScrapeLoadRun {
   /** A vLLM-like page: the gauges we read plus the histogram series a real server exports and we skip. */
   public static String metricsPage() {
     StringBuilder sb = new StringBuilder();
-    sb.append("vllm:num_requests_waiting{model_name=\"base\"} 3.0\n");
-    sb.append("vllm:num_requests_running{model_name=\"base\"} 12.0\n");
-    sb.append("vllm:kv_cache_usage_perc{model_name=\"base\"} 0.42\n");
+    sb.append("# HELP vllm:num_requests_waiting Number of requests waiting to be processed.\n")
+        .append("# TYPE vllm:num_requests_waiting gauge\n")
+        .append("vllm:num_requests_waiting{engine=\"0\",model_name=\"base\"} 3.0\n");
+    sb.append("# HELP vllm:num_requests_running Number of requests in model execution batches.\n")
+        .append("# TYPE vllm:num_requests_running gauge\n")
+        .append("vllm:num_requests_running{engine=\"0\",model_name=\"base\"} 12.0\n");
+    sb.append("# HELP vllm:kv_cache_usage_perc KV-cache usage. 1 means 100 percent usage.\n")
+        .append("# TYPE vllm:kv_cache_usage_perc gauge\n")
+        .append("vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"base\"} 0.42\n");
+    sb.append("# HELP vllm:lora_requests_info Running stats on lora requests.\n# TYPE vllm:lora_requests_info gauge\n");
     sb.append(
         "vllm:lora_requests_info{max_lora=\"4\",running_lora_adapters=\"a,b\",waiting_lora_adapters=\"\"} 1.7e9\n");
     String[] hists = {"vllm:time_to_first_token_seconds", "vllm:time_per_output_token_seconds",

@@ -1,18 +1,21 @@
 package io.llmgw.scraper;
 
 import io.llmgw.picker.PodMetrics;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** Maps each engine's metric names (docs/architecture.md, "Wire contracts") onto the picker's {@link PodMetrics}. */
 public enum Engine {
   VLLM(Set.of("vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
       "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info"),
-      Set.of("vllm:num_requests_waiting", "vllm:num_requests_running")) {
+      Set.of("vllm:num_requests_waiting", "vllm:num_requests_running"), true) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
       double kv = p.sum("vllm:kv_cache_usage_perc");
@@ -31,7 +34,7 @@ public enum Engine {
     }
   },
   SGLANG(Set.of("sglang:num_queue_reqs", "sglang:num_running_reqs", "sglang:token_usage"),
-      Set.of("sglang:num_queue_reqs", "sglang:num_running_reqs")) {
+      Set.of("sglang:num_queue_reqs", "sglang:num_running_reqs"), false) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
       return new PodMetrics(count(p.sum("sglang:num_queue_reqs")), count(p.sum("sglang:num_running_reqs")),
@@ -39,7 +42,7 @@ public enum Engine {
     }
   },
   TRITON(Set.of("nv_trt_llm_request_metrics", "nv_trt_llm_kv_cache_block_metrics"),
-      Set.of("nv_trt_llm_request_metrics")) {
+      Set.of("nv_trt_llm_request_metrics"), false) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
       return new PodMetrics(
@@ -50,11 +53,24 @@ public enum Engine {
     }
   };
 
+  /** Where a scrape reads the whole page. */
+  static final String WHOLE_PAGE = "/metrics";
+
   private final Set<String> metricNames;
   private final Set<String> loadMetricNames;
+  private final PrometheusTextParser.Names wanted;
+  private final String metricsPath;
 
-  Engine(Set<String> metricNames, Set<String> loadMetricNames) {
+  /**
+   * {@code filterable}: the engine's server answers {@code /metrics/?name[]=…} with only the series named. vLLM does:
+   * it answers {@code GET /metrics} from prometheus-fastapi-instrumentator's route, which writes every series, and
+   * everything under it ({@code /metrics/…}, its own mount with the path regex {@code ^/metrics(?P<path>.*)$}) from
+   * prometheus_client's ASGI app, which honours {@code name[]}: about a kilobyte where the whole page is tens.
+   */
+  Engine(Set<String> metricNames, Set<String> loadMetricNames, boolean filterable) {
     this.metricNames = metricNames;
+    this.metricsPath = filterable ? filtered(metricNames) : WHOLE_PAGE;
+    this.wanted = PrometheusTextParser.names(metricNames);
     this.loadMetricNames = loadMetricNames;
   }
 
@@ -79,10 +95,37 @@ public enum Engine {
     return metricNames;
   }
 
+  /** The path a scrape asks first: the whole page, unless the engine's server can be asked for the wanted series. */
+  public String metricsPath() {
+    return metricsPath;
+  }
+
+  /** {@code /metrics/?name[]=…} for each name, in a stable order, percent-encoded. */
+  private static String filtered(Set<String> names) {
+    StringBuilder path = new StringBuilder("/metrics/");
+    char sep = '?';
+    for (String name : new TreeSet<>(names)) {
+      path.append(sep).append("name%5B%5D=").append(URLEncoder.encode(name, StandardCharsets.UTF_8));
+      sep = '&';
+    }
+    return path.toString();
+  }
+
+  /** The names a scrape parses, prepared for the parser once. */
+  PrometheusTextParser.Names wantedNames() {
+    return wanted;
+  }
+
   abstract PodMetrics extract(ParsedMetrics parsed, Instant now);
 
   public PodMetrics parse(String text, Instant now) {
-    return extract(PrometheusTextParser.parse(text, metricNames), now);
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    return parse(bytes, 0, bytes.length, now);
+  }
+
+  /** Reads a page's bytes {@code [from, to)} as a scrape does, without decoding them first. */
+  public PodMetrics parse(byte[] page, int from, int to, Instant now) {
+    return extract(PrometheusTextParser.parse(page, from, to, wanted), now);
   }
 
   /** From the engine-type label value; unknown values fall back to vLLM, the reference protocol. */

@@ -1,6 +1,7 @@
 package io.llmgw.scraper;
 
 import io.llmgw.picker.PodMetrics;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,11 +23,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Polls every endpoint's metrics with non-blocking HTTP ({@link HttpPages}). At most one scrape per endpoint is in
- * flight (a slow pod is skipped, never piled onto), at most {@code maxConcurrent} overall, and all parsing runs on the
- * client's one event loop, so scraping is bounded to about one core however many pods there are.
+ * flight (a slow pod is skipped, never piled onto), at most {@code maxConcurrent} overall, and each round and all
+ * parsing run on the client's one event loop, so scraping is bounded to about one core however many pods there are.
  */
 public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsScraper.class);
+  /** How long a pod that did not answer a filtered page is read whole before the filter is tried on it again. */
+  static final long FILTER_RETRY_MILLIS = 10 * 60_000;
   /** Far above any real model server's page; a pod sending more is treated as failing, not buffered. */
   static final int MAX_BODY_BYTES = 8 << 20;
   private final ScrapeSettings settings;
@@ -76,11 +79,13 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     slots.putAll(next);
     slots.keySet().retainAll(next.keySet());
     order = slots.values().toArray(new Slot[0]);
+    http.retain(Set.copyOf(next.keySet()));
   }
 
   public void start() {
     long nanos = settings.interval().toNanos();
-    ticker = scheduler.scheduleAtFixedRate(this::tick, 0, nanos, TimeUnit.NANOSECONDS);
+    // each round runs on the HTTP client's loop, so its requests start there without a hand-off each
+    ticker = scheduler.scheduleAtFixedRate(() -> http.execute(this::tick), 0, nanos, TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -120,7 +125,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
 
   private void failed(Slot slot, String what, String error) {
     synchronized (slot) {
-      if (slot.retired) {
+      if (slot.retired || closed) { // requests cut short by close() are no news about the pod
         return;
       }
       for (ScrapeListener l : listeners) {
@@ -139,20 +144,29 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     String address = slot.target.address();
     // the report describes the pod at some moment after this: what the gateway sends from now on may be missing from it
     Instant requestedAt = clock.instant();
+    String path = slot.filterRefused(requestedAt.toEpochMilli()) ? Engine.WHOLE_PAGE
+        : slot.target.engine().metricsPath();
+    boolean filtered = !path.equals(Engine.WHOLE_PAGE);
     try {
-      http.get(address, "/metrics")
-          .whenComplete((resp, err) -> {
-            try {
-              onMetrics(slot, resp, err, requestedAt);
-              if (wantModels && slot.state.healthy()) {
-                slot.modelsFetchedAt = clock.millis();
-                fetchModels(slot);
-              }
-            } finally {
-              permits.release();
-              slot.inFlight.set(false);
-            }
-          });
+      http.get(address, path, new HttpPages.Reader() {
+        @Override
+        public void page(int status, byte[] body, int length) {
+          try {
+            onMetrics(slot, status, body, length, requestedAt, filtered);
+          } finally {
+            done(slot, wantModels);
+          }
+        }
+
+        @Override
+        public void failed(Throwable error) {
+          try {
+            fail(slot, describe(error));
+          } finally {
+            done(slot, wantModels);
+          }
+        }
+      });
     } catch (RuntimeException e) {
       permits.release();
       slot.inFlight.set(false);
@@ -160,22 +174,47 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
   }
 
-  private void onMetrics(Slot slot, HttpPages.Page resp, Throwable err, Instant requestedAt) {
-    if (err != null) {
-      fail(slot, describe(err));
+  private void done(Slot slot, boolean wantModels) {
+    try {
+      if (wantModels && slot.state.healthy()) {
+        slot.modelsFetchedAt = clock.millis();
+        fetchModels(slot);
+      }
+    } finally {
+      permits.release();
+      slot.inFlight.set(false);
+    }
+  }
+
+  private void onMetrics(Slot slot, int status, byte[] body, int length, Instant requestedAt, boolean filtered) {
+    ParsedMetrics parsed = status == 200
+        ? PrometheusTextParser.parse(body, 0, length, slot.target.engine().wantedNames()) : null;
+    boolean usable = parsed != null && slot.target.engine().reportsLoad(parsed);
+    if (filtered && !slot.filterWorked && !usable) {
+      // a server that never answered the series asked by name (not vLLM's mount, a proxy in front): the whole page
+      // is asked from the next round, with no failure counted, and the filter tried again later
+      slot.wholePageUntil = clock.millis() + FILTER_RETRY_MILLIS;
+      if (!slot.filterRefusalLogged) {
+        slot.filterRefusalLogged = true;
+        LOG.info("endpoint {}: {} did not answer the wanted series ({}); reading the whole /metrics page instead",
+            slot.target.address(), slot.target.engine().metricsPath(),
+            parsed == null ? "HTTP " + status : "no load metrics in it");
+      }
       return;
     }
-    if (resp.status() != 200) {
-      fail(slot, "HTTP " + resp.status());
+    if (filtered && usable) {
+      slot.filterWorked = true;
+    }
+    if (parsed == null) {
+      fail(slot, "HTTP " + status);
       return;
     }
-    ParsedMetrics parsed = PrometheusTextParser.parse(resp.body(), slot.target.engine().metricNames());
     if (parsed.skippedLines() > 0 && slot.lastSkipped == 0) {
       LOG.warn("endpoint {}: skipped {} unparseable line(s) of its /metrics", slot.target.address(),
           parsed.skippedLines());
     }
     slot.lastSkipped = parsed.skippedLines();
-    if (!slot.target.engine().reportsLoad(parsed)) {
+    if (!usable) {
       fail(slot, "its /metrics has none of " + new TreeSet<>(slot.target.engine().loadMetricNames()) + " ("
           + parsed.skippedLines() + " unparseable lines)");
       return;
@@ -199,29 +238,35 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   }
 
   private void fetchModels(Slot slot) {
-    http.get(slot.target.address(), "/v1/models")
-        .whenComplete((resp, err) -> {
-          String problem;
-          if (err != null) {
-            problem = describe(err);
-          } else if (resp.status() != 200) {
-            problem = "HTTP " + resp.status();
-          } else {
-            try {
-              slot.models = ServedModels.parse(resp.body());
-              slot.modelsFailing = false;
-              return;
-            } catch (Exception e) {
-              problem = "unreadable: " + e.getMessage();
-            }
-          }
-          if (!slot.modelsFailing) {
-            LOG.warn("endpoint {}: /v1/models failed ({}); adapter residency from /metrics only", slot.target.address(),
-                problem);
-          }
-          slot.modelsFailing = true;
-          failed(slot, "/v1/models", problem);
-        });
+    http.get(slot.target.address(), "/v1/models", new HttpPages.Reader() {
+      @Override
+      public void page(int status, byte[] body, int length) {
+        if (status != 200) {
+          modelsFailed(slot, "HTTP " + status);
+          return;
+        }
+        try {
+          slot.models = ServedModels.parse(new String(body, 0, length, StandardCharsets.UTF_8));
+          slot.modelsFailing = false;
+        } catch (Exception e) {
+          modelsFailed(slot, "unreadable: " + e.getMessage());
+        }
+      }
+
+      @Override
+      public void failed(Throwable error) {
+        modelsFailed(slot, describe(error));
+      }
+    });
+  }
+
+  private void modelsFailed(Slot slot, String problem) {
+    if (!slot.modelsFailing) {
+      LOG.warn("endpoint {}: /v1/models failed ({}); adapter residency from /metrics only", slot.target.address(),
+          problem);
+    }
+    slot.modelsFailing = true;
+    failed(slot, "/v1/models", problem);
   }
 
   private void fail(Slot slot, String error) {
@@ -261,9 +306,17 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     volatile long modelsFetchedAt = Long.MIN_VALUE / 2;
     volatile int lastSkipped;
     volatile boolean modelsFailing;
+    // the filtered page: whether it ever answered, until when the whole page is read instead (written on the loop)
+    volatile boolean filterWorked;
+    volatile long wholePageUntil;
+    volatile boolean filterRefusalLogged;
     boolean retired; // guarded by the slot: set once it left the targets, after which no listener hears of it
 
     final AdapterActivityMemory activity; // written by this slot's scrapes only, one at a time
+
+    boolean filterRefused(long nowMillis) {
+      return nowMillis < wholePageUntil;
+    }
 
     Slot(ScrapeTarget target, Duration warmWindow) {
       this.target = target;

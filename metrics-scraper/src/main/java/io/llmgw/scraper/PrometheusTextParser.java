@@ -1,46 +1,127 @@
 package io.llmgw.scraper;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Tolerant parser for the Prometheus text exposition format. Only the wanted metric names are parsed in full (a
- * model server exposes hundreds of series and we need a handful); a malformed line is skipped and counted, never fatal.
+ * Tolerant parser for the Prometheus text exposition format, read from the bytes as they came. Only the wanted metric
+ * names are parsed in full (a model server exposes hundreds of series and we need a handful); a malformed line is
+ * skipped and counted, never fatal. Most of a page is lines we skip, so a skipped line costs a scan of its name through
+ * a lookup table, a length check, and a search for its end eight bytes at a time; nothing is decoded or allocated.
  */
 public final class PrometheusTextParser {
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long NEWLINES = ONES * '\n';
+  private static final boolean[] NAME_CHAR = new boolean[256];
+
+  static {
+    for (int c = 0; c < 256; c++) {
+      NAME_CHAR[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':';
+    }
+  }
+
   private PrometheusTextParser() {}
 
+  /**
+   * The metric names a parse keeps, prepared once: their bytes, which name lengths occur at all, and each name's first
+   * eight bytes as one number, so that a line can be passed over by comparing the number at its start (most of a page
+   * is histogram series whose names part from every wanted one within eight bytes).
+   */
+  public static final class Names {
+    final String[] names;
+    final byte[][] bytes;
+    final boolean[] lengths;
+    final long[] heads;
+
+    Names(Set<String> wanted) {
+      this.names = wanted.toArray(String[]::new);
+      this.bytes = new byte[names.length][];
+      int longest = 0;
+      for (int i = 0; i < names.length; i++) {
+        bytes[i] = names[i].getBytes(StandardCharsets.UTF_8);
+        longest = Math.max(longest, bytes[i].length);
+      }
+      this.lengths = new boolean[longest + 1];
+      long[] firsts = new long[bytes.length];
+      for (int i = 0; i < bytes.length; i++) {
+        lengths[bytes[i].length] = true;
+        if (firsts != null && bytes[i].length < Long.BYTES) {
+          firsts = null; // a name shorter than eight bytes: every line is looked at in full
+        } else if (firsts != null) {
+          firsts[i] = (long) LONGS.get(bytes[i], 0);
+        }
+      }
+      this.heads = firsts;
+    }
+
+    /** Whether a name starting at {@code start} could be a wanted one, judged by its first eight bytes. */
+    boolean mayStartAt(byte[] text, int start, int to) {
+      if (heads == null || start + Long.BYTES > to) {
+        return true;
+      }
+      long head = (long) LONGS.get(text, start);
+      for (long h : heads) {
+        if (h == head) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  public static Names names(Set<String> wanted) {
+    return new Names(wanted);
+  }
+
   public static ParsedMetrics parse(String text, Set<String> wanted) {
-    String[] names = wanted.toArray(String[]::new);
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    return parse(bytes, 0, bytes.length, names(wanted));
+  }
+
+  /** Parses {@code text[from, to)}; the array is not kept. */
+  public static ParsedMetrics parse(byte[] text, int from, int to, Names wanted) {
     Map<String, List<Sample>> out = new HashMap<>();
     int skipped = 0;
-    int pos = 0;
-    int len = text.length();
-    while (pos < len) {
-      int eol = text.indexOf('\n', pos);
-      if (eol < 0) {
-        eol = len;
-      }
+    int pos = from;
+    while (pos < to) {
       int start = pos;
-      pos = eol + 1;
-      while (start < eol && text.charAt(start) == ' ') {
+      while (start < to && text[start] == ' ') {
         start++;
       }
-      if (start >= eol || text.charAt(start) == '#') {
+      if (start >= to || text[start] == '\n') {
+        pos = start + 1;
         continue;
       }
-      int nameEnd = start;
-      while (nameEnd < eol && isNameChar(text.charAt(nameEnd))) {
+      if (text[start] == '#') {
+        pos = lineEnd(text, start, to) + 1;
+        continue;
+      }
+      if (!NAME_CHAR[text[start] & 0xff]) {
+        skipped++;
+        pos = lineEnd(text, start, to) + 1;
+        continue;
+      }
+      if (!wanted.mayStartAt(text, start, to)) {
+        pos = lineEnd(text, start, to) + 1;
+        continue;
+      }
+      int nameEnd = start + 1;
+      while (nameEnd < to && NAME_CHAR[text[nameEnd] & 0xff]) {
         nameEnd++;
       }
-      if (nameEnd == start) {
-        skipped++;
-        continue;
-      }
-      String name = wantedName(text, start, nameEnd, names);
+      int eol = lineEnd(text, nameEnd, to);
+      pos = eol + 1;
+      String name = wantedName(text, start, nameEnd, wanted);
       if (name == null) {
         continue;
       }
@@ -54,47 +135,66 @@ public final class PrometheusTextParser {
     return new ParsedMetrics(out, skipped);
   }
 
-  /**
-   * The wanted name the text spells between {@code start} and {@code end}, or null. Most lines of a page are series we
-   * skip; comparing lengths first and regions in place spares each of them a substring and its hash.
-   */
-  private static String wantedName(String text, int start, int end, String[] names) {
+  /** The index of the first {@code '\n'} at or after {@code from}, or {@code to}: eight bytes per step. */
+  static int lineEnd(byte[] text, int from, int to) {
+    int i = from;
+    for (; i + Long.BYTES <= to; i += Long.BYTES) {
+      long x = (long) LONGS.get(text, i) ^ NEWLINES;
+      long found = (x - ONES) & ~x & HIGHS;
+      if (found != 0) {
+        return i + (Long.numberOfTrailingZeros(found) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (text[i] == '\n') {
+        return i;
+      }
+    }
+    return to;
+  }
+
+  private static String wantedName(byte[] text, int start, int end, Names wanted) {
     int length = end - start;
-    for (String n : names) {
-      if (n.length() == length && text.regionMatches(start, n, 0, length)) {
-        return n;
+    if (length >= wanted.lengths.length || !wanted.lengths[length]) {
+      return null;
+    }
+    for (int i = 0; i < wanted.bytes.length; i++) {
+      byte[] n = wanted.bytes[i];
+      if (n.length == length && Arrays.equals(text, start, end, n, 0, length)) {
+        return wanted.names[i];
       }
     }
     return null;
   }
 
-  private static Sample parseSample(String text, String name, int pos, int eol) {
+  private static Sample parseSample(byte[] text, String name, int pos, int eol) {
     Map<String, String> labels = Map.of();
-    if (pos < eol && text.charAt(pos) == '{') {
+    if (pos < eol && text[pos] == '{') {
       labels = new HashMap<>();
       pos = parseLabels(text, pos + 1, eol, labels);
       if (pos < 0) {
         return null;
       }
     }
-    if (pos >= eol || (text.charAt(pos) != ' ' && text.charAt(pos) != '\t')) {
+    if (pos >= eol || (text[pos] != ' ' && text[pos] != '\t')) {
       return null;
     }
-    while (pos < eol && (text.charAt(pos) == ' ' || text.charAt(pos) == '\t')) {
+    while (pos < eol && (text[pos] == ' ' || text[pos] == '\t')) {
       pos++;
     }
     int valueEnd = pos;
-    while (valueEnd < eol && text.charAt(valueEnd) != ' ' && text.charAt(valueEnd) != '\r') {
+    while (valueEnd < eol && text[valueEnd] != ' ' && text[valueEnd] != '\r') {
       valueEnd++;
     }
-    double value = parseValue(text.substring(pos, valueEnd));
-    return Double.isNaN(value) && !text.startsWith("NaN", pos) ? null : new Sample(name, labels, value);
+    String literal = new String(text, pos, valueEnd - pos, StandardCharsets.ISO_8859_1);
+    double value = parseValue(literal);
+    return Double.isNaN(value) && !literal.startsWith("NaN") ? null : new Sample(name, labels, value);
   }
 
   /** Returns the index after the closing brace, or -1 when the label set is malformed. */
-  private static int parseLabels(String text, int pos, int eol, Map<String, String> labels) {
+  private static int parseLabels(byte[] text, int pos, int eol, Map<String, String> labels) {
     while (pos < eol) {
-      char c = text.charAt(pos);
+      byte c = text[pos];
       if (c == '}') {
         return pos + 1;
       }
@@ -103,38 +203,47 @@ public final class PrometheusTextParser {
         continue;
       }
       int keyEnd = pos;
-      while (keyEnd < eol && isNameChar(text.charAt(keyEnd))) {
+      while (keyEnd < eol && NAME_CHAR[text[keyEnd] & 0xff]) {
         keyEnd++;
       }
-      if (keyEnd == pos || keyEnd + 1 >= eol || text.charAt(keyEnd) != '=' || text.charAt(keyEnd + 1) != '"') {
+      if (keyEnd == pos || keyEnd + 1 >= eol || text[keyEnd] != '=' || text[keyEnd + 1] != '"') {
         return -1;
       }
-      String key = text.substring(pos, keyEnd);
-      StringBuilder value = new StringBuilder();
-      int i = keyEnd + 2;
-      boolean closed = false;
-      while (i < eol) {
-        char v = text.charAt(i);
-        if (v == '\\' && i + 1 < eol) {
-          char next = text.charAt(i + 1);
-          value.append(next == 'n' ? '\n' : next);
-          i += 2;
-        } else if (v == '"') {
-          closed = true;
-          i++;
-          break;
-        } else {
-          value.append(v);
+      String key = new String(text, pos, keyEnd - pos, StandardCharsets.ISO_8859_1);
+      int valueStart = keyEnd + 2;
+      int i = valueStart;
+      boolean escaped = false;
+      while (i < eol && text[i] != '"') {
+        if (text[i] == '\\' && i + 1 < eol) {
+          escaped = true;
           i++;
         }
+        i++;
       }
-      if (!closed) {
+      if (i >= eol) {
         return -1;
       }
-      labels.put(key, value.toString());
-      pos = i;
+      labels.put(key, escaped ? unescape(text, valueStart, i)
+          : new String(text, valueStart, i - valueStart, StandardCharsets.UTF_8));
+      pos = i + 1;
     }
     return -1;
+  }
+
+  /** A label value with backslash escapes: {@code \n} is a line feed, any other escaped byte stands for itself. */
+  private static String unescape(byte[] text, int from, int to) {
+    byte[] out = new byte[to - from];
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      byte b = text[i];
+      if (b == '\\' && i + 1 < to) {
+        byte next = text[++i];
+        out[n++] = next == 'n' ? (byte) '\n' : next;
+      } else {
+        out[n++] = b;
+      }
+    }
+    return new String(out, 0, n, StandardCharsets.UTF_8);
   }
 
   private static double parseValue(String s) {
@@ -156,9 +265,5 @@ public final class PrometheusTextParser {
         }
       }
     }
-  }
-
-  private static boolean isNameChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':';
   }
 }

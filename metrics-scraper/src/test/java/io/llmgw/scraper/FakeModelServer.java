@@ -18,6 +18,8 @@ public final class FakeModelServer implements AutoCloseable {
   private volatile String metrics;
   private volatile String models;
   private volatile int status = 200;
+  private volatile boolean wholePageOnly;
+  private final java.util.Set<String> asked = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final AtomicInteger metricsHits = new AtomicInteger();
   private final java.util.Set<java.net.InetSocketAddress> clients = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -26,7 +28,10 @@ public final class FakeModelServer implements AutoCloseable {
     server.createContext("/metrics", ex -> {
       metricsHits.incrementAndGet();
       clients.add(ex.getRemoteAddress());
-      reply(ex, status, metrics);
+      asked.add(ex.getRequestURI().toString());
+      boolean whole = ex.getRequestURI().getPath().equals("/metrics");
+      // its page holds only series a gateway asks for, so it is also vLLM's answer to the filtered /metrics/?name[]=…
+      reply(ex, whole || !wholePageOnly ? status : 404, metrics);
     });
     server.createContext("/v1/models", ex -> reply(ex, status, models));
     server.start();
@@ -48,6 +53,16 @@ public final class FakeModelServer implements AutoCloseable {
 
   public void setStatus(int status) {
     this.status = status;
+  }
+
+  /** Answers 404 below {@code /metrics}, as a server that is not vLLM (or a proxy before one) may. */
+  public void answerOnlyTheWholePage() {
+    wholePageOnly = true;
+  }
+
+  /** Every path and query the metrics page was asked by. */
+  public java.util.Set<String> askedPaths() {
+    return asked;
   }
 
   public int metricsHits() {

@@ -110,6 +110,47 @@ class MetricsScraperTest {
   }
 
   @Test
+  void aVllmPodIsAskedOnlyTheSeriesTheGatewayReads() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.38", 0)) {
+      pod.setVllm(3, 1, 0.2, 4, List.of(), List.of());
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).healthy());
+      assertThat(pod.askedPaths()).containsExactly("/metrics/?name%5B%5D=vllm%3Agpu_cache_usage_perc"
+          + "&name%5B%5D=vllm%3Akv_cache_usage_perc&name%5B%5D=vllm%3Alora_requests_info"
+          + "&name%5B%5D=vllm%3Anum_requests_running&name%5B%5D=vllm%3Anum_requests_waiting");
+    }
+  }
+
+  @Test
+  void aPodThatDoesNotServeTheFilteredPageIsReadWholeWithoutAFailure() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.39", 0)) {
+      pod.setVllm(5, 2, 0.3, 4, List.of(), List.of());
+      pod.answerOnlyTheWholePage();
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).until(() -> pod.metricsHits() >= 5);
+      assertThat(scraper.state(pod.address()).healthy()).isTrue();
+      assertThat(scraper.state(pod.address()).metrics().waitingQueue()).isEqualTo(5);
+      assertThat(failures.get()).as("a filter refused is no failed scrape").isZero();
+      assertThat(pod.askedPaths()).contains("/metrics");
+      assertThat(pod.askedPaths().stream().filter(p -> p.startsWith("/metrics/")).count())
+          .as("asked filtered once, then whole until the retry window ends").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aSglangPodIsReadWhole() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.40", 0)) {
+      pod.setMetricsText("sglang:num_queue_reqs 2\nsglang:num_running_reqs 1\nsglang:token_usage 0.1\n");
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.SGLANG)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).healthy());
+      assertThat(pod.askedPaths()).containsExactly("/metrics");
+    }
+  }
+
+  @Test
   void anOversizedMetricsPageFailsTheScrapeInsteadOfFillingTheHeap() throws Exception {
     try (FakeModelServer pod = new FakeModelServer("127.0.0.29", 0)) {
       pod.setMetricsText("# padding\n".repeat(MetricsScraper.MAX_BODY_BYTES / 10 + 10));

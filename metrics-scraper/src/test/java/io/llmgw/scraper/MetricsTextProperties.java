@@ -40,6 +40,17 @@ class MetricsTextProperties {
         parsed.skippedLines() > 0 ? "lines skipped" : "no line skipped");
   }
 
+  /** The byte parser (with its eight-byte pass-over) reads every page exactly as the string parser it replaced. */
+  @Property(seed = "2811")
+  void theByteParserReadsWhatTheStringParserRead(@ForAll("pages") String page) {
+    for (Engine engine : Engine.values()) {
+      ParsedMetrics bytes = PrometheusTextParser.parse(page, engine.metricNames());
+      ParsedMetrics reference = StringTextParser.parse(page, engine.metricNames());
+      assertThat(bytes.byName()).as(page).isEqualTo(reference.byName());
+      assertThat(bytes.skippedLines()).as(page).isEqualTo(reference.skippedLines());
+    }
+  }
+
   @Provide
   Arbitrary<String> pages() {
     Arbitrary<String> valid = Combinators.combine(Arbitraries.integers().between(-5, 500),
@@ -59,7 +70,12 @@ class MetricsTextProperties {
     Arbitrary<String> special = Arbitraries.of("vllm:num_requests_waiting NaN", "vllm:num_requests_waiting +Inf",
         "vllm:num_requests_waiting{model_name=\"m\"} -Inf", "vllm:kv_cache_usage_perc 1e308",
         "vllm:num_requests_running{", "vllm:num_requests_running{a=\"b\"} 3 1700000000000 extra", "\u0000\u0001",
-        "# TYPE vllm:num_requests_waiting gauge");
+        "# TYPE vllm:num_requests_waiting gauge", "vllm:num_requests_waiting_total 5", "vllm:num_requests_waitin 3",
+        "vllm:num 1", "vllm:gpu_prefix_cache_queries_total 9", "  vllm:num_requests_running 2",
+        "vllm:kv_cache_usage_perc 0.5\r", "sglang:num_queue_reqs 4", "sglang:num_queue_reqs_x 4",
+        "nv_trt_llm_request_metrics{request_type=\"waiting\"} 2",
+        "vllm:time_to_first_token_seconds_bucket{le=\"0.1\"} 3",
+        "vllm:lora_requests_info{max_lora=\"4\",running_lora_adapters=\"é\\\"x\"} 1");
     return Arbitraries.frequencyOf(Tuple.of(3, valid), Tuple.of(5, mangled), Tuple.of(2, Arbitraries.strings()
         .ofMaxLength(400)), Tuple.of(2, special.list().ofMaxSize(5).map(l -> String.join("\n", l))));
   }

@@ -154,11 +154,11 @@ public final class ExchangeBench implements Callable<Integer> {
 
   private static String idlePodMetrics() {
     return ScrapeLoadRun.metricsPage()
-        .replace("vllm:num_requests_waiting{model_name=\"base\"} 3.0",
-            "vllm:num_requests_waiting{model_name=\"base\"} 0.0")
-        .replace("vllm:num_requests_running{model_name=\"base\"} 12.0",
-            "vllm:num_requests_running{model_name=\"base\"} 2.0")
-        .replace("vllm:kv_cache_usage_perc{model_name=\"base\"} 0.42",
-            "vllm:kv_cache_usage_perc{model_name=\"base\"} 0.1");
+        .replace("vllm:num_requests_waiting{engine=\"0\",model_name=\"base\"} 3.0",
+            "vllm:num_requests_waiting{engine=\"0\",model_name=\"base\"} 0.0")
+        .replace("vllm:num_requests_running{engine=\"0\",model_name=\"base\"} 12.0",
+            "vllm:num_requests_running{engine=\"0\",model_name=\"base\"} 2.0")
+        .replace("vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"base\"} 0.42",
+            "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"base\"} 0.1");
   }
 }

@@ -63,7 +63,7 @@ public final class FaultGate implements AutoCloseable {
       case GARBAGE -> req.response().setStatusCode(200).putHeader("content-type", "application/json")
           .end(Buffer.buffer(new byte[] {(byte) 0xff, 0x00, '{', '"', 'x', (byte) 0xfe, '\n', '#'}));
       case METRICS_DOWN -> {
-        if (req.path().equals("/metrics")) {
+        if (req.path().equals("/metrics") || req.path().startsWith("/metrics/")) { // whole or filtered, as vLLM
           req.response().setStatusCode(503).end();
         } else {
           forward(req);

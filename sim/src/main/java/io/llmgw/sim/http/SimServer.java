@@ -9,7 +9,6 @@ import io.llmgw.sim.engine.SequenceListener;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.engine.SimRequest;
 import io.llmgw.sim.kvpublish.KvEventPublisher;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -18,8 +17,8 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +32,6 @@ public final class SimServer extends AbstractVerticle {
   private static final Logger LOG = LoggerFactory.getLogger(SimServer.class);
   static final int MAX_BODY_BYTES = 16 << 20;
   static final String RETURN_ERROR = "x-return-error";
-  private static final PrometheusTextFormatWriter TEXT_FORMAT = PrometheusTextFormatWriter.create();
 
   private final SimConfig config;
   private final String host;
@@ -100,7 +98,7 @@ public final class SimServer extends AbstractVerticle {
     boolean post = req.method() == HttpMethod.POST;
     switch (path) {
       case "/health" -> req.response().setStatusCode(200).end();
-      case "/metrics" -> metrics(req.response());
+      case "/metrics" -> metrics(req.response(), List.of());
       case "/v1/models" -> json(req.response(), 200,
           OpenAiResponses.models(config.model(), created, engine.adapters(), config.maxModelLen()));
       case "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/responses" -> {
@@ -132,7 +130,13 @@ public final class SimServer extends AbstractVerticle {
           methodNotAllowed(req);
         }
       }
-      default -> error(req.response(), 404, "NotFoundError", "no route for " + req.method() + " " + path);
+      default -> {
+        if (path.startsWith("/metrics/")) {
+          metrics(req.response(), MetricsPage.askedNames(req));
+        } else {
+          error(req.response(), 404, "NotFoundError", "no route for " + req.method() + " " + path);
+        }
+      }
     }
   }
 
@@ -279,14 +283,9 @@ public final class SimServer extends AbstractVerticle {
     }
   }
 
-  private void metrics(HttpServerResponse response) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
-    try {
-      TEXT_FORMAT.write(out, engine.metrics().registry().scrape());
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-    response.putHeader("content-type", PrometheusTextFormatWriter.CONTENT_TYPE).end(Buffer.buffer(out.toByteArray()));
+  private void metrics(HttpServerResponse response, List<String> names) {
+    response.putHeader("content-type", MetricsPage.CONTENT_TYPE)
+        .end(Buffer.buffer(MetricsPage.render(engine.metrics().registry(), names)));
   }
 
   /** Reads the body up to {@link #MAX_BODY_BYTES}; a larger one is answered 413 and never buffered whole. */

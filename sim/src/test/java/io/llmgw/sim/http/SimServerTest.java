@@ -368,6 +368,31 @@ class SimServerTest {
     assertThat(post(pods, "/v1/chat/completions", chat("new-lora", 2, false)).statusCode()).isEqualTo(404);
   }
 
+  /**
+   * As vLLM: {@code /metrics} is every series (its instrumentator's route), {@code /metrics/?name[]=…} only the series
+   * named (prometheus_client's app under vLLM's mount); a name nothing exports, or a mangled parameter, is no error.
+   */
+  @Test
+  void metricsUnderTheMountAreFilteredByNameAsPrometheusClientDoes() throws Exception {
+    String filtered = get(tiny, "/metrics/?name%5B%5D=vllm%3Anum_requests_running&name%5B%5D=vllm%3Akv_cache_usage_perc"
+        + "&name%5B%5D=vllm%3Ano_such_metric").body();
+    assertThat(filtered).contains("vllm:num_requests_running{engine=\"0\"").contains("vllm:kv_cache_usage_perc{")
+        .doesNotContain("vllm:num_requests_waiting").doesNotContain("_bucket").doesNotContain("no_such_metric");
+    assertThat(filtered.length()).isLessThan(get(tiny, "/metrics").body().length() / 5);
+    assertThat(get(tiny, "/metrics/?name%5B%5D=vllm%3Ageneration_tokens_total").body())
+        .as("a counter asked by its sample's name").contains("vllm:generation_tokens_total");
+    assertThat(get(tiny, "/metrics/").body()).as("no name[]: everything").contains("vllm:num_requests_waiting")
+        .contains("_bucket");
+    String[] hostPort = tiny.pods().getFirst().address().split(":");
+    try (java.net.Socket raw = new java.net.Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+      raw.setSoTimeout(5_000);
+      raw.getOutputStream().write("GET /metrics/?name%5B%5D=%ZZ HTTP/1.1\r\nHost: sim\r\n\r\n"
+          .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      String answer = new String(raw.getInputStream().readNBytes(12), java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertThat(answer).as("a query that does not decode names nothing, as parse_qs").isEqualTo("HTTP/1.1 200");
+    }
+  }
+
   static double gauge(String name) throws Exception {
     for (String line : get(tiny, "/metrics").body().split("\n")) {
       if (line.startsWith(name + "{")) {
