@@ -246,7 +246,7 @@ public final class PrometheusTextParser {
     return new String(out, 0, n, StandardCharsets.UTF_8);
   }
 
-  private static double parseValue(String s) {
+  static double parseValue(String s) {
     switch (s) {
       case "+Inf", "Inf" -> {
         return Double.POSITIVE_INFINITY;

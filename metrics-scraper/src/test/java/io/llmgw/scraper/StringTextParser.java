@@ -87,7 +87,7 @@ final class StringTextParser {
     while (valueEnd < eol && text.charAt(valueEnd) != ' ' && text.charAt(valueEnd) != '\r') {
       valueEnd++;
     }
-    double value = parseValue(text.substring(pos, valueEnd));
+    double value = PrometheusTextParser.parseValue(text.substring(pos, valueEnd)); // values are read alike
     return Double.isNaN(value) && !text.startsWith("NaN", pos) ? null : new Sample(name, labels, value);
   }
 
@@ -135,27 +135,6 @@ final class StringTextParser {
       pos = i;
     }
     return -1;
-  }
-
-  private static double parseValue(String s) {
-    switch (s) {
-      case "+Inf", "Inf" -> {
-        return Double.POSITIVE_INFINITY;
-      }
-      case "-Inf" -> {
-        return Double.NEGATIVE_INFINITY;
-      }
-      case "NaN" -> {
-        return Double.NaN;
-      }
-      default -> {
-        try {
-          return Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-          return Double.NaN;
-        }
-      }
-    }
   }
 
   private static boolean isNameChar(char c) {
