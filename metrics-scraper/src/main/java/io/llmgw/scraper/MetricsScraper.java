@@ -193,13 +193,12 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     if (filtered && !slot.filterWorked && !usable) {
       // a server that never answered the series asked by name (not vLLM's mount, a proxy in front): the whole page
       // is asked from the next round, with no failure counted, and the filter tried again later
-      slot.wholePageUntil = clock.millis() + FILTER_RETRY_MILLIS;
-      if (!slot.filterRefusalLogged) {
-        slot.filterRefusalLogged = true;
+      if (slot.wholePageUntil == 0) { // the first refusal: said once per pod
         LOG.info("endpoint {}: {} did not answer the wanted series ({}); reading the whole /metrics page instead",
             slot.target.address(), slot.target.engine().metricsPath(),
             parsed == null ? "HTTP " + status : "no load metrics in it");
       }
+      slot.wholePageUntil = clock.millis() + FILTER_RETRY_MILLIS;
       return;
     }
     if (filtered && usable) {
@@ -306,10 +305,9 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     volatile long modelsFetchedAt = Long.MIN_VALUE / 2;
     volatile int lastSkipped;
     volatile boolean modelsFailing;
-    // the filtered page: whether it ever answered, until when the whole page is read instead (written on the loop)
+    // the filtered page: whether it ever answered, until when the whole page is read instead (0: never refused)
     volatile boolean filterWorked;
     volatile long wholePageUntil;
-    volatile boolean filterRefusalLogged;
     boolean retired; // guarded by the slot: set once it left the targets, after which no listener hears of it
 
     final AdapterActivityMemory activity; // written by this slot's scrapes only, one at a time

@@ -140,6 +140,21 @@ class MetricsScraperTest {
   }
 
   @Test
+  void aFilteredPageThatWorkedAndThenFailsIsAFailedScrapeNotAFallback() throws Exception {
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.41", 0)) {
+      pod.setVllm(1, 1, 0.1, 4, List.of(), List.of());
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).healthy());
+      pod.setStatus(500);
+      await().atMost(Duration.ofSeconds(5)).until(() -> !scraper.state(pod.address()).healthy());
+      assertThat(scraper.state(pod.address()).lastError()).contains("HTTP 500");
+      assertThat(failures.get()).isPositive();
+      assertThat(pod.askedPaths()).as("still asked filtered: the pod's filter once worked").doesNotContain("/metrics");
+    }
+  }
+
+  @Test
   void aSglangPodIsReadWhole() throws Exception {
     try (FakeModelServer pod = new FakeModelServer("127.0.0.40", 0)) {
       pod.setMetricsText("sglang:num_queue_reqs 2\nsglang:num_running_reqs 1\nsglang:token_usage 0.1\n");
