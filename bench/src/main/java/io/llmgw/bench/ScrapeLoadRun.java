@@ -20,7 +20,8 @@ import org.HdrHistogram.Histogram;
 /**
  * Load run: N pods on 127.0.x.y each serving a realistic vLLM /metrics page (~26 KiB with histograms), scraped at the
  * EPP's default interval for a bounded time. Prints the scraper's own CPU use (its HTTP client's event loop, where
- * pages are also parsed), the scrape rate achieved and how old the picker's metrics were. Usage: [pods] [seconds] [warm-up seconds] [whole: pods that
+ * pages are also parsed), the scrape rate achieved and how old the picker's metrics were; then, against the same pods,
+ * the same for {@link BareScrapeLoop}, the floor any poller pays on this machine. Usage: [pods] [seconds] [warm-up seconds] [whole: pods that
  * ignore {@code name[]}, as engines other than vLLM].
  */
 public final class ScrapeLoadRun {
@@ -57,7 +58,8 @@ public final class ScrapeLoadRun {
     scraper.start();
     Thread.sleep(warmup * 1_000L); // warm-up of a load run (connections, JIT); not a test synchronisation
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    long cpu0 = scraperCpuNanos(mx);
+    long cpu0 = scraperCpuNanos(mx, false);
+    long user0 = scraperCpuNanos(mx, true);
     long ok0 = ok.sum();
     long t0 = System.nanoTime();
     Histogram age = new Histogram(60_000, 3);
@@ -71,33 +73,62 @@ public final class ScrapeLoadRun {
       Thread.sleep(100); // sampling period of the load run
     }
     double wall = (System.nanoTime() - t0) / 1e9;
-    double cores = (scraperCpuNanos(mx) - cpu0) / 1e9 / wall;
+    double cores = (scraperCpuNanos(mx, false) - cpu0) / 1e9 / wall;
+    double userCores = (scraperCpuNanos(mx, true) - user0) / 1e9 / wall;
     double rate = (ok.sum() - ok0) / wall;
     long failures = failed.sum();
     scraper.close();
     scheduler.shutdownNow();
+
+    // the floor, against the same pods: the same GETs at the same cadence by a loop that does nothing else
+    String path = filters ? Engine.VLLM.metricsPath() : "/metrics";
+    BareScrapeLoop bare = new BareScrapeLoop(targets.stream().map(ScrapeTarget::address).toList(), path);
+    Thread loop = new Thread(() -> {
+      try {
+        bare.run(settings.interval().toNanos());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, "bare-scrape-loop");
+    loop.start();
+    Thread.sleep(warmup * 1_000L); // warm-up of a load run, as above
+    long bareCpu0 = mx.getThreadCpuTime(loop.threadId());
+    long bareUser0 = mx.getThreadUserTime(loop.threadId());
+    long bareAnswers0 = bare.answers();
+    long b0 = System.nanoTime();
+    Thread.sleep(seconds * 1_000L); // the window of a load run
+    double bareWall = (System.nanoTime() - b0) / 1e9;
+    double bareCores = (mx.getThreadCpuTime(loop.threadId()) - bareCpu0) / 1e9 / bareWall;
+    double bareUserCores = (mx.getThreadUserTime(loop.threadId()) - bareUser0) / 1e9 / bareWall;
+    double bareRate = (bare.answers() - bareAnswers0) / bareWall;
+    bare.close();
+    loop.join(10_000);
+    bare.closeSockets();
     pods.close();
 
     System.out.printf(
-        "%n| pods | interval | page read | scrapes/s (all) | scrapes/s per pod | scraper CPU (cores) | metrics age p50 / p99 / max (ms) | failures |%n");
-    System.out.printf("|---|---|---|---|---|---|---|---|%n");
-    System.out.printf("| %d | %d ms | %.1f KiB | %.0f | %.1f | %.2f | %d / %d / %d | %d |%n", podCount,
-        settings.interval().toMillis(), (filters ? StaticPods.seriesNamed(metricsPage(),
-            Engine.VLLM.metricsPath().substring(Engine.VLLM.metricsPath().indexOf('?') + 1)).length
-            : metricsPage().length()) / 1024.0,
-        rate, rate / podCount, cores,
+        "%n| pods | interval | page read | poller | scrapes/s (all) | CPU (cores) | CPU per scrape (µs) | of which kernel (µs) | metrics age p50 / p99 / max (ms) | failures |%n");
+    System.out.printf("|---|---|---|---|---|---|---|---|---|---|%n");
+    double kib = (filters ? StaticPods.seriesNamed(metricsPage(), path.substring(path.indexOf('?') + 1)).length
+        : metricsPage().length()) / 1024.0;
+    System.out.printf("| %d | %d ms | %.1f KiB | scraper | %.0f | %.3f | %.1f | %.1f | %d / %d / %d | %d |%n", podCount,
+        settings.interval().toMillis(), kib, rate, cores, cores * 1e6 / rate, (cores - userCores) * 1e6 / rate,
         age.getValueAtPercentile(50), age.getValueAtPercentile(99), age.getMaxValue(), failures);
+    System.out.printf("| %d | %d ms | %.1f KiB | bare loop (the floor) | %.0f | %.3f | %.1f | %.1f | – | %d |%n",
+        podCount, settings.interval().toMillis(), kib, bareRate, bareCores, bareCores * 1e6 / bareRate,
+        (bareCores - bareUserCores) * 1e6 / bareRate, bare.failures());
     if (firstFailure.get() != null) {
       System.out.println("first failure: " + firstFailure.get());
     }
   }
 
-  private static long scraperCpuNanos(ThreadMXBean mx) {
+  private static long scraperCpuNanos(ThreadMXBean mx, boolean userOnly) {
     long total = 0;
     for (var info : mx.dumpAllThreads(false, false)) {
       String name = info.getThreadName();
       if (name.startsWith("llmgw-scraper")) { // the scraper's event loop, where pages are read and parsed
-        total += Math.max(0, mx.getThreadCpuTime(info.getThreadId()));
+        long id = info.getThreadId();
+        total += Math.max(0, userOnly ? mx.getThreadUserTime(id) : mx.getThreadCpuTime(id));
       }
     }
     return total;

@@ -4,7 +4,6 @@ import io.llmgw.picker.PodMetrics;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -167,13 +166,26 @@ public enum Engine {
     }
   }
 
-  private static Set<String> csv(String s) {
-    if (s == null || s.isBlank()) {
+  /** The names of a comma-separated label value, trimmed, blanks dropped; read on every scrape, so no stream. */
+  static Set<String> csv(String s) {
+    if (s == null || s.isEmpty()) {
       return Set.of();
     }
-    Set<String> out = new HashSet<>(Arrays.asList(s.split(",")));
-    out.removeIf(String::isBlank);
-    out = new HashSet<>(out.stream().map(String::trim).toList());
-    return out;
+    int comma = s.indexOf(',');
+    if (comma < 0) { // one adapter, or none
+      String name = s.trim();
+      return name.isEmpty() ? Set.of() : Set.of(name);
+    }
+    Set<String> names = new HashSet<>();
+    for (int from = 0; from <= s.length();) {
+      int end = comma < 0 ? s.length() : comma;
+      String name = s.substring(from, end).trim();
+      if (!name.isEmpty()) {
+        names.add(name);
+      }
+      from = end + 1;
+      comma = from < s.length() ? s.indexOf(',', from) : -1;
+    }
+    return Set.copyOf(names);
   }
 }

@@ -21,8 +21,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -70,6 +70,7 @@ final class HttpPages implements AutoCloseable {
   // touched on the loop only
   private final Map<String, ArrayDeque<Channel>> idle = new HashMap<>();
   private final Map<String, Map<String, ByteBuf>> requests = new HashMap<>();
+  private final Deadlines deadlines;
   private final ArrayDeque<byte[]> spareBodies = new ArrayDeque<>();
   private volatile boolean closed;
 
@@ -78,6 +79,7 @@ final class HttpPages implements AutoCloseable {
     this.maxBodyBytes = maxBodyBytes;
     this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("llmgw-scraper", true));
     this.loop = group.next();
+    this.deadlines = new Deadlines(loop, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
     this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
@@ -110,12 +112,13 @@ final class HttpPages implements AutoCloseable {
       request.reader.failed(new ClosedChannelException());
       return;
     }
-    if (!visible(request.address) || !visible(request.path)) { // both go into the request's bytes as they are
+    request.bytes = requestBytes(request.address, request.path);
+    if (request.bytes == null) {
       request.reader.failed(new IOException("not host:port and a path: " + request.address.strip() + request.path));
       return;
     }
-    request.timer = loop.schedule(() -> request.fail(
-        new TimeoutException("no whole answer within " + timeoutMillis + " ms")), timeoutMillis, TimeUnit.MILLISECONDS);
+    request.deadline = deadlines.deadlineFromNow();
+    deadlines.add(request);
     ArrayDeque<Channel> free = idle.get(request.address);
     Channel channel = free == null ? null : free.pollLast();
     if (channel != null && channel.isActive()) {
@@ -159,9 +162,28 @@ final class HttpPages implements AutoCloseable {
     connection.current = request;
     connection.address = request.address;
     request.connection = connection;
-    ByteBuf bytes = requests.computeIfAbsent(request.address, a -> new HashMap<>(4))
-        .computeIfAbsent(request.path, p -> encoded(request.address, p));
-    channel.writeAndFlush(bytes.duplicate(), channel.voidPromise());
+    channel.writeAndFlush(request.bytes.duplicate(), channel.voidPromise());
+  }
+
+  /**
+   * A GET's bytes, made once per pod and path and written as they are: only answers are decoded (GETs, so none is
+   * the body-less answer to a HEAD), and the request is the same every time. Direct, so that a write does not copy them
+   * into a buffer of its own first. Null when the address or path holds anything but visible ASCII: both go into the
+   * bytes as they are, and must not add a header.
+   */
+  private ByteBuf requestBytes(String address, String path) {
+    Map<String, ByteBuf> byPath = requests.get(address);
+    ByteBuf bytes = byPath == null ? null : byPath.get(path);
+    if (bytes != null) {
+      return bytes;
+    }
+    if (!visible(address) || !visible(path)) {
+      return null;
+    }
+    byte[] get = ("GET " + path + " HTTP/1.1\r\nHost: " + address + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    bytes = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(get.length).put(get).flip()));
+    requests.computeIfAbsent(address, a -> new HashMap<>(4)).put(path, bytes);
+    return bytes;
   }
 
   private static boolean visible(String s) {
@@ -171,15 +193,6 @@ final class HttpPages implements AutoCloseable {
       }
     }
     return !s.isEmpty();
-  }
-
-  /**
-   * A GET's bytes, made once per pod and path and written as they are: only answers are decoded (GETs, so none is
-   * the body-less answer to a HEAD), and the request is the same every time.
-   */
-  private static ByteBuf encoded(String address, String path) {
-    String request = "GET " + path + " HTTP/1.1\r\nHost: " + address + "\r\n\r\n";
-    return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(request.getBytes(StandardCharsets.ISO_8859_1)));
   }
 
   /** Closes the kept-alive connections of pods no longer scraped and forgets them. */
@@ -214,11 +227,12 @@ final class HttpPages implements AutoCloseable {
   }
 
   /** One GET from its start to its reader's answer; touched on the loop only. */
-  private final class Request {
+  private final class Request implements Deadlines.Timed {
     final String address;
     final String path;
     final Reader reader;
-    ScheduledFuture<?> timer;
+    ByteBuf bytes;
+    long deadline;
     Connection connection;
     boolean reused;
     boolean answered;
@@ -236,7 +250,6 @@ final class HttpPages implements AutoCloseable {
         return;
       }
       done = true;
-      timer.cancel(false);
       Connection c = connection;
       connection = null;
       if (c != null) {
@@ -244,6 +257,22 @@ final class HttpPages implements AutoCloseable {
         c.channel.close();
       }
       reader.failed(error);
+      deadlines.dropFinished();
+    }
+
+    @Override
+    public long deadlineNanos() {
+      return deadline;
+    }
+
+    @Override
+    public boolean finished() {
+      return done;
+    }
+
+    @Override
+    public void expire() {
+      fail(new TimeoutException("no whole answer within " + timeoutMillis + " ms"));
     }
 
     /** A failure on a reused connection before any answer: asked once more on a new connection. */
@@ -321,7 +350,7 @@ final class HttpPages implements AutoCloseable {
 
     private void complete(Request request) {
       request.done = true;
-      request.timer.cancel(false);
+      deadlines.dropFinished();
       request.connection = null;
       current = null;
       byte[] page = body;

@@ -79,4 +79,21 @@ class MetricsTextProperties {
     return Arbitraries.frequencyOf(Tuple.of(3, valid), Tuple.of(5, mangled), Tuple.of(2, Arbitraries.strings()
         .ofMaxLength(400)), Tuple.of(2, special.list().ofMaxSize(5).map(l -> String.join("\n", l))));
   }
+
+  /** The adapter list of {@code vllm:lora_requests_info}, read without a regex or stream, names what a split did. */
+  @Property(seed = "2811")
+  void anAdapterListReadsAsSplittingOnCommasAndTrimming(@ForAll("adapterLists") String value) {
+    java.util.Set<String> bySplit = new java.util.HashSet<>();
+    for (String part : value.split(",")) {
+      if (!part.isBlank()) {
+        bySplit.add(part.trim());
+      }
+    }
+    assertThat(Engine.csv(value)).isEqualTo(bySplit);
+  }
+
+  @Provide
+  Arbitrary<String> adapterLists() {
+    return Arbitraries.strings().withChars("ab, \t,,").ofMaxLength(12);
+  }
 }

@@ -48,9 +48,13 @@ public record PodMetrics(
         updatedAt, Set.of(), Set.of());
   }
 
+  /** Built on every scrape: in the usual case one of the three holds the others, and it is returned as it is. */
   private static Set<String> union(Set<String> a, Set<String> b, Set<String> c) {
-    if (b.isEmpty() && c.isEmpty()) {
+    if (a.containsAll(b) && a.containsAll(c)) {
       return a;
+    }
+    if (b.containsAll(a) && b.containsAll(c)) {
+      return b;
     }
     Set<String> out = new HashSet<>(a);
     out.addAll(b);
