@@ -85,7 +85,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   public void start() {
     long nanos = settings.interval().toNanos();
     // each round runs on the HTTP client's loop, so its requests start there without a hand-off each
-    ticker = scheduler.scheduleAtFixedRate(() -> http.execute(this::tick), 0, nanos, TimeUnit.NANOSECONDS);
+    ticker = scheduler.scheduleAtFixedRate(() -> http.round(this::tick), 0, nanos, TimeUnit.NANOSECONDS);
   }
 
   /**
