@@ -117,9 +117,14 @@ final class BareScrapeLoop implements AutoCloseable {
       }
       if (expected < 0) {
         expected = wholeLength(in, n);
+        if (expected < 0) { // not the fixed-length answer this loop is for: counted, so that the run shows it
+          failures++;
+          waiting = false;
+          return;
+        }
       }
       seen += n;
-      if (expected >= 0 && seen >= expected) {
+      if (seen >= expected) {
         waiting = false;
         answers++;
       }

@@ -117,6 +117,14 @@ public final class ScrapeLoadRun {
     System.out.printf("| %d | %d ms | %.1f KiB | bare loop (the floor) | %.0f | %.3f | %.1f | %.1f | – | %d |%n",
         podCount, settings.interval().toMillis(), kib, bareRate, bareCores, bareCores * 1e6 / bareRate,
         (bareCores - bareUserCores) * 1e6 / bareRate, bare.failures());
+    double asked = podCount * 1e9 / settings.interval().toNanos();
+    if (Math.min(rate, bareRate) < 0.95 * asked) {
+      System.out.printf(
+          "asked %.0f scrapes/s: a row short of it was capped (the scraper by its %d in flight per round, "
+              + "the bare loop by the pods or its one thread), and only its CPU per scrape compares%n",
+          asked,
+          settings.maxConcurrent());
+    }
     if (firstFailure.get() != null) {
       System.out.println("first failure: " + firstFailure.get());
     }
