@@ -130,7 +130,10 @@ final class BareScrapeLoop implements AutoCloseable {
       }
     }
 
-    /** Headers' end plus Content-Length, from the first read (which holds them whole on loopback); -1 if not. */
+    /**
+     * Headers' end plus Content-Length, from the first read (which holds them whole on loopback); -1 if not. Read from
+     * the buffer in place, with nothing allocated: the floor must not do work the scraper is measured against.
+     */
     private long wholeLength(ByteBuffer buf, int n) {
       int end = -1;
       for (int i = 3; i < n; i++) {
@@ -139,18 +142,48 @@ final class BareScrapeLoop implements AutoCloseable {
           break;
         }
       }
-      if (end < 0) {
-        return -1;
+      for (int line = 0; line >= 0 && line < end; line = nextLine(buf, line, end)) {
+        if (startsWithIgnoringCase(buf, line, end, CONTENT_LENGTH)) {
+          long length = 0;
+          int digits = 0;
+          for (int i = line + CONTENT_LENGTH.length; i < end; i++) {
+            byte b = buf.get(i);
+            if (b >= '0' && b <= '9') {
+              length = length * 10 + (b - '0');
+              digits++;
+            } else if (b != ' ' || digits > 0) {
+              break;
+            }
+          }
+          return digits == 0 ? -1 : end + length;
+        }
       }
-      byte[] head = new byte[end];
-      buf.get(0, head);
-      String headers = new String(head, StandardCharsets.US_ASCII).toLowerCase();
-      int at = headers.indexOf("content-length:");
-      if (at < 0) {
-        return -1;
-      }
-      int lineEnd = headers.indexOf('\r', at);
-      return end + Long.parseLong(headers.substring(at + "content-length:".length(), lineEnd).trim());
+      return -1;
     }
   }
+
+  private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
+
+  private static int nextLine(ByteBuffer buf, int from, int end) {
+    for (int i = from; i < end - 1; i++) {
+      if (buf.get(i) == '\n') {
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean startsWithIgnoringCase(ByteBuffer buf, int at, int end, byte[] lower) {
+    if (at + lower.length > end) {
+      return false;
+    }
+    for (int i = 0; i < lower.length; i++) {
+      byte b = buf.get(at + i);
+      if ((b >= 'A' && b <= 'Z' ? b + 32 : b) != lower[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
 }
