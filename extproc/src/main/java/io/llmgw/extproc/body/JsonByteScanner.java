@@ -191,14 +191,14 @@ final class JsonByteScanner {
       }
       utf8Continuations--;
     }
-    int wordsFrom = i; // where eight bytes at a time may be tried again: not inside a word that held a special byte
+    int wordsFrom = i; // where words may be tried again: not inside the word that held a special byte
     while (i < end) {
-      if (i >= wordsFrom && end - i >= Long.BYTES) {
-        if (StringWords.plain(b, i)) {
-          i += Long.BYTES;
-          continue;
-        }
+      if (i >= wordsFrom) {
+        i = StringWords.skipPlain(b, i, end);
         wordsFrom = i + Long.BYTES;
+        if (i == end) {
+          break;
+        }
       }
       byte c = b[i];
       if (c >= 0x20 && c != '"' && c != '\\') { // a negative byte (not ASCII) falls out here too

@@ -1,7 +1,7 @@
 package io.llmgw.extproc.body;
 
+import com.google.protobuf.ByteString;
 import io.llmgw.picker.SessionKey;
-import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -17,11 +17,8 @@ public final class ModelExtractor {
   /** Containers nested deeper than this (the root object is level 1) are refused; real requests stay far below. */
   public static final int MAX_NESTING = 128;
 
-  /** A read-only chunk is scanned through this thread's copy of it, piece by piece: array loops, not buffer calls. */
-  private static final int PIECE = 16 << 10;
-  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[PIECE]);
-
   private final JsonByteScanner scan = new JsonByteScanner(new Events());
+  private final ArrayPieces pieces = new ArrayPieces(this::scanPiece);
   private boolean rootSeen;
   private String pendingField;
   private String model;
@@ -38,21 +35,21 @@ public final class ModelExtractor {
   private long knownKeysSeen;
   private Set<String> otherKeys;
 
-  /** Feeds the next chunk; cheap to call with empty chunks. Stops scanning after the first problem. */
-  public void feed(ByteBuffer chunk) {
-    if (problem != null || !chunk.hasRemaining()) {
+  /**
+   * Feeds the next chunk; cheap to call with empty chunks. Stops scanning after the first problem. A chunk backed by an
+   * array (what gRPC parses a body frame into) is scanned in that array, never copied: a long prompt's bytes are read
+   * once, by the scan.
+   */
+  public void feed(ByteString chunk) {
+    if (problem != null || chunk.isEmpty()) {
       return;
     }
-    if (chunk.hasArray()) {
-      scan.feed(chunk.array(), chunk.arrayOffset() + chunk.position(), chunk.remaining());
-      chunk.position(chunk.limit());
-      return;
-    }
-    byte[] scratch = SCRATCH.get();
-    while (chunk.hasRemaining() && problem == null) {
-      int n = Math.min(scratch.length, chunk.remaining());
-      chunk.get(scratch, 0, n);
-      scan.feed(scratch, 0, n);
+    pieces.readAll(chunk);
+  }
+
+  private void scanPiece(byte[] b, int from, int end) {
+    if (problem == null) {
+      scan.feed(b, from, end - from);
     }
   }
 

@@ -9,10 +9,11 @@ import java.util.Locale;
 /**
  * Reads token usage from a response as it streams past, in bounded memory and without copying the chunks that pass:
  * from the SSE event that carries {@code usage} (with {@code stream_options.include_usage}), or from the tail of a JSON
- * body, where OpenAI-style servers put {@code usage}. An SSE chunk is scanned for its lines in a per-thread scratch
- * array (nothing allocated); only a line split across chunks is kept, and only the line that names {@code usage} is
- * ever parsed. A JSON body keeps references to its last chunks and is read once, at its end. Unknown usage is simply null; nothing here
- * can fail the response.
+ * body, where OpenAI-style servers put {@code usage}. An SSE chunk's lines are read in the array gRPC parsed it into
+ * ({@link ArrayPieces}: nothing copied, nothing allocated); only a line split across chunks is kept, up to
+ * {@link #MAX_SSE_LINE} bytes (a longer one is skipped to its end), and only the line that names {@code usage} is ever
+ * parsed. A JSON body keeps references to its last chunks and is read once, at its end. Unknown usage is simply null;
+ * nothing here can fail the response.
  */
 public final class UsageSniffer {
   private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
@@ -20,14 +21,15 @@ public final class UsageSniffer {
   private static final byte[] DONE = "data: [DONE]".getBytes(StandardCharsets.US_ASCII);
   private static final int MAX_SSE_LINE = 64 << 10;
   private static final int JSON_TAIL = 8 << 10;
-  /** A chunk is scanned in pieces of this size, so the scratch array stays bounded whatever the proxy sends. */
-  private static final int PIECE = 32 << 10;
-  /** Per thread (the gRPC event loops): a carried line and a piece fit. */
-  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[MAX_SSE_LINE + PIECE]);
+  /** Per thread (the gRPC event loops): where a line split across chunks is joined to be read. */
+  private static final ThreadLocal<byte[]> JOINED = ThreadLocal.withInitial(() -> new byte[MAX_SSE_LINE]);
 
   private final boolean sse;
   /** SSE: the unfinished line the last chunk ended with. */
   private ByteString carry = ByteString.EMPTY;
+  /** SSE: the unfinished line grew past {@link #MAX_SSE_LINE}; what is left of it is skipped. */
+  private boolean overlong;
+  private final ArrayPieces ssePieces = new ArrayPieces(this::ssePiece);
   /** JSON: the last chunks, at least {@link #JSON_TAIL} bytes of them when the body is that long. */
   private final ArrayDeque<ByteString> tail = new ArrayDeque<>(2);
   private int tailBytes;
@@ -70,36 +72,67 @@ public final class UsageSniffer {
   }
 
   private void acceptSse(ByteString chunk, boolean endOfStream) {
-    int size = chunk.size();
-    for (int off = 0; off < size || off == 0; off += PIECE) {
-      int n = Math.min(PIECE, size - off);
-      acceptSsePiece(n == size ? chunk : chunk.substring(off, off + n), endOfStream && off + n == size);
+    ssePieces.readAll(chunk);
+    if (endOfStream) {
+      if (!carry.isEmpty() && !overlong) { // the last line, unterminated
+        byte[] joined = JOINED.get();
+        carry.copyTo(joined, 0);
+        sseLine(joined, 0, carry.size());
+      }
+      carry = ByteString.EMPTY;
+      overlong = false;
     }
   }
 
-  /**
-   * Scans a piece of at most {@link #PIECE} bytes, after the carried partial line, in this thread's scratch array: one
-   * bulk copy, then plain loops over an array, instead of a virtual call per byte on the chunk.
-   */
-  private void acceptSsePiece(ByteString piece, boolean endOfStream) {
-    byte[] data = SCRATCH.get();
-    int carried = carry.size();
-    carry.copyTo(data, 0);
-    piece.copyTo(data, carried);
-    int size = carried + piece.size();
-    int start = 0;
-    for (int i = 0; i < size; i++) {
-      if (data[i] == '\n') {
-        sseLine(data, start, i);
+  /** Reads the lines of {@code d[from, end)} where they lie; the line the piece ends inside is carried to the next. */
+  private void ssePiece(byte[] d, int from, int end) {
+    int start = from;
+    if (!carry.isEmpty() || overlong) {
+      int newline = indexOfNewline(d, from, end);
+      if (newline < 0) {
+        carry(d, from, end);
+        return;
+      }
+      int carried = carry.size();
+      if (!overlong && carried + newline - from <= MAX_SSE_LINE) {
+        byte[] joined = JOINED.get();
+        carry.copyTo(joined, 0);
+        System.arraycopy(d, from, joined, carried, newline - from);
+        sseLine(joined, 0, carried + newline - from);
+      }
+      carry = ByteString.EMPTY;
+      overlong = false;
+      start = newline + 1;
+    }
+    for (int i = start; i < end; i++) {
+      if (d[i] == '\n') {
+        sseLine(d, start, i);
         start = i + 1;
       }
     }
-    if (endOfStream) {
-      sseLine(data, start, size);
-      start = size;
+    carry(d, start, end);
+  }
+
+  /** Keeps the start of a line that goes on in the next piece, unless it is already longer than a line may be. */
+  private void carry(byte[] d, int from, int end) {
+    if (from == end || overlong) {
+      return;
     }
-    carry = start == size || size - start > MAX_SSE_LINE ? ByteString.EMPTY : ByteString.copyFrom(data, start,
-        size - start);
+    if (carry.size() + end - from > MAX_SSE_LINE) {
+      carry = ByteString.EMPTY;
+      overlong = true;
+      return;
+    }
+    carry = carry.concat(ByteString.copyFrom(d, from, end - from));
+  }
+
+  private static int indexOfNewline(byte[] d, int from, int end) {
+    for (int i = from; i < end; i++) {
+      if (d[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
   }
 
   public TokenUsage usage() {

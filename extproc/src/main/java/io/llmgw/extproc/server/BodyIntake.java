@@ -27,7 +27,7 @@ final class BodyIntake {
       return ErrorReply.bodyBudgetExhausted(deps.limits().maxBufferedBytes());
     }
     body.append(bytes);
-    extractor.feed(bytes.asReadOnlyByteBuffer());
+    extractor.feed(bytes);
     return null;
   }
 

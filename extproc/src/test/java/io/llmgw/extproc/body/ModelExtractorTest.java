@@ -3,8 +3,10 @@ package io.llmgw.extproc.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,7 +18,7 @@ class ModelExtractorTest {
   static Object scan(byte[] body, int chunk) {
     ModelExtractor x = new ModelExtractor();
     for (int off = 0; off < body.length; off += chunk) {
-      x.feed(ByteBuffer.wrap(body, off, Math.min(chunk, body.length - off)));
+      x.feed(UnsafeByteOperations.unsafeWrap(body, off, Math.min(chunk, body.length - off)));
     }
     return x.finish();
   }
@@ -120,6 +122,37 @@ class ModelExtractorTest {
     String atLimit = "{\"model\":\"a\",\"x\":" + "[".repeat(ModelExtractor.MAX_NESTING - 1)
         + "]".repeat(ModelExtractor.MAX_NESTING - 1) + "}";
     assertThat(scan(bytes(atLimit), 64)).isInstanceOf(ExtractedBody.class);
+  }
+
+  /**
+   * Protobuf hands a body frame out as an array, a slice of one, a rope of pieces or an off-heap buffer; the scan reads
+   * each in place (the last through a copy) and must find the same body in all of them, and leave their bytes as they
+   * were.
+   */
+  @Test
+  void readsEveryFormOfAChunkAlikeAndLeavesItsBytesAlone() {
+    byte[] raw = bytes(BODY);
+    Object expected = scan(raw, raw.length);
+    assertThat(expected).isInstanceOf(ExtractedBody.class);
+    byte[] padded = new byte[raw.length + 10];
+    System.arraycopy(raw, 0, padded, 7, raw.length);
+    ByteBuffer direct = ByteBuffer.allocateDirect(raw.length).put(raw).flip();
+    ByteString rope = ByteString.copyFrom(raw, 0, 9).concat(ByteString.copyFrom(raw, 9, 40))
+        .concat(UnsafeByteOperations.unsafeWrap(direct.duplicate().position(49)));
+    List<ByteString> forms = List.of(ByteString.copyFrom(raw), UnsafeByteOperations.unsafeWrap(padded, 7, raw.length),
+        UnsafeByteOperations.unsafeWrap(direct), rope);
+    for (ByteString form : forms) {
+      ModelExtractor x = new ModelExtractor();
+      x.feed(ByteString.EMPTY);
+      x.feed(form);
+      assertThat(x.finish()).as(form.getClass().getSimpleName()).isEqualTo(expected);
+      assertThat(form.toByteArray()).isEqualTo(raw);
+    }
+    // a problem ends the scan: what comes after it is not read, however it comes
+    ModelExtractor broken = new ModelExtractor();
+    broken.feed(ByteString.copyFromUtf8("[1,"));
+    broken.feed(UnsafeByteOperations.unsafeWrap(direct.duplicate()));
+    assertThat(broken.finish()).isEqualTo(BodyProblem.NOT_AN_OBJECT);
   }
 
   @Test

@@ -94,4 +94,64 @@ class UsageSnifferTest {
     assertThat(sse.usage()).isNull();
     assertThat(sse.dataEvents()).isEqualTo(50);
   }
+
+  /**
+   * The lines of a stream are read where gRPC put them, however it cut them: in chunks of any size, as arrays, slices,
+   * ropes or off-heap buffers, the usage and the events counted are those of the stream in one piece, a comment line
+   * longer than a carried line may be among them.
+   */
+  @Test
+  void linesAreReadAlikeHoweverTheStreamIsCutAndHeld() {
+    StringBuilder stream = new StringBuilder();
+    for (int i = 0; i < 20; i++) {
+      stream.append("data: {\"choices\":[{\"delta\":{\"content\":\"t").append(i).append("\"}}]}\r\n\r\n");
+    }
+    stream.append(": ").append("x".repeat(70 << 10)).append("\n\n");
+    stream.append("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":11,\"completion_tokens\":20}}\n\ndata: [DONE]");
+    byte[] bytes = stream.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.util.Random random = new java.util.Random(28);
+    for (int run = 0; run < 40; run++) {
+      int cut = run == 0 ? bytes.length : 1 + random.nextInt(run % 2 == 0 ? 64 : 96 << 10);
+      UsageSniffer sse = new UsageSniffer("text/event-stream");
+      for (int off = 0; off < bytes.length; off += cut) {
+        int end = Math.min(bytes.length, off + cut);
+        sse.accept(held(bytes, off, end, run % 4), end == bytes.length);
+      }
+      assertThat(sse.usage()).as("cut every %d bytes, held as form %d", cut, run % 4)
+          .isEqualTo(new TokenUsage(11, 20));
+      assertThat(sse.dataEvents()).isEqualTo(21);
+    }
+  }
+
+  /**
+   * A line cut across chunks is kept up to 64 KiB; past that it is skipped to its end, whatever its rest looks like,
+   * and the lines after it are read.
+   */
+  @Test
+  void aLineTooLongToKeepIsSkippedToItsEnd() {
+    UsageSniffer sse = new UsageSniffer("text/event-stream");
+    sse.accept(
+        ByteString.copyFromUtf8("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":11,\"completion_tokens\":20}}"
+            + "\n\ndata: {\"note\":\""),
+        false);
+    sse.accept(ByteString.copyFromUtf8("x".repeat(70 << 10)), false);
+    sse.accept(ByteString.copyFromUtf8("data: {\"usage\":{\"prompt_tokens\":1}}\n\n"), false);
+    assertThat(sse.usage()).as("the rest of the long line is not a line of its own").isEqualTo(new TokenUsage(11, 20));
+    sse.accept(ByteString.copyFromUtf8("data: {\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":3}}"), false);
+    sse.accept(ByteString.copyFromUtf8("\n\ndata: [DONE]\n\n"), true);
+    assertThat(sse.usage()).as("the line after it, carried across two chunks").isEqualTo(new TokenUsage(2, 3));
+    assertThat(sse.dataEvents()).isEqualTo(2);
+  }
+
+  /** {@code b[from, end)} as protobuf may hold it: an array, a slice of a larger one, off-heap, or a rope of two. */
+  private static ByteString held(byte[] b, int from, int end, int form) {
+    return switch (form) {
+      case 0 -> ByteString.copyFrom(b, from, end - from);
+      case 1 -> com.google.protobuf.UnsafeByteOperations.unsafeWrap(b, from, end - from);
+      case 2 -> com.google.protobuf.UnsafeByteOperations.unsafeWrap(
+          java.nio.ByteBuffer.allocateDirect(end - from).put(b, from, end - from).flip());
+      default -> ByteString.copyFrom(b, from, (end - from) / 2)
+          .concat(ByteString.copyFrom(b, from + (end - from) / 2, end - from - (end - from) / 2));
+    };
+  }
 }

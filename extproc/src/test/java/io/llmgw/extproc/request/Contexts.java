@@ -26,7 +26,7 @@ public final class Contexts {
     RequestBody body = new RequestBody();
     body.append(ByteString.copyFromUtf8(json));
     ModelExtractor extractor = new ModelExtractor();
-    extractor.feed(body.bytes().asReadOnlyByteBuffer());
+    extractor.feed(body.bytes());
     ctx.bodyComplete((ExtractedBody) extractor.finish(), body, 4);
     return ctx;
   }
