@@ -152,12 +152,14 @@ public final class Director {
   }
 
   private Step run(RequestContext ctx) {
+    // the pods as admission saw them, for the load step that follows it at once: one snapshot of the pools, not two
+    List<EndpointState> admitted = null;
     while (true) {
       Step step = switch (ctx.state()) {
         case RESOLVE -> resolve(ctx);
         case PREPARE -> prepare(ctx);
-        case ADMIT -> admit(ctx);
-        case LOAD -> load(ctx);
+        case ADMIT -> admit(ctx, admitted = datastore.states(ctx.choice().pools()));
+        case LOAD -> load(ctx, admitted != null ? admitted : datastore.states(ctx.choice().pools()));
         case SCHEDULE -> schedule(ctx);
         default -> throw new IllegalStateException("no phase runs in state " + ctx.state());
       };
@@ -221,8 +223,7 @@ public final class Director {
     }
   }
 
-  private Step admit(RequestContext ctx) {
-    List<EndpointState> states = datastore.states(ctx.choice().pools());
+  private Step admit(RequestContext ctx, List<EndpointState> states) {
     AdmissionFacts facts = new AdmissionFacts(ctx, states, saturation, flow);
     for (int i = ctx.nextAdmissionStep(); i < admission.size(); i++) {
       TimedPlugin<AdmissionStep> a = admission.get(i);
@@ -246,9 +247,9 @@ public final class Director {
     return null;
   }
 
-  private Step load(RequestContext ctx) {
+  private Step load(RequestContext ctx, List<EndpointState> states) {
     long t0 = loader.start(ctx, ticker);
-    Loader.Outcome outcome = loader.plugin().prepare(ctx, datastore.states(ctx.choice().pools(), ctx.proxySubset()));
+    Loader.Outcome outcome = loader.plugin().prepare(ctx, Datastore.allowed(states, ctx.proxySubset()));
     loader.stop(t0, ticker);
     switch (outcome) {
       case Loader.Outcome.Ready ready -> {

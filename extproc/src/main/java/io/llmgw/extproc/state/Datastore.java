@@ -136,7 +136,11 @@ public final class Datastore {
 
   /** The endpoints of these pools the proxy's subset hint (null: none) allows, right now. */
   public List<EndpointState> states(List<PoolView> pools, Set<String> subset) {
-    List<EndpointState> states = states(pools);
+    return allowed(states(pools), subset);
+  }
+
+  /** Those of {@code states} the proxy's subset hint (null: none) allows. */
+  public static List<EndpointState> allowed(List<EndpointState> states, Set<String> subset) {
     if (subset == null) {
       return states;
     }
