@@ -29,7 +29,8 @@ public final class UsageSniffer {
   private ByteString carry = ByteString.EMPTY;
   /** SSE: the unfinished line grew past {@link #MAX_SSE_LINE}; what is left of it is skipped. */
   private boolean overlong;
-  private final ArrayPieces ssePieces = new ArrayPieces(this::ssePiece);
+  /** SSE only (a JSON body keeps its chunks instead): made with the sniffer, not per chunk. */
+  private final ArrayPieces ssePieces;
   /** JSON: the last chunks, at least {@link #JSON_TAIL} bytes of them when the body is that long. */
   private final ArrayDeque<ByteString> tail = new ArrayDeque<>(2);
   private int tailBytes;
@@ -38,6 +39,7 @@ public final class UsageSniffer {
 
   public UsageSniffer(String contentType) {
     this.sse = contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+    this.ssePieces = sse ? new ArrayPieces(this::ssePiece) : null;
   }
 
   public void accept(ByteString chunk, boolean endOfStream) {
