@@ -113,6 +113,19 @@ public final class BatchCommand implements Callable<Integer> {
       description = "Largest request line (default: ${DEFAULT-VALUE}).")
   int maxLineBytes;
 
+  @Option(names = "--header-deadline", defaultValue = "10s", converter = DurationConverter.class,
+      description = "A connection that has not sent a request's headers by then is closed (default: ${DEFAULT-VALUE}).")
+  Duration headerDeadline;
+
+  @Option(names = "--idle-deadline", defaultValue = "30s", converter = DurationConverter.class,
+      description = "A request whose body sends nothing for this long is answered 408 and closed "
+          + "(default: ${DEFAULT-VALUE}).")
+  Duration idleDeadline;
+
+  @Option(names = "--upload-deadline", defaultValue = "15m", converter = DurationConverter.class,
+      description = "The longest one upload may take (default: ${DEFAULT-VALUE}).")
+  Duration uploadDeadline;
+
   /** Runs the batch service alone, as {@code ./llmgw batch} does (the crash tests start it so, in a JVM of its own). */
   public static void main(String[] args) {
     System.exit(new CommandLine(new BatchCommand()).execute(args));
@@ -125,7 +138,9 @@ public final class BatchCommand implements Callable<Integer> {
         new BatchSettings.Endpoints(bind, port, epp, gateway, TokenFile.read(eppTokenFile)), store,
         new BatchSettings.Budget(baseline, gate, slotsPerPod, capacity, pollInterval, d.budget().maxInFlight()),
         new BatchSettings.Delivery(objective, visibility, requestTimeout, d.delivery().maxAttempts(), podPriority),
-        new BatchSettings.InputLimits(maxFileBytes, maxLineBytes, d.limits().maxLines()), retention,
+        new BatchSettings.InputLimits(maxFileBytes, maxLineBytes, d.limits().maxLines(), headerDeadline, idleDeadline,
+            uploadDeadline),
+        retention,
         new BatchSettings.Access(apiKeysFile, tenantHeader, TokenFile.read(gatewayKeyFile), TokenFile.read(
             readTokenFile)));
     try (BatchService service = BatchService.start(s, Clock.systemUTC())) {

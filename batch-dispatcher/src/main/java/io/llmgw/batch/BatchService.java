@@ -1,6 +1,5 @@
 package io.llmgw.batch;
 
-import io.llmgw.api.TempTree;
 import io.llmgw.batch.dispatch.Dispatcher;
 import io.llmgw.batch.dispatch.Forwarder;
 import io.llmgw.batch.dispatch.LoadReader;
@@ -9,11 +8,11 @@ import io.llmgw.batch.lifecycle.Lifecycle;
 import io.llmgw.batch.openai.BatchApi;
 import io.llmgw.batch.openai.Callers;
 import io.llmgw.batch.store.BatchStore;
+import io.llmgw.batch.upload.HeaderDeadline;
+import io.llmgw.batch.upload.Uploads;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +33,10 @@ public final class BatchService implements AutoCloseable {
   private final Lifecycle lifecycle;
   private final BatchMetrics metrics;
   private final Vertx vertx;
-  private final Path uploads;
+  private final Uploads uploads;
+  private final HeaderDeadline headerDeadline;
+  /** Uploads read at once (each holds about a megabyte); as many more wait their turn, and the rest get 503. */
+  private static final int UPLOADS_AT_ONCE = 8;
   private HttpServer server;
   private Callers callers;
   /** Reads the API keys file again every few seconds (tenants only). */
@@ -50,11 +52,13 @@ public final class BatchService implements AutoCloseable {
         settings.delivery().requestTimeout(),
         settings.delivery().maxAttempts(), settings.access().gatewayKey());
     this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);
-    // one file of the largest size accepted at a time, or several smaller ones side by side
+    // a third of the heap: one validation of a large file at a time (its memory does not grow with the file), or
+    // several small ones side by side
     this.lifecycle = new Lifecycle(store, new InputValidator(settings), dispatcher::lastReading, clock, 250,
-        settings.retention(), settings.limits().maxFileBytes());
+        settings.retention(), Runtime.getRuntime().maxMemory() / 3);
     this.vertx = Vertx.vertx();
-    this.uploads = Files.createTempDirectory("llmgw-batch-uploads");
+    this.uploads = new Uploads(store, settings.limits(), UPLOADS_AT_ONCE);
+    this.headerDeadline = new HeaderDeadline(vertx, settings.limits().headerDeadline());
   }
 
   /** Opens the store {@code settings} names and starts serving; the dispatcher starts sending at once. */
@@ -78,14 +82,16 @@ public final class BatchService implements AutoCloseable {
     try {
       s.callers = Callers.start(settings.access(), s.keysReload);
       BatchApi api = new BatchApi(store, settings, clock, s.lifecycle::wake, s.dispatcher::status,
-          s.metrics.registry(), s.callers);
-      // a file part sent without a filename is a form field: as large as an upload may be (BodyHandler bounds both)
+          s.metrics.registry(), s.callers, s.uploads);
+      // a body that pauses longer than the idle deadline ends the connection (uploads answer 408 first)
       s.server = s.vertx
           .createHttpServer(
               new HttpServerOptions().setHost(settings.endpoints().host()).setPort(settings.endpoints().port())
-                  .setIdleTimeout(300)
-                  .setMaxFormAttributeSize((int) Math.min(Integer.MAX_VALUE, settings.limits().maxFileBytes())))
-          .requestHandler(api.router(s.vertx, s.uploads))
+                  .setIdleTimeout((int) Math.max(1, settings.limits().idleDeadline().toSeconds() + 5))
+                  // HTTP/1.1 only: the deadlines and the refusal of an unread body (Connection: close) are HTTP/1's
+                  .setHttp2ClearTextEnabled(false))
+          .connectionHandler(s.headerDeadline)
+          .requestHandler(s.headerDeadline.around(api.router(s.vertx)))
           .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       s.close();
@@ -139,7 +145,7 @@ public final class BatchService implements AutoCloseable {
       callers.close();
     }
     keysReload.shutdownNow();
+    uploads.close();
     store.close();
-    TempTree.delete(uploads);
   }
 }

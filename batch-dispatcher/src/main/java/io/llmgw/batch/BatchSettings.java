@@ -122,16 +122,35 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
    * @param maxFileBytes largest upload accepted
    * @param maxLineBytes largest input line (a request body) accepted
    * @param maxLines most lines in one batch
+   * @param headerDeadline how long a connection may take to send a request's headers (slow clients are dropped)
+   * @param idleDeadline how long a request's body may pause between two pieces
+   * @param uploadDeadline how long one upload may take in all
    */
-  public record InputLimits(long maxFileBytes, int maxLineBytes, int maxLines) {
+  public record InputLimits(long maxFileBytes, int maxLineBytes, int maxLines, Duration headerDeadline,
+      Duration idleDeadline, Duration uploadDeadline) {
     public InputLimits {
       if (maxLines < 1 || maxLineBytes < 1 || maxFileBytes < 1) {
         throw new IllegalArgumentException("--max-lines, --max-line-bytes and --max-file-bytes must be positive");
       }
+      for (Duration d : new Duration[] {headerDeadline, idleDeadline, uploadDeadline}) {
+        if (d.isNegative() || d.isZero()) {
+          throw new IllegalArgumentException("--header-deadline, --idle-deadline and --upload-deadline must be "
+              + "positive");
+        }
+      }
+    }
+
+    public InputLimits(long maxFileBytes, int maxLineBytes, int maxLines) {
+      this(maxFileBytes, maxLineBytes, maxLines, Duration.ofSeconds(10), Duration.ofSeconds(30),
+          Duration.ofMinutes(15));
     }
 
     public static InputLimits defaults() {
       return new InputLimits(200L << 20, io.llmgw.api.BodyLimit.DEFAULT_BYTES, 50_000);
+    }
+
+    public InputLimits withDeadlines(Duration headers, Duration idle, Duration upload) {
+      return new InputLimits(maxFileBytes, maxLineBytes, maxLines, headers, idle, upload);
     }
   }
 
@@ -179,8 +198,12 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
   }
 
   public BatchSettings withLimits(long fileBytes, int lineBytes, int lines) {
-    return new BatchSettings(endpoints, store, budget, delivery, new InputLimits(fileBytes, lineBytes, lines),
-        retention, access);
+    return withLimits(new InputLimits(fileBytes, lineBytes, lines, limits.headerDeadline(), limits.idleDeadline(),
+        limits.uploadDeadline()));
+  }
+
+  public BatchSettings withLimits(InputLimits l) {
+    return new BatchSettings(endpoints, store, budget, delivery, l, retention, access);
   }
 
   /** Hides the EPP token and a Redis address's credentials: settings may be logged. */

@@ -21,7 +21,6 @@ import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
-import io.llmgw.scraper.kvevents.KvEventSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -204,26 +203,12 @@ public final class ServeCommand implements Callable<Integer> {
           + "policy and the LoRA-affinity scorer prefer such pods (default: ${DEFAULT-VALUE}).")
   Duration adapterWarmWindow;
 
-  @Option(names = "--kv-events-port", paramLabel = "PORT", defaultValue = "0",
-      description = "Subscribe to every pod's KV-cache events (vLLM's --kv-events-config ZeroMQ endpoint) on this port; "
-          + "what the precise-prefix-cache-scorer (--policy precise) reads (default: off).")
-  int kvEventsPort;
-
-  @Option(names = "--kv-events-replay-port", paramLabel = "PORT", defaultValue = "0",
-      description = "The pods' KV-event replay endpoint, asked for missed batches (default: off; vLLM's example uses "
-          + "the event port + 1).")
-  int kvEventsReplayPort;
-
   @Option(names = "--tokenizer", paramLabel = "sim|hf:PATH",
       description = "How the precise prefix scorer turns prompts into the engine's token ids: sim (the simulator's), "
           + "or hf:PATH to a model's Hugging Face tokenizer.json (completion prompts; chat prompts need the model's "
           + "chat template, not rendered yet, and are matched approximately). Without it every prompt is matched "
           + "approximately.")
   String tokenizer;
-
-  @Option(names = "--kv-events-topic", defaultValue = "",
-      description = "Subscribe to this topic prefix only (default: every topic).")
-  String kvEventsTopic;
 
   @Option(names = "--stale-after", converter = DurationConverter.class,
       description = "Pods whose metrics are older are not picked (default: ${DEFAULT-VALUE}).")
@@ -315,6 +300,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin
   FlowOptions flowOptions = new FlowOptions();
+
+  @picocli.CommandLine.Mixin
+  KvEventOptions kvEventOptions = new KvEventOptions();
 
   @picocli.CommandLine.Mixin
   TenancyOptions tenancyOptions = new TenancyOptions();
@@ -435,8 +423,7 @@ public final class ServeCommand implements Callable<Integer> {
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout, explainEvery,
             r.traces().to(otlpEndpoint, traceSampleRatio)))
-        .withScrape(d.scrape().withInterval(scrapeInterval).withKvEvents(new KvEventSettings(kvEventsPort,
-            kvEventsReplayPort, kvEventsTopic, d.scrape().kvEvents().replayTimeout()))
+        .withScrape(d.scrape().withInterval(scrapeInterval).withKvEvents(kvEventOptions.settings(d.scrape().kvEvents()))
             .withAdapterWarmWindow(adapterWarmWindow), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
             .withMmeshPort(mmeshPort))

@@ -100,6 +100,13 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       public void scraped(String address, int skippedLines) {
         flow.signal(); // fresh metrics: a waiting request may fit now
       }
+
+      @Override
+      public void kvCacheBlocks(String address, long blocks) {
+        if (s.scrape().kvEvents().enabled()) {
+          engineBlocks.capacity(address, blocks); // what its events may claim to hold
+        }
+      }
     });
     DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock, s.listen().admin());
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,

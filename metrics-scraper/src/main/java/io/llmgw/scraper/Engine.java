@@ -13,7 +13,7 @@ import java.util.TreeSet;
 /** Maps each engine's metric names (docs/architecture.md, "Wire contracts") onto the picker's {@link PodMetrics}. */
 public enum Engine {
   VLLM(Set.of("vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
-      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info"),
+      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info", "vllm:cache_config_info"),
       Set.of("vllm:num_requests_waiting", "vllm:num_requests_running"), true) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
@@ -116,6 +116,23 @@ public enum Engine {
   }
 
   abstract PodMetrics extract(ParsedMetrics parsed, Instant now);
+
+  /**
+   * How many blocks the engine's KV cache holds, as it reports ({@code num_gpu_blocks} on vLLM's
+   * {@code vllm:cache_config_info}); 0 when the page does not say or says nonsense.
+   */
+  public long kvCacheBlocks(ParsedMetrics parsed) {
+    if (this != VLLM) {
+      return 0;
+    }
+    for (Sample s : parsed.get("vllm:cache_config_info")) {
+      String blocks = s.label("num_gpu_blocks");
+      if (blocks != null && !blocks.isEmpty() && blocks.length() <= 18 && blocks.chars().allMatch(Character::isDigit)) {
+        return Long.parseLong(blocks);
+      }
+    }
+    return 0;
+  }
 
   public PodMetrics parse(String text, Instant now) {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);

@@ -223,6 +223,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
           slot.state.consecutiveFailures());
     }
     PodMetrics m = slot.target.engine().extract(parsed, requestedAt);
+    long kvBlocks = slot.target.engine().kvCacheBlocks(parsed);
     ServedModels models = slot.models;
     Set<String> recent = slot.activity.update(m.runningAdapters(), m.waitingAdapters(), requestedAt);
     slot.state = new ScrapeState(m.withModels(models.adapters(), models.baseModels(), recent), models, true, 0, null);
@@ -232,6 +233,9 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       }
       for (ScrapeListener l : listeners) {
         l.scraped(slot.target.address(), parsed.skippedLines());
+        if (kvBlocks > 0) {
+          l.kvCacheBlocks(slot.target.address(), kvBlocks);
+        }
       }
     }
   }

@@ -6,5 +6,8 @@ public interface ScrapeListener {
 
   default void scraped(String address, int skippedLines) {}
 
+  /** The pod's KV cache holds this many blocks, as its last scrape said (only said when it says). */
+  default void kvCacheBlocks(String address, long blocks) {}
+
   default void failed(String address, String what, String error) {}
 }

@@ -116,7 +116,8 @@ class MetricsScraperTest {
       scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
       scraper.start();
       await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).healthy());
-      assertThat(pod.askedPaths()).containsExactly("/metrics/?name%5B%5D=vllm%3Agpu_cache_usage_perc"
+      assertThat(pod.askedPaths()).containsExactly("/metrics/?name%5B%5D=vllm%3Acache_config_info"
+          + "&name%5B%5D=vllm%3Agpu_cache_usage_perc"
           + "&name%5B%5D=vllm%3Akv_cache_usage_perc&name%5B%5D=vllm%3Alora_requests_info"
           + "&name%5B%5D=vllm%3Anum_requests_running&name%5B%5D=vllm%3Anum_requests_waiting");
     }
@@ -292,5 +293,22 @@ class MetricsScraperTest {
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> failures.get() == before);
       }
     }
+  }
+
+  /** Issue 47: what a pod's KV cache holds, as vLLM's cache_config_info says, bounds what its events may claim. */
+  @Test
+  void theKvCacheSizeIsReadFromCacheConfigInfoAndNonsenseIsNothing() {
+    java.util.function.ToLongFunction<String> blocks = page -> {
+      byte[] b = page.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      return Engine.VLLM.kvCacheBlocks(PrometheusTextParser.parse(b, 0, b.length, Engine.VLLM.wantedNames()));
+    };
+    assertThat(blocks.applyAsLong("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4096\"} 1.0\n"))
+        .isEqualTo(4096);
+    assertThat(blocks.applyAsLong("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"None\"} 1.0\n"))
+        .isZero();
+    assertThat(blocks.applyAsLong("vllm:cache_config_info{num_gpu_blocks=\"-5\"} 1.0\n")).isZero();
+    assertThat(blocks.applyAsLong("vllm:cache_config_info{num_gpu_blocks=\"99999999999999999999999\"} 1\n"))
+        .isZero();
+    assertThat(blocks.applyAsLong("vllm:num_requests_waiting 1\n")).isZero();
   }
 }

@@ -51,6 +51,10 @@ public final class Dispatcher implements AutoCloseable {
   private final Map<String, BudgetGate> gates = new ConcurrentHashMap<>();
   private final Map<String, Set<QueuedLine>> inFlight = new ConcurrentHashMap<>();
   private final AtomicInteger inFlightTotal = new AtomicInteger();
+  /** The bodies of the lines in flight, in chars, which this dispatcher holds until each is answered. */
+  private final java.util.concurrent.atomic.AtomicLong inFlightChars = new java.util.concurrent.atomic.AtomicLong();
+  /** A quarter of the heap: lines of several megabytes each are claimed a few at a time, small ones as many as fit. */
+  private final long maxInFlightChars = Runtime.getRuntime().maxMemory() / 4;
   private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
   private volatile LoadReport lastReading;
   private volatile long readingSequence;
@@ -162,11 +166,17 @@ public final class Dispatcher implements AutoCloseable {
     if (n <= 0) {
       return 0;
     }
-    List<Claim> claims = store.claim(pool, n, owner, clock.millis(), settings.delivery().visibility().toMillis());
+    long chars = maxInFlightChars - inFlightChars.get();
+    if (chars <= 0) {
+      return 0; // the store takes the first line whatever its size: with nothing in flight, one always goes
+    }
+    List<Claim> claims = store.claim(pool, n, chars, owner, clock.millis(),
+        settings.delivery().visibility().toMillis());
     gate.sent(claims.size());
     for (Claim c : claims) {
       inFlight.computeIfAbsent(pool, k -> ConcurrentHashMap.newKeySet()).add(c.item());
       inFlightTotal.incrementAndGet();
+      inFlightChars.addAndGet(c.item().body().length());
       metrics.dispatched(pool);
       senders.execute(() -> send(pool, gate, c, probe));
     }
@@ -223,6 +233,7 @@ public final class Dispatcher implements AutoCloseable {
       Set<QueuedLine> mine = inFlight.get(pool);
       if (mine != null && mine.remove(c.item())) {
         inFlightTotal.decrementAndGet();
+        inFlightChars.addAndGet(-c.item().body().length());
       }
     }
   }

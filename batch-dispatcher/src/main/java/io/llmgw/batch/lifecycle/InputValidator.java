@@ -2,12 +2,6 @@ package io.llmgw.batch.lifecycle;
 
 import static io.llmgw.api.ClientText.clean;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.ResultLines;
 import io.llmgw.batch.store.Batch;
@@ -16,27 +10,31 @@ import io.llmgw.batch.store.LineResult;
 import io.llmgw.batch.store.QueuedLine;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
- * Reads a batch's input file, line by line, the way OpenAI validates it: each line a JSON object with a unique
- * {@code custom_id}, {@code method} POST, the batch's endpoint as {@code url} and a {@code body} naming a {@code model}.
- * Any bad line fails the whole batch, naming the line; a line for a model no route serves is not an error of the file
- * but of the line, and goes to the error file.
+ * Reads a batch's input file the way OpenAI validates it: each line a JSON object with a unique {@code custom_id},
+ * {@code method} POST, the batch's endpoint as {@code url} and a {@code body} naming a {@code model}. Any bad line fails
+ * the whole batch, naming the line; a line for a model no route serves is not an error of the file but of the line, and
+ * goes to the error file.
+ *
+ * <p>Two passes over the stream, so that memory does not grow with the file or the line: {@link #check} reads every
+ * line and keeps only the custom_ids; {@link #queue}, once the file is known good, reads it again and hands the lines
+ * to the store a chunk at a time. A line's bytes are held once (up to the line limit), its body located in them and
+ * copied once into the text queued.
  */
 public final class InputValidator {
-  /**
-   * Duplicate keys refused: the tree keeps only the last, so the line sent would not be the line written, and the
-   * gateway refuses such a body when a client sends it.
-   */
-  private static final ObjectMapper JSON = JsonMapper.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
   private static final int MAX_ERRORS_LISTED = 100;
   private static final int MAX_CUSTOM_ID = 512;
+  /** Lines handed to the store at once: at most this many, or this much body text, whichever comes first. */
+  private static final int CHUNK_LINES = 500;
+  private static final long CHUNK_CHARS = 8L << 20;
 
   private final BatchSettings settings;
 
@@ -44,17 +42,21 @@ public final class InputValidator {
     this.settings = settings;
   }
 
-  /** What validation decided: problems (the batch fails) or lines to queue and results already known. */
-  public record Outcome(List<LineError> errors, List<QueuedLine> lines, List<LineResult> known, int total) {}
+  /** What the first pass decided: problems (the batch fails), else how many requests the file holds. */
+  public record Outcome(List<LineError> errors, int total) {}
 
   /**
-   * Reads the file as a stream, one line (up to the line limit) at a time; what it keeps is each good line's body as
-   * text, not its parsed tree, so a batch in validation takes about its own size in memory.
+   * The most memory one validation takes, whatever the file: a line's bytes, its body's text, and a chunk of lines
+   * (each chunk's text at most {@link #CHUNK_CHARS} past one line).
    */
-  public Outcome validate(Batch b, InputStream content, Map<String, String> modelPools) throws IOException {
+  public long memoryBound() {
+    long line = settings.limits().maxLineBytes();
+    return 4 * line + 2 * CHUNK_CHARS + (long) settings.limits().maxLines() * (2L * MAX_CUSTOM_ID + 64);
+  }
+
+  /** The first pass: every line checked, nothing kept but the custom_ids. */
+  public Outcome check(Batch b, InputStream content) throws IOException {
     List<LineError> errors = new ArrayList<>();
-    List<QueuedLine> queued = new ArrayList<>();
-    List<LineResult> known = new ArrayList<>();
     int total = 0;
     Set<String> ids = new HashSet<>();
     int lineNumber = 0;
@@ -74,92 +76,101 @@ public final class InputValidator {
             + " bytes, more than the " + settings.limits().maxLineBytes() + " a request may be", null, lineNumber));
         continue;
       }
-      String problem = null;
-      JsonNode line = null;
-      try {
-        line = JSON.readTree(lines.text());
-      } catch (JsonProcessingException e) {
-        String why = clean(e.getOriginalMessage());
-        problem = why.startsWith("Duplicate field") ? "line " + lineNumber + " repeats a key (" + why + "); JSON "
-            + "readers differ on which one counts, so the gateway refuses such a request"
-            : "line " + lineNumber + " is not valid JSON: " + why;
-      }
-      if (problem == null) {
-        problem = check(b, line, lineNumber, ids);
-      }
+      LineFacts line = LineFacts.read(lines.bytes(), lines.kept(), lineNumber);
+      String problem = line.problem() != null ? line.problem() : problem(b, line, lineNumber, ids);
       if (problem != null) {
         errors.add(new LineError("invalid_request", problem, null, lineNumber));
       } else {
         total++;
-        if (errors.isEmpty()) { // once the batch fails, its lines are only checked
-          keep(b, line, lineNumber, modelPools, queued, known);
-        }
       }
     }
     if (errors.isEmpty() && total == 0) {
       errors.add(new LineError("empty_file", "the input file holds no requests", null, null));
     }
-    if (!errors.isEmpty()) {
-      return new Outcome(errors, List.of(), List.of(), total);
-    }
-    return new Outcome(List.of(), queued, known, total);
+    return new Outcome(errors.isEmpty() ? List.of() : errors, total);
   }
 
-  private void keep(Batch b, JsonNode line, int number, Map<String, String> modelPools, List<QueuedLine> queued,
-      List<LineResult> known) {
-    String customId = line.get("custom_id").asText();
-    String model = line.get("body").get("model").asText();
-    String pool = modelPools.get(model);
-    JsonNode body = line.get("body");
-    if (settings.delivery().podPriority() != null && !body.has("priority")) {
-      ((ObjectNode) body).put("priority", settings.delivery().podPriority().intValue());
+  /**
+   * The second pass, over a file {@link #check} found good: every line handed to {@code sink} in chunks, with the
+   * pool its model is served by; answers the results known already (lines for models no route serves).
+   */
+  public List<LineResult> queue(Batch b, InputStream content, Map<String, String> modelPools,
+      Consumer<List<QueuedLine>> sink) throws IOException {
+    List<LineResult> known = new ArrayList<>();
+    List<QueuedLine> chunk = new ArrayList<>();
+    long chunkChars = 0;
+    int lineNumber = 0;
+    LineSplitter lines = new LineSplitter(content, settings.limits().maxLineBytes());
+    while (lines.next()) {
+      lineNumber++;
+      if (lines.blank()) {
+        continue;
+      }
+      LineFacts line = LineFacts.read(lines.bytes(), lines.kept(), lineNumber);
+      if (line.problem() != null || line.model() == null) {
+        throw new IOException("line " + lineNumber + " changed between the two readings of the file");
+      }
+      String pool = modelPools.get(line.model());
+      QueuedLine q = new QueuedLine(b.id(), line.customId(), lineNumber, pool == null ? "" : pool,
+          b.expiresAt() * 1000, b.endpoint(), pool == null ? "" : body(lines.bytes(), line));
+      if (pool == null) {
+        known.add(ResultLines.unanswered(q, ResultLines.MODEL_NOT_FOUND, "no route serves the model '"
+            + clean(line.model()) + "'"));
+        continue;
+      }
+      chunk.add(q);
+      chunkChars += q.body().length();
+      if (chunk.size() >= CHUNK_LINES || chunkChars >= CHUNK_CHARS) {
+        sink.accept(List.copyOf(chunk));
+        chunk.clear();
+        chunkChars = 0;
+      }
     }
-    QueuedLine q = new QueuedLine(b.id(), customId, number, pool == null ? "" : pool, b.expiresAt() * 1000,
-        b.endpoint(), body.toString());
-    if (pool == null) {
-      known.add(ResultLines.unanswered(q, ResultLines.MODEL_NOT_FOUND, "no route serves the model '" + clean(model)
-          + "'"));
-    } else {
-      queued.add(q);
+    if (!chunk.isEmpty()) {
+      sink.accept(List.copyOf(chunk));
     }
+    return known;
   }
 
-  private static String check(Batch b, JsonNode line, int n, Set<String> ids) {
-    if (line == null || !line.isObject()) {
-      return "line " + n + " is not a JSON object";
+  /** The body's text as the line gave it, with vLLM's {@code priority} first when one is to be set and none is. */
+  private String body(byte[] bytes, LineFacts line) {
+    String text = new String(bytes, line.bodyFrom(), line.bodyTo() - line.bodyFrom(), StandardCharsets.UTF_8);
+    Integer priority = settings.delivery().podPriority();
+    if (priority == null || line.hasPriority()) {
+      return text;
     }
-    JsonNode id = line.get("custom_id");
-    if (id == null || !id.isTextual() || id.asText().isEmpty()) {
+    boolean empty = text.substring(1).strip().equals("}");
+    return "{\"priority\":" + priority + (empty ? "}" : "," + text.substring(1));
+  }
+
+  private static String problem(Batch b, LineFacts line, int n, Set<String> ids) {
+    String id = line.customId();
+    if (id == null || id.isEmpty()) {
       return "line " + n + " has no custom_id (a non-empty string)";
     }
-    if (id.asText().length() > MAX_CUSTOM_ID) {
+    if (id.length() > MAX_CUSTOM_ID) {
       return "line " + n + " has a custom_id longer than " + MAX_CUSTOM_ID + " characters";
     }
-    if (!ids.add(id.asText())) {
-      return "line " + n + " repeats the custom_id '" + clean(id.asText()) + "'; each request needs its own";
+    if (!ids.add(id)) {
+      return "line " + n + " repeats the custom_id '" + clean(id) + "'; each request needs its own";
     }
-    JsonNode method = line.get("method");
-    if (method == null || !"POST".equals(method.asText())) {
-      return "line " + n + " has method " + (method == null ? "none" : "'" + clean(method.asText()) + "'")
+    if (!"POST".equals(line.method())) {
+      return "line " + n + " has method " + (line.method() == null ? "none" : "'" + clean(line.method()) + "'")
           + "; only POST is supported";
     }
-    JsonNode url = line.get("url");
-    if (url == null || !b.endpoint().equals(url.asText())) {
-      return "line " + n + " has url " + (url == null ? "none" : "'" + clean(url.asText()) + "'") + "; this batch's "
-          + "endpoint is " + b.endpoint();
+    if (!b.endpoint().equals(line.url())) {
+      return "line " + n + " has url " + (line.url() == null ? "none" : "'" + clean(line.url()) + "'")
+          + "; this batch's endpoint is " + b.endpoint();
     }
-    JsonNode body = line.get("body");
-    if (body == null || !body.isObject()) {
+    if (line.bodyFrom() < 0) {
       return "line " + n + " has no body object";
     }
-    JsonNode model = body.get("model");
-    if (model == null || !model.isTextual() || model.asText().isEmpty()) {
+    if (line.model() == null || line.model().isEmpty()) {
       return "line " + n + " has no body.model";
     }
-    if (body.path("stream").asBoolean(false)) {
+    if (line.stream()) {
       return "line " + n + " asks for a stream; batch requests cannot stream";
     }
     return null;
   }
-
 }

@@ -46,7 +46,8 @@ public final class Lifecycle implements AutoCloseable {
 
   /**
    * @param retention how long finished batches (with their output and error files) and uploaded files are kept
-   * @param validationBytes how many bytes of input files may be validated at once (up to four batches side by side)
+   * @param validationBytes how much memory validations may take at once (up to four batches side by side, each counted
+   *     at the smaller of its file's size and {@link InputValidator#memoryBound()})
    */
   public Lifecycle(BatchStore store, InputValidator validator, Supplier<LoadReport> reading, Clock clock,
       long periodMillis, Duration retention, long validationBytes) {
@@ -82,7 +83,7 @@ public final class Lifecycle implements AutoCloseable {
           LOG.info("batch {}: expired before it could be validated (no reading of the pools' load)", b.id());
         }
       } else if (r != null) {
-        long bytes = store.file(b.inputFileId()).map(StoredFile::bytes).orElse(0L);
+        long bytes = Math.min(validator.memoryBound(), store.file(b.inputFileId()).map(StoredFile::bytes).orElse(0L));
         jobs.add(new Validations.Job(bytes, () -> {
           try {
             validate(b, r);
@@ -185,7 +186,7 @@ public final class Lifecycle implements AutoCloseable {
     }
     InputValidator.Outcome o;
     try (InputStream in = new FileContentReader(store, input)) {
-      o = validator.validate(b, in, r.models());
+      o = validator.check(b, in);
     } catch (IOException e) {
       fail(b, List.of(new LineError("input_file_unreadable", "the input file " + b.inputFileId()
           + " could not be read: " + e.getMessage(), "input_file_id", null)));
@@ -195,10 +196,20 @@ public final class Lifecycle implements AutoCloseable {
       fail(b, o.errors());
       return;
     }
+    int[] queued = {0};
+    List<LineResult> known;
+    try (InputStream in = new FileContentReader(store, input)) {
+      known = validator.queue(b, in, r.models(), chunk -> {
+        store.enqueue(chunk, clock.millis());
+        queued[0] += chunk.size();
+      });
+    } catch (IOException e) {
+      // some lines may be queued: the batch stays validating and is read again (queuing a line again changes nothing)
+      throw new java.io.UncheckedIOException("reading its input file a second time failed", e);
+    }
     Batch next = b.withValidation(o.total(), List.of()).moved(BatchStatus.IN_PROGRESS, nowSeconds());
-    if (store.accept(next, o.lines(), o.known(), clock.millis())) {
-      LOG.info("batch {}: {} requests queued, {} for models no route serves", b.id(), o.lines().size(),
-          o.known().size());
+    if (store.accept(next, known, clock.millis())) {
+      LOG.info("batch {}: {} requests queued, {} for models no route serves", b.id(), queued[0], known.size());
     }
   }
 

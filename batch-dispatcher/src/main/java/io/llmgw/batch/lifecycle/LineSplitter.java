@@ -2,7 +2,6 @@ package io.llmgw.batch.lifecycle;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Splits a stream into lines ({@code \n}, an optional {@code \r} before it dropped), holding at most {@code maxBytes}
@@ -85,8 +84,12 @@ final class LineSplitter {
     return length == kept;
   }
 
-  /** The line as text; only for a line within the limit. */
-  String text() {
-    return new String(line, 0, kept, StandardCharsets.UTF_8);
+  /** The line's bytes, valid until the next line: {@code [0, kept())}. Only for a line within the limit. */
+  byte[] bytes() {
+    return line;
+  }
+
+  int kept() {
+    return kept;
   }
 }

@@ -9,14 +9,12 @@ import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.StoredFile;
+import io.llmgw.batch.upload.Uploads;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,9 +48,10 @@ public final class BatchApi {
   private final PrometheusRegistry registry;
   private final Callers callers;
   private final Listings listings;
+  private final Uploads uploads;
 
   public BatchApi(BatchStore store, BatchSettings settings, Clock clock, Runnable wake, Supplier<Object> status,
-      PrometheusRegistry registry, Callers callers) {
+      PrometheusRegistry registry, Callers callers, Uploads uploads) {
     this.store = store;
     this.settings = settings;
     this.clock = clock;
@@ -61,9 +60,10 @@ public final class BatchApi {
     this.registry = registry;
     this.callers = callers;
     this.listings = new Listings(store);
+    this.uploads = uploads;
   }
 
-  public Router router(io.vertx.core.Vertx vertx, Path uploads) {
+  public Router router(io.vertx.core.Vertx vertx) {
     Router r = Router.router(vertx);
     // before any handler, so that errors, 404s and /metrics carry them too
     r.route().handler(ctx -> {
@@ -72,8 +72,7 @@ public final class BatchApi {
     });
     r.route("/v1/*").handler(callers::authenticate);
     r.get("/v1/files").blockingHandler(listings::files, false);
-    r.post("/v1/files").handler(BodyHandler.create(uploads.toString()).setBodyLimit(settings.limits().maxFileBytes())
-        .setDeleteUploadedFilesOnEnd(true)).blockingHandler(this::createFile, false);
+    r.post("/v1/files").handler(this::createFile); // streamed into the store, never into memory or a temporary file
     r.get("/v1/files/:id/content").handler(this::fileContent); // on the event loop; the store is read off it
     r.get("/v1/files/:id").blockingHandler(this::getFile, false);
     r.delete("/v1/files/:id").blockingHandler(this::deleteFile, false);
@@ -109,37 +108,21 @@ public final class BatchApi {
   }
 
   private void createFile(RoutingContext ctx) {
-    String purpose = ctx.request().getFormAttribute("purpose");
-    if (!"batch".equals(purpose)) {
-      invalid(ctx, "purpose must be 'batch' (the only purpose this service stores)", "purpose");
-      return;
-    }
-    List<FileUpload> parts = ctx.fileUploads();
-    String asField = ctx.request().getFormAttribute("file");
-    StoredFile f = new StoredFile("file-" + UUID.randomUUID().toString().replace("-", ""), purpose, null, 0,
+    StoredFile f = new StoredFile("file-" + UUID.randomUUID().toString().replace("-", ""), "batch", null, 0,
         clock.millis() / 1000, Callers.owner(ctx));
-    if (parts.size() == 1 && asField == null) {
-      FileUpload upload = parts.getFirst();
-      try {
-        f = FileTransfer.store(store, Path.of(upload.uploadedFileName()), new StoredFile(f.id(), purpose,
-            safeName(upload.fileName()), 0, f.createdAt(), f.owner()));
-      } catch (IOException e) {
-        ctx.fail(500, e);
-        return;
-      } catch (FileTransfer.NotText e) {
-        invalid(ctx, "the file is not UTF-8 text (a batch file is JSON Lines)", "file");
-        return;
+    io.vertx.core.Context loop = ctx.vertx().getOrCreateContext();
+    uploads.receive(ctx.request(), loop, f, BatchApi::safeName, outcome -> loop.runOnContext(v -> {
+      switch (outcome) {
+        case Uploads.Outcome.Stored stored -> send(ctx, 200, OpenAiShapes.file(stored.file()));
+        case Uploads.Outcome.Refused refused -> {
+          // the body may not have been read to its end: the connection cannot carry another request
+          ctx.response().putHeader("connection", "close");
+          send(ctx, refused.status(), OpenAiShapes.error(refused.message(), refused.status() >= 500 ? "server_error"
+              : "invalid_request_error", refused.param(), null));
+        }
+        case Uploads.Outcome.Gone gone -> ctx.request().connection().close();
       }
-    } else if (parts.isEmpty() && asField != null) {
-      // a part without a filename (an SDK sending bytes) arrives as a form field, already decoded as UTF-8
-      byte[] content = asField.getBytes(StandardCharsets.UTF_8);
-      f = new StoredFile(f.id(), purpose, safeName(null), content.length, f.createdAt(), f.owner());
-      store.putFile(f, content);
-    } else {
-      invalid(ctx, "send exactly one file, in the multipart field 'file'", "file");
-      return;
-    }
-    send(ctx, 200, OpenAiShapes.file(f));
+    }));
   }
 
   private void getFile(RoutingContext ctx) {

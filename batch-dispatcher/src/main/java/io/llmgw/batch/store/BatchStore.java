@@ -82,10 +82,35 @@ public interface BatchStore extends AutoCloseable {
    * cancelled batch drops what was queued). Doing it again queues nothing twice, and a line that already has a result
    * is not queued again.
    */
-  boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now);
+  default boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now) {
+    enqueue(lines, now);
+    return accept(next, known, now);
+  }
+
+  /**
+   * Queues lines of a batch that is still validating, in chunks each its own write (validation streams them here a
+   * chunk at a time, so no batch is ever held whole). Queuing a line again changes nothing; a line that already has a
+   * result is not queued again.
+   */
+  void enqueue(List<QueuedLine> lines, long now);
+
+  /**
+   * Ends validation once every line is queued ({@link #enqueue}): the results known already are written and the batch
+   * moved from validating; false when it was no longer validating (a cancelled batch drops what was queued).
+   */
+  boolean accept(Batch next, List<LineResult> known, long now);
 
   /** Up to {@code max} lines of the pool, earliest deadline first, whose deadline has not passed and whose retry time has come. */
-  List<Claim> claim(String pool, int max, String owner, long now, long visibilityMillis);
+  default List<Claim> claim(String pool, int max, String owner, long now, long visibilityMillis) {
+    return claim(pool, max, Long.MAX_VALUE, owner, now, visibilityMillis);
+  }
+
+  /**
+   * As {@link #claim(String, int, String, long, long)}, and lines only while their bodies add up to at most
+   * {@code maxChars} (the first line is always taken): a dispatcher holds what it claims until the line is answered, so
+   * a queue of large lines must not fill its heap.
+   */
+  List<Claim> claim(String pool, int max, long maxChars, String owner, long now, long visibilityMillis);
 
   /**
    * Keeps the owner's claims on these lines until {@code now + visibilityMillis}. (Redis does not record owners: a

@@ -90,7 +90,7 @@ final class RedisScripts {
       end
       unqueue(p, b, c)
       return w""";
-  // ARGV: prefix, pool, nowMillis, minScore, max, claimUntil
+  // ARGV: prefix, pool, nowMillis, minScore, max, claimUntil, maxChars (the items' sizes; the first is always taken)
   static final String CLAIM = """
       local p, pool, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
       local q, delayed, claimed, score = p .. 'q:' .. pool, p .. 'delayed:' .. pool, p .. 'claimed:' .. pool,
@@ -102,11 +102,14 @@ final class RedisScripts {
           if s then redis.call('zadd', q, s, m) end
         end
       end
-      local out = {}
+      local out, budget, used = {}, tonumber(ARGV[7]), 0
       for _, m in ipairs(redis.call('zrangebyscore', q, ARGV[4], '+inf', 'LIMIT', 0, tonumber(ARGV[5]))) do
-        redis.call('zrem', q, m)
         local sep = string.find(m, '\\t', 1, true)
         local b, c = string.sub(m, 1, sep - 1), string.sub(m, sep + 1)
+        local size = redis.call('hstrlen', p .. 'item:' .. b, c)
+        if #out > 0 and used + size > budget then break end
+        used = used + size
+        redis.call('zrem', q, m)
         local item = redis.call('hget', p .. 'item:' .. b, c)
         if item then
           redis.call('zadd', claimed, ARGV[6], m)

@@ -214,8 +214,7 @@ public final class RedisStore implements BatchStore {
   }
 
   @Override
-  public boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long nowMillis) {
-    // Queue first, then move the batch: a crash in between leaves it validating, and validating again queues nothing twice.
+  public void enqueue(List<QueuedLine> lines, long nowMillis) {
     Map<String, List<QueuedLine>> byPool = new HashMap<>();
     for (QueuedLine l : lines) {
       byPool.computeIfAbsent(l.pool(), p -> new ArrayList<>()).add(l);
@@ -233,6 +232,12 @@ public final class RedisStore implements BatchStore {
         runLong(RedisScripts.ENQUEUE, args.toArray(String[]::new));
       }
     }
+  }
+
+  @Override
+  public boolean accept(Batch next, List<LineResult> known, long nowMillis) {
+    // the lines are queued first: a crash before this leaves the batch validating, and validating again queues nothing
+    // twice
     for (LineResult r : known) {
       write(r, false);
     }
@@ -240,14 +245,15 @@ public final class RedisStore implements BatchStore {
   }
 
   @Override
-  public List<Claim> claim(String pool, int max, String owner, long now, long visibilityMillis) {
+  public List<Claim> claim(String pool, int max, long maxChars, String owner, long now, long visibilityMillis) {
     if (max <= 0) {
       return List.of();
     }
     long minScore = (Math.floorDiv(now, 1000) + 1) * SCORE_PER_SECOND;
     @SuppressWarnings("unchecked")
     List<Object> raw = (List<Object>) run(RedisScripts.CLAIM, ScriptOutputType.MULTI, new String[0], prefix, pool,
-        Long.toString(now), Long.toString(minScore), Integer.toString(max), Long.toString(now + visibilityMillis));
+        Long.toString(now), Long.toString(minScore), Integer.toString(max), Long.toString(now + visibilityMillis),
+        Long.toString(Math.min(maxChars, 1L << 50)));
     List<Claim> out = new ArrayList<>();
     for (int i = 0; i + 1 < raw.size(); i += 2) {
       out.add(new Claim(BatchJsonCodec.read((String) raw.get(i), QueuedLine.class),

@@ -77,8 +77,10 @@ final class SqliteQueue {
     }
   }
 
-  List<Claim> claim(String pool, int max, String owner, long now, long visibilityMillis) throws SQLException {
+  List<Claim> claim(String pool, int max, long maxChars, String owner, long now, long visibilityMillis)
+      throws SQLException {
     List<Claim> out = new ArrayList<>();
+    long chars = 0;
     try (PreparedStatement p = db.prepareStatement("SELECT batch_id, custom_id, line, pool, deadline, url, body, "
         + "attempts FROM queue WHERE pool = ? AND deadline > ? AND not_before <= ? AND (owner IS NULL OR "
         + "claim_until <= ?) ORDER BY deadline, line LIMIT ?")) {
@@ -89,8 +91,13 @@ final class SqliteQueue {
       p.setInt(5, max);
       try (ResultSet r = p.executeQuery()) {
         while (r.next()) {
+          String body = r.getString(7);
+          if (!out.isEmpty() && chars + body.length() > maxChars) {
+            break; // one line past the budget is read and let go: the rest of the rows are not
+          }
+          chars += body.length();
           out.add(new Claim(new QueuedLine(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getLong(5),
-              r.getString(6), r.getString(7)), r.getInt(8)));
+              r.getString(6), body), r.getInt(8)));
         }
       }
     }

@@ -43,9 +43,11 @@ public final class SqliteStore implements BatchStore {
   private final SqliteFiles files;
   private final SqliteBatches batches;
   private final SqliteQueue queue;
+  private final SpaceReserve reserve;
 
-  private SqliteStore(Connection db, Connection reads, FileChannel lockChannel, FileLock lock) {
+  private SqliteStore(Connection db, Connection reads, FileChannel lockChannel, FileLock lock, SpaceReserve reserve) {
     this.db = db;
+    this.reserve = reserve;
     this.txs = new SqliteTransactions(db);
     this.reads = reads;
     this.files = new SqliteFiles(db);
@@ -95,7 +97,9 @@ public final class SqliteStore implements BatchStore {
         s.execute("PRAGMA busy_timeout=5000");
         s.execute("PRAGMA query_only=1");
       }
-      return new SqliteStore(db, reads, channel, lock);
+      SpaceReserve reserve = new SpaceReserve(file);
+      reserve.ensure();
+      return new SqliteStore(db, reads, channel, lock, reserve);
     } catch (IOException | SQLException e) {
       closeQuietly(channel);
       throw new IllegalStateException("cannot open the batch store " + file + ": " + e.getMessage(), e);
@@ -142,7 +146,35 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized boolean deleteFile(String id) {
-    return txs.write(() -> files.deleteFile(id));
+    boolean deleted;
+    try {
+      deleted = txs.write(() -> files.deleteFile(id));
+    } catch (IllegalStateException e) {
+      if (!SpaceReserve.full(e) || !reserve.release()) {
+        throw e;
+      }
+      deleted = txs.write(() -> files.deleteFile(id)); // the log has room to grow now
+    }
+    try {
+      checkpoint();
+    } catch (IllegalStateException stillFull) {
+      // the log is copied into the database by a later checkpoint, once the disk has room
+    }
+    reserve.ensure();
+    return deleted;
+  }
+
+  /**
+   * Copies the write-ahead log into the database and gives the log's space back to the disk: pages a delete freed are
+   * the store's to reuse, but every write goes through the log first, which on a full disk has no room to grow.
+   */
+  synchronized void checkpoint() {
+    txs.read(() -> {
+      try (Statement st = db.createStatement()) {
+        st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+      }
+      return null;
+    });
   }
 
   @Override
@@ -188,7 +220,7 @@ public final class SqliteStore implements BatchStore {
    * queued.
    */
   @Override
-  public boolean accept(Batch next, List<QueuedLine> lines, List<LineResult> known, long now) {
+  public void enqueue(List<QueuedLine> lines, long now) {
     for (int from = 0; from < lines.size(); from += ACCEPT_CHUNK) {
       List<QueuedLine> chunk = lines.subList(from, Math.min(lines.size(), from + ACCEPT_CHUNK));
       synchronized (this) {
@@ -198,17 +230,20 @@ public final class SqliteStore implements BatchStore {
         });
       }
     }
-    synchronized (this) {
-      return txs.write(() -> queue.accept(next, known));
-    }
   }
 
   @Override
-  public synchronized List<Claim> claim(String pool, int max, String owner, long now, long visibilityMillis) {
+  public synchronized boolean accept(Batch next, List<LineResult> known, long now) {
+    return txs.write(() -> queue.accept(next, known));
+  }
+
+  @Override
+  public synchronized List<Claim> claim(String pool, int max, long maxChars, String owner, long now,
+      long visibilityMillis) {
     if (max <= 0) {
       return List.of();
     }
-    return txs.write(() -> queue.claim(pool, max, owner, now, visibilityMillis));
+    return txs.write(() -> queue.claim(pool, max, maxChars, owner, now, visibilityMillis));
   }
 
   @Override
@@ -333,6 +368,7 @@ public final class SqliteStore implements BatchStore {
       }
       return null;
     });
+    reserve.ensure();
   }
 
   private static void closeQuietly(FileChannel c) {

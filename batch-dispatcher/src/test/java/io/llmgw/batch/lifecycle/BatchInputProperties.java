@@ -34,7 +34,7 @@ class BatchInputProperties {
   void anyFileIsRefusedNamingItsLinesOrAcceptedWhole(@ForAll("files") String file) throws Exception {
     byte[] bytes = file.getBytes(StandardCharsets.UTF_8);
     int lines = file.split("\n", -1).length;
-    InputValidator.Outcome o = validator.validate(BATCH, new java.io.ByteArrayInputStream(bytes), MODELS);
+    TwoPasses o = TwoPasses.run(validator, BATCH, bytes, MODELS);
     if (!o.errors().isEmpty()) {
       assertThat(o.lines()).isEmpty();
       assertThat(o.known()).isEmpty();

@@ -19,14 +19,14 @@ class InputValidatorTest {
         + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}}";
   }
 
-  InputValidator.Outcome run(String content) throws Exception {
-    return validator.validate(BATCH, new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)),
+  TwoPasses run(String content) throws Exception {
+    return TwoPasses.run(validator, BATCH, content.getBytes(StandardCharsets.UTF_8),
         MODELS);
   }
 
   @Test
   void queuesGoodLinesWithTheirPoolAndDeadlineAndSendsUnroutedOnesToTheErrorFile() throws Exception {
-    InputValidator.Outcome o = run(line("a", "m") + "\r\n\n" + line("b", "nobody-serves-this") + "\n");
+    TwoPasses o = run(line("a", "m") + "\r\n\n" + line("b", "nobody-serves-this") + "\n");
     assertThat(o.errors()).isEmpty();
     assertThat(o.total()).isEqualTo(2);
     assertThat(o.lines()).singleElement().satisfies(l -> {
@@ -50,8 +50,7 @@ class InputValidatorTest {
         line("c", "m").replace("POST", "GET"), line("d", "m").replace("/v1/chat/completions", "/v1/embeddings"),
         "{\"custom_id\":\"e\",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":{}}",
         line("f", "m").replace("\"messages\"", "\"stream\":true,\"messages\""));
-    InputValidator.Outcome o = validator.validate(BATCH,
-        new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), MODELS);
+    TwoPasses o = TwoPasses.run(validator, BATCH, content.getBytes(StandardCharsets.UTF_8), MODELS);
     assertThat(o.lines()).isEmpty();
     assertThat(o.errors()).extracting(LineError::line).containsExactly(2, 3, 4, 5, 6, 7, 8);
     assertThat(o.errors()).extracting(LineError::message).allSatisfy(m -> assertThat(m).startsWith("line "));
@@ -66,7 +65,7 @@ class InputValidatorTest {
   void aLineThatRepeatsAKeyIsRefusedAsTheGatewayRefusesSuchABody() throws Exception {
     String twice = "{\"custom_id\":\"a\",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":{\"model\":"
         + "\"m\",\"model\":\"other\",\"messages\":[]}}";
-    InputValidator.Outcome o = run(line("ok", "m") + "\n" + twice + "\n");
+    TwoPasses o = run(line("ok", "m") + "\n" + twice + "\n");
     assertThat(o.errors()).singleElement().satisfies(e -> {
       assertThat(e.line()).isEqualTo(2);
       assertThat(e.message()).contains("line 2 repeats a key").contains("'model'");
@@ -90,8 +89,7 @@ class InputValidatorTest {
   void aPodPriorityIsWrittenIntoBodiesThatHaveNone() throws Exception {
     InputValidator marking = new InputValidator(BatchSettings.defaults().withPodPriority(10));
     String content = line("a", "m") + "\n" + line("b", "m").replace("\"messages\"", "\"priority\":3,\"messages\"");
-    InputValidator.Outcome o = marking.validate(BATCH,
-        new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), MODELS);
+    TwoPasses o = TwoPasses.run(marking, BATCH, content.getBytes(StandardCharsets.UTF_8), MODELS);
     assertThat(o.lines()).extracting(l -> l.body()).satisfiesExactly(
         b -> assertThat(b).contains("\"priority\":10"),
         b -> assertThat(b).contains("\"priority\":3").doesNotContain("\"priority\":10"));
@@ -102,8 +100,7 @@ class InputValidatorTest {
   void clientTextInMessagesIsClippedAndControlCharactersShown() throws Exception {
     InputValidator validator = new InputValidator(BatchSettings.defaults());
     String content = line("a", "m").replace("POST", "\\u0007" + "P".repeat(300));
-    InputValidator.Outcome o = validator.validate(BATCH,
-        new java.io.ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)), MODELS);
+    TwoPasses o = TwoPasses.run(validator, BATCH, content.getBytes(StandardCharsets.UTF_8), MODELS);
     assertThat(o.errors().getFirst().message()).contains("'?PPP").contains("...").doesNotContain("\u0007")
         .hasSizeLessThan(260);
   }

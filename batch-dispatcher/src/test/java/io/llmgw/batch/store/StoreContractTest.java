@@ -253,4 +253,26 @@ class StoreContractTest {
       assertThat(s.claim("ns/pool", 1, "b", NOW, 60_000)).extracting(c -> c.attempts()).containsExactly(1);
     }
   }
+
+  /** Issue 47: a dispatcher claims big lines a few at a time; the first is always taken, so a huge line still goes. */
+  @ParameterizedTest
+  @MethodSource("stores")
+  void claimsStopAtTheBodiesBudgetButAlwaysTakeOneLine(StoreKinds.Kind kind) {
+    try (BatchStore s = kind.open().get()) {
+      Batch b = batch("batch_big");
+      s.createBatch(b);
+      List<QueuedLine> q = new ArrayList<>();
+      for (int i = 1; i <= 5; i++) {
+        q.add(new QueuedLine(b.id(), "big-" + i, i, "ns/pool", NOW + 3_600_000, "/v1/chat/completions",
+            "{\"model\":\"m\",\"pad\":\"" + "x".repeat(10_000) + "\"}"));
+      }
+      assertThat(s.accept(b.moved(BatchStatus.IN_PROGRESS, NOW / 1000), q, List.of(), NOW)).isTrue();
+      assertThat(s.claim("ns/pool", 5, 25_000, "a", NOW, 60_000)).extracting(c -> c.item().customId())
+          .containsExactly("big-1", "big-2");
+      assertThat(s.claim("ns/pool", 5, 10, "a", NOW, 60_000)).extracting(c -> c.item().customId())
+          .as("one line over the budget still goes").containsExactly("big-3");
+      assertThat(s.claim("ns/pool", 5, Long.MAX_VALUE, "a", NOW, 60_000)).extracting(c -> c.item().customId())
+          .as("the lines let go are still queued").containsExactly("big-4", "big-5");
+    }
+  }
 }

@@ -273,8 +273,9 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
           cb.call(stats.replaysUnanswered(), "unfilled");
         }).register(registry);
     CounterWithCallback.builder().name("llmgw_kv_event_losses_total")
-        .help("Times a pod's blocks were dropped because its events could not be applied in order (gap, garbage, "
-            + "over_cap); the pod is then routed on the approximate prefix index while it relearns")
+        .help("Times a pod's blocks were dropped because its events could not be applied or believed (gap, garbage, "
+            + "over_cap, over_capacity, flood, disconnected); the pod is then routed on the approximate prefix index "
+            + "while it relearns")
         .labelNames("reason").callback(cb -> {
           for (EngineBlockIndex.Loss l : EngineBlockIndex.Loss.values()) {
             cb.call(stats.losses(l), l.name().toLowerCase(java.util.Locale.ROOT));
@@ -283,6 +284,9 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
     CounterWithCallback.builder().name("llmgw_kv_event_restarts_total")
         .help("Pods whose KV-event numbering started over (an engine restart): their blocks were cleared")
         .callback(cb -> cb.call(stats.restarts())).register(registry);
+    CounterWithCallback.builder().name("llmgw_kv_event_bytes_total")
+        .help("Bytes of KV-event batches read from the pods (a pod over its share stops being read for a while)")
+        .callback(cb -> cb.call(stats.bytes())).register(registry);
   }
 
   public void inFlightExpired(int n) {

@@ -11,6 +11,8 @@ public final class KvEventStats {
   final LongAdder replays = new LongAdder();
   final LongAdder replaysUnanswered = new LongAdder();
   final LongAdder restarts = new LongAdder();
+  final LongAdder disconnects = new LongAdder();
+  final LongAdder bytes = new LongAdder();
   private final Map<Loss, LongAdder> losses = new EnumMap<>(Loss.class);
 
   KvEventStats() {
@@ -37,6 +39,16 @@ public final class KvEventStats {
 
   public long restarts() {
     return restarts.sum();
+  }
+
+  /** Connections that broke (each made again after a backoff). */
+  public long disconnects() {
+    return disconnects.sum();
+  }
+
+  /** Bytes of event batches read from the pods. */
+  public long bytes() {
+    return bytes.sum();
   }
 
   public long losses(Loss loss) {

@@ -1,7 +1,9 @@
 package io.llmgw.scraper.kvevents;
 
 import io.llmgw.picker.kvcache.EngineBlockIndex;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -13,21 +15,15 @@ import org.zeromq.ZMsg;
 /**
  * Subscribes to every pod's KV-cache events (vLLM's ZeroMQ PUB socket, and its replay socket for gaps) and keeps the
  * {@link EngineBlockIndex} true to them. One thread polls every pod's socket; routing only reads the index, so a
- * pod that floods, stalls or sends garbage costs at most this thread's time and its own entry. The set of pods
- * follows the pools ({@link #pods}); a pod that leaves is unsubscribed and its blocks dropped.
+ * pod that floods, stalls or sends garbage costs at most its share of this thread's time and of the intake's memory
+ * ({@link IntakeBudget}), and its own entry. The set of pods follows the pools ({@link #pods}); a pod that leaves is
+ * unsubscribed and its blocks dropped.
  */
 public final class KvEventSubscriber implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KvEventSubscriber.class);
-  /** A batch larger than this is refused by ZeroMQ before it is read (the peer is disconnected and reconnects). */
-  static final long MAX_MESSAGE_BYTES = 16L << 20;
-  /**
-   * A connection whose ZMTP handshake has not completed by then is dropped and made again. JeroMQ 0.6.0 leaves a few
-   * in a hundred SUB connections made to a fresh PUB connected but never handshaken, silently and for good; without a
-   * bound that pod's events would never arrive (measured: 2 to 10 of 60 such connections stuck, none with this bound).
-   */
-  static final int HANDSHAKE_MILLIS = 1_000;
   /** Messages read from one pod before the others get their turn. */
   private static final int FAIR_SHARE = 256;
+  private static final int POLL_MILLIS = 50;
 
   private final KvEventSettings settings;
   private final EngineBlockIndex index;
@@ -37,18 +33,22 @@ public final class KvEventSubscriber implements AutoCloseable {
   private final Thread thread;
   private volatile Set<String> wanted = Set.of();
   private volatile boolean running = true;
+  private IntakeBudget budget;
 
   public KvEventSubscriber(KvEventSettings settings, EngineBlockIndex index) {
     this.settings = settings;
     this.index = index;
+    this.budget = IntakeBudget.forPods(settings, 1);
     this.thread = new Thread(this::run, "kv-events");
     thread.setDaemon(true);
   }
 
   public KvEventSubscriber start() {
     thread.start();
-    LOG.info("subscribing to the pods' KV-cache events on port {} (replay {}, topic '{}')", settings.port(),
-        settings.replayPort() == 0 ? "none" : settings.replayPort(), settings.topic());
+    LOG.info("subscribing to the pods' KV-cache events on port {} (replay {}, topic '{}'; at most {} bytes a batch, "
+        + "{} bytes held for all pods, {} bytes a second from one pod)", settings.port(),
+        settings.replayPort() == 0 ? "none" : settings.replayPort(), settings.topic(), settings.maxMessageBytes(),
+        settings.budgetBytes(), settings.podBytesPerSecond());
     return this;
   }
 
@@ -64,32 +64,48 @@ public final class KvEventSubscriber implements AutoCloseable {
   private void run() {
     Set<String> current = null;
     ZMQ.Poller poller = null;
-    PodEventStream[] polled = new PodEventStream[0];
+    List<PodEventStream> polled = List.of();
+    boolean changed = true;
     try {
       while (running) {
         Set<String> target = wanted;
         if (target != current) {
           reconcile(target);
           current = target;
+          changed = true;
+        }
+        long now = System.nanoTime();
+        for (PodEventStream s : streams.values()) {
+          changed |= s.maintain(budget, now);
+        }
+        if (changed) {
           if (poller != null) {
             poller.close();
           }
-          poller = context.createPoller(streams.size());
-          polled = streams.values().toArray(new PodEventStream[0]);
-          for (PodEventStream s : polled) {
-            poller.register(s.sub, ZMQ.Poller.POLLIN);
+          poller = context.createPoller(2 * streams.size());
+          polled = new ArrayList<>();
+          for (PodEventStream s : streams.values()) {
+            if (s.sub() != null) {
+              polled.add(s);
+              poller.register(s.sub(), ZMQ.Poller.POLLIN);
+              poller.register(s.monitor(), ZMQ.Poller.POLLIN);
+            }
           }
+          changed = false;
         }
-        if (polled.length == 0) {
-          Thread.sleep(50); // no pods yet: nothing to poll, look again for some
+        if (polled.isEmpty()) {
+          Thread.sleep(POLL_MILLIS); // no pod to listen to now: look again later
           continue;
         }
-        if (poller.poll(50) <= 0) {
+        if (poller.poll(POLL_MILLIS) <= 0) {
           continue;
         }
-        for (int i = 0; i < polled.length; i++) {
-          if (poller.pollin(i)) {
-            drain(polled[i]);
+        for (int i = 0; i < polled.size(); i++) {
+          PodEventStream s = polled.get(i);
+          if (poller.pollin(2 * i + 1) && s.checkConnection(System.nanoTime())) {
+            changed = true;
+          } else if (poller.pollin(2 * i) && !drain(s)) {
+            changed = true;
           }
         }
       }
@@ -110,15 +126,23 @@ public final class KvEventSubscriber implements AutoCloseable {
     }
   }
 
-  private void drain(PodEventStream s) {
+  /** Reads up to the pod's turn; false when the pod went over its share and its connection was closed. */
+  private boolean drain(PodEventStream s) {
     for (int n = 0; n < FAIR_SHARE; n++) {
-      ZMsg msg = ZMsg.recvMsg(s.sub, ZMQ.DONTWAIT);
+      ZMsg msg = ZMsg.recvMsg(s.sub(), ZMQ.DONTWAIT);
       if (msg == null) {
-        return;
+        return true;
       }
-      s.received(msg);
+      boolean admitted = s.admit(msg, System.nanoTime());
+      if (admitted) {
+        s.received(msg);
+      }
       msg.destroy();
+      if (!admitted) {
+        return false;
+      }
     }
+    return true;
   }
 
   private void reconcile(Set<String> target) {
@@ -130,9 +154,10 @@ public final class KvEventSubscriber implements AutoCloseable {
       index.forget(e.getKey());
       return true;
     });
+    budget = IntakeBudget.forPods(settings, target.size());
     for (String pod : target) {
       if (!streams.containsKey(pod) && pod.lastIndexOf(':') > 0) {
-        streams.put(pod, new PodEventStream(pod, context, settings, index, stats));
+        streams.put(pod, new PodEventStream(pod, context, settings, index, stats, budget));
       }
     }
   }
@@ -141,6 +166,9 @@ public final class KvEventSubscriber implements AutoCloseable {
   public void close() throws InterruptedException {
     running = false;
     thread.join(2_000);
+    for (PodEventStream s : streams.values()) {
+      s.close();
+    }
     context.close();
   }
 }

@@ -3,9 +3,8 @@ package io.llmgw.scraper.kvevents;
 import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.kvcache.EngineBlockIndex.Loss;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.EnumSet;
-import java.util.Set;
+import java.util.EnumMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.zeromq.SocketType;
@@ -15,43 +14,145 @@ import org.zeromq.ZMQ;
 import org.zeromq.ZMsg;
 
 /**
- * One pod's event stream: its SUB socket, the last sequence number applied, and the replay that fills a gap. Confined
- * to the subscriber's thread. Whatever cannot be applied in order (garbage, a gap replay did not fill) is a loss: the
- * index drops the pod's blocks and distrusts them while it relearns.
+ * One pod's event stream: its connection, the last sequence number applied, and the replay that fills a gap. Confined
+ * to the subscriber's thread. Whatever cannot be applied in order (garbage, a gap replay did not fill, a connection
+ * that broke) is a loss: the index drops the pod's blocks and distrusts them while it relearns. A pod that sends more
+ * bytes a second than its share is a loss too, and is not listened to for a while (doubling while it goes on), so one
+ * pod cannot take this thread from the others.
  */
 final class PodEventStream {
   private static final Logger LOG = LoggerFactory.getLogger(PodEventStream.class);
   private static final long END_OF_REPLAY = -1;
+  /** A loss of one cause is logged at most this often per pod; the counters count every one. */
+  private static final long LOG_INTERVAL_NANOS = 60_000_000_000L;
+  private static final long SECOND = 1_000_000_000L;
+  private static final long FIRST_RECONNECT_NANOS = 100_000_000L;
+  private static final long MAX_RECONNECT_NANOS = 10 * SECOND;
+  private static final long FIRST_FLOOD_PAUSE_NANOS = SECOND;
+  private static final long MAX_FLOOD_PAUSE_NANOS = 60 * SECOND;
 
   final String pod;
-  final ZMQ.Socket sub;
   private final String host;
   private final KvEventSettings settings;
   private final ZContext context;
   private final EngineBlockIndex index;
   private final KvEventStats stats;
-  private final Set<Loss> logged = EnumSet.noneOf(Loss.class);
+  private final Map<Loss, Long> loggedAt = new EnumMap<>(Loss.class);
   /** After a replay that went unanswered, none for this long: a gap meanwhile is a loss without asking. */
   private static final long MIN_REPLAY_SPACING_NANOS = 2_000_000_000L;
   private static final int REPLAY_HANDSHAKE_MILLIS = 200;
   private long last = -1;
   private long nextReplayNanos = System.nanoTime();
   private boolean restartLogged;
+  /** The open connection, or null while it waits to be made again ({@link #reopenAtNanos}). */
+  private PodConnection connection;
+  private long reopenAtNanos;
+  private long reconnectNanos = FIRST_RECONNECT_NANOS;
+  private long floodPauseNanos = FIRST_FLOOD_PAUSE_NANOS;
+  private long openedAtNanos;
+  private long lastFloodNanos = Long.MIN_VALUE / 2;
+  private long windowStartNanos;
+  private long windowBytes;
 
-  PodEventStream(String pod, ZContext context, KvEventSettings settings, EngineBlockIndex index, KvEventStats stats) {
+  PodEventStream(String pod, ZContext context, KvEventSettings settings, EngineBlockIndex index, KvEventStats stats,
+      IntakeBudget budget) {
     this.pod = pod;
     this.host = pod.substring(0, pod.lastIndexOf(':'));
     this.settings = settings;
     this.context = context;
     this.index = index;
     this.stats = stats;
-    this.sub = context.createSocket(SocketType.SUB);
-    sub.setRcvHWM(10_000);
-    sub.setMaxMsgSize(KvEventSubscriber.MAX_MESSAGE_BYTES);
-    sub.setLinger(0);
-    sub.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
-    sub.subscribe(settings.topic().getBytes(StandardCharsets.UTF_8));
-    sub.connect("tcp://" + host + ":" + settings.port());
+    open(budget);
+  }
+
+  /** The socket to poll, or null while the connection waits to be made again. */
+  ZMQ.Socket sub() {
+    return connection == null ? null : connection.sub;
+  }
+
+  ZMQ.Socket monitor() {
+    return connection == null ? null : connection.monitor;
+  }
+
+  /** The connection as it was built, or null while closed. */
+  IntakeBudget budget() {
+    return connection == null ? null : connection.budget;
+  }
+
+  private void open(IntakeBudget budget) {
+    connection = new PodConnection(context, host, settings, budget);
+    long now = System.nanoTime();
+    openedAtNanos = now;
+    windowStartNanos = now;
+    windowBytes = 0;
+  }
+
+  /** Makes the connection again (a smaller share, or its pause is over); true when the set of sockets changed. */
+  boolean maintain(IntakeBudget budget, long now) {
+    if (connection == null) {
+      if (now - reopenAtNanos < 0) {
+        return false;
+      }
+      open(budget);
+      return true;
+    }
+    if (connection.budget.exceeds(budget)) {
+      connection.close(); // events in flight now are a gap, which replay fills or counts
+      open(budget);
+      return true;
+    }
+    return false;
+  }
+
+  /** The monitor has something to say: a broken connection is a loss and is made again after a backoff. */
+  boolean checkConnection(long now) {
+    if (connection == null || !connection.disconnected()) {
+      return false;
+    }
+    stats.disconnects.increment();
+    if (now - openedAtNanos > MAX_RECONNECT_NANOS) {
+      reconnectNanos = FIRST_RECONNECT_NANOS; // it held a while: this is a new trouble, not the same one again
+    }
+    lose(Loss.DISCONNECTED, "the connection broke or the pod sent a batch over " + connection.budget.maxMessageBytes()
+        + " bytes (--kv-events-max-message-bytes, or the share of --kv-events-budget-bytes); connecting again in "
+        + reconnectNanos / 1_000_000 + " ms");
+    pause(now, reconnectNanos);
+    reconnectNanos = Math.min(MAX_RECONNECT_NANOS, reconnectNanos * 2);
+    return true;
+  }
+
+  /** Closes the connection until {@code nanos} from now; what comes after is a new join, its loss already counted. */
+  private void pause(long now, long nanos) {
+    connection.close();
+    connection = null;
+    reopenAtNanos = now + nanos;
+    last = -1;
+  }
+
+  /**
+   * Counts a message's bytes against the pod's share of this second; false when it is over, in which case the pod is
+   * distrusted and not listened to for a while.
+   */
+  boolean admit(ZMsg msg, long now) {
+    long bytes = msg.contentSize();
+    stats.bytes.add(bytes);
+    if (now - windowStartNanos >= SECOND) {
+      windowStartNanos = now;
+      windowBytes = 0;
+    }
+    windowBytes += bytes;
+    if (windowBytes <= settings.podBytesPerSecond()) {
+      return true;
+    }
+    if (now - lastFloodNanos > MAX_FLOOD_PAUSE_NANOS) {
+      floodPauseNanos = FIRST_FLOOD_PAUSE_NANOS;
+    }
+    lastFloodNanos = now;
+    lose(Loss.FLOOD, "it sent more than " + settings.podBytesPerSecond() + " bytes within a second "
+        + "(--kv-events-pod-bytes-per-second); not listened to for " + floodPauseNanos / 1_000_000 + " ms");
+    pause(now, floodPauseNanos);
+    floodPauseNanos = Math.min(MAX_FLOOD_PAUSE_NANOS, floodPauseNanos * 2);
+    return false;
   }
 
   /** Handles one message from the SUB socket: {@code [topic, seq (8 bytes, big-endian), payload]}. */
@@ -128,7 +229,7 @@ final class PodEventStream {
     try (ZMQ.Socket dealer = context.createSocket(SocketType.DEALER)) {
       dealer.setLinger(0);
       dealer.setHandshakeIvl(REPLAY_HANDSHAKE_MILLIS); // a stuck handshake is retried within the replay's second
-      dealer.setMaxMsgSize(KvEventSubscriber.MAX_MESSAGE_BYTES);
+      dealer.setMaxMsgSize(settings.maxMessageBytes());
       dealer.connect("tcp://" + host + ":" + settings.replayPort());
       dealer.sendMore(new byte[0]);
       dealer.send(ByteBuffer.allocate(8).putLong(from).array());
@@ -173,14 +274,20 @@ final class PodEventStream {
   private void lose(Loss loss, String detail) {
     index.lost(pod);
     stats.lost(loss);
-    if (logged.add(loss)) {
+    long now = System.nanoTime();
+    Long at = loggedAt.get(loss);
+    if (at == null || now - at >= LOG_INTERVAL_NANOS) {
+      loggedAt.put(loss, now);
       LOG.warn("{}: KV-cache events lost ({}): {}; its blocks are dropped and it is routed on the approximate prefix "
-          + "index while the index relearns it (logged once per pod and cause; llmgw_kv_event_losses_total counts "
-          + "all)", pod, loss.name().toLowerCase(java.util.Locale.ROOT), detail);
+          + "index while the index relearns it (logged at most once a minute per pod and cause; "
+          + "llmgw_kv_event_losses_total counts all)", pod, loss.name().toLowerCase(java.util.Locale.ROOT), detail);
     }
   }
 
   void close() {
-    sub.close();
+    if (connection != null) {
+      connection.close();
+      connection = null;
+    }
   }
 }

@@ -24,8 +24,12 @@ public final class EngineBlockIndex {
   public static final long DEFAULT_MAX_BLOCKS = 4L << 20;
   public static final long DEFAULT_RELEARN_NANOS = 30_000_000_000L;
 
-  /** Why a pod's blocks were dropped. */
-  public enum Loss { GAP, GARBAGE, OVER_CAP }
+  /**
+   * Why a pod's blocks were dropped: a gap replay could not fill, garbage, the index's caps, more blocks than the pod
+   * says its KV cache has, more bytes than its share, or a connection that broke (or was dropped for a message over the
+   * size limit).
+   */
+  public enum Loss { GAP, GARBAGE, OVER_CAP, OVER_CAPACITY, FLOOD, DISCONNECTED }
 
   /** What a scorer reads of one trusted pod. */
   public interface View {
@@ -78,6 +82,9 @@ public final class EngineBlockIndex {
     PodBlocks p = pod(pod);
     synchronized (p) {
       p.live = true;
+      if (medium != null && !medium.equals("GPU")) {
+        p.offloads = true;
+      }
       if (p.blockSize != blockSize) {
         clear(p); // a different block size means a different engine configuration: nothing before it matches
         p.blockSize = blockSize;
@@ -108,6 +115,10 @@ public final class EngineBlockIndex {
         lose(p);
         return Loss.OVER_CAP;
       }
+      if (p.capacity > 0 && !p.offloads && p.size() > p.capacity) {
+        lose(p); // the engine evicts (BlockRemoved) before it stores past its cache: these blocks are not all there
+        return Loss.OVER_CAPACITY;
+      }
       return null;
     }
   }
@@ -121,6 +132,18 @@ public final class EngineBlockIndex {
         p.remove(engineId(h, medium));
       }
       total.addAndGet(p.size() - before);
+    }
+  }
+
+  /**
+   * How many blocks the pod's KV cache holds, as it reports ({@code num_gpu_blocks} in vLLM's
+   * {@code vllm:cache_config_info}); 0 for unknown. A pod that then claims more GPU blocks than that is not believed.
+   * A pod that offloads to other media (a medium other than GPU in its events) is held to the index's caps only.
+   */
+  public void capacity(String pod, long blocks) {
+    PodBlocks p = pod(pod);
+    synchronized (p) {
+      p.capacity = Math.max(0, blocks);
     }
   }
 

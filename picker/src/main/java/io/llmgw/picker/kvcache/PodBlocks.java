@@ -15,6 +15,10 @@ final class PodBlocks implements EngineBlockIndex.View {
   /** Whether a batch arrived since the stream began or was last lost: until then the pod's index is not trusted. */
   boolean live;
   long distrustedUntilNanos;
+  /** The KV cache's size in blocks as the pod reports it; 0 while unknown. */
+  long capacity;
+  /** Whether the pod's events named a medium other than the GPU (offloading), whose size it does not report. */
+  boolean offloads;
 
   @Override
   public synchronized int blockSize() {

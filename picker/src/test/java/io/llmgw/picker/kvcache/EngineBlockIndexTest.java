@@ -114,4 +114,24 @@ class EngineBlockIndexTest {
   static long[] hashes(int n) {
     return java.util.stream.LongStream.rangeClosed(1, n).toArray();
   }
+
+  /** Issue 47: a pod claiming more GPU blocks than the KV cache it reports is not believed; evictions keep it within. */
+  @Test
+  void aPodClaimingMoreBlocksThanItsCacheHoldsIsNotBelieved() {
+    index.capacity(POD, 4);
+    int[] p = prompt(5, 6);
+    assertThat(index.stored(POD, new long[] {1, 2, 3, 4}, false, 0, slice(p, 0, 4), 4, null, "GPU")).isNull();
+    index.removed(POD, new long[] {1}, "GPU");
+    assertThat(index.stored(POD, new long[] {5}, true, 4, slice(p, 4, 5), 4, null, "GPU")).as("evicted one first")
+        .isNull();
+    assertThat(index.stored(POD, new long[] {6}, true, 5, slice(p, 5, 6), 4, null, "GPU"))
+        .isEqualTo(EngineBlockIndex.Loss.OVER_CAPACITY);
+    assertThat(index.view(POD)).as("distrusted while it relearns").isNull();
+    assertThat(index.blocks()).isZero();
+
+    String offloading = "10.0.0.3:8000"; // its host-memory tier's size is not reported: only the caps hold it
+    index.capacity(offloading, 1);
+    index.stored(offloading, new long[] {1}, false, 0, slice(p, 0, 1), 4, null, "CPU");
+    assertThat(index.stored(offloading, new long[] {2}, true, 1, slice(p, 1, 2), 4, null, "CPU")).isNull();
+  }
 }
