@@ -56,7 +56,25 @@ public final class ApiKeys {
     return tenants;
   }
 
+  /** A file read entry by entry: the keys of the entries that are well-formed, and what is wrong with the others. */
+  public record Reading(ApiKeys keys, java.util.List<String> refused) {}
+
+  /** The file, every entry well-formed; the first problem otherwise (start-up: a bad file stops it). */
   public static ApiKeys parse(String text) throws IOException {
+    Reading r = read(text);
+    if (!r.refused().isEmpty()) {
+      throw new IOException(r.refused().getFirst());
+    }
+    return r.keys();
+  }
+
+  /**
+   * Reads the file entry by entry: an entry that is not well-formed is refused, named, and left out, the others are
+   * taken. Only a file that cannot be read as a keys file at all (not YAML, no keys list, an unknown top-level field,
+   * too many keys) fails whole. A key listed twice is refused in every place it is listed: which tenant it names is
+   * not clear.
+   */
+  public static Reading read(String text) throws IOException {
     JsonNode root;
     try {
       root = YAML.readTree(text);
@@ -78,38 +96,54 @@ public final class ApiKeys {
       throw new IOException("holds " + keys.size() + " keys, more than the limit of " + MAX_KEYS);
     }
     Map<String, Holder> out = new HashMap<>();
+    Map<String, Integer> firstAt = new HashMap<>();
+    Set<String> twice = new java.util.HashSet<>();
+    java.util.List<String> refused = new java.util.ArrayList<>();
     for (int i = 0; i < keys.size(); i++) {
-      JsonNode k = keys.get(i);
       String where = "keys[" + i + "]";
-      if (!k.isObject()) {
-        throw new IOException(where + ": must be a mapping with tenant and sha256");
+      String problem = problem(keys.get(i), where);
+      if (problem != null) {
+        refused.add(problem);
+        continue;
       }
-      for (Iterator<String> it = k.fieldNames(); it.hasNext();) {
-        String f = it.next();
-        if (!Set.of("tenant", "sha256", "actsForOthers").contains(f)) {
-          throw new IOException(
-              where + ": unknown field '" + printable(f) + "' (expected tenant, sha256, actsForOthers)");
+      String hash = keys.get(i).get("sha256").asText();
+      Integer first = firstAt.putIfAbsent(hash, i);
+      if (first != null) {
+        if (twice.add(hash)) {
+          refused.add("keys[" + first + "].sha256: the same key is listed again, at " + where);
         }
+        refused.add(where + ".sha256: the same key is listed twice");
+        continue;
       }
-      String tenant = k.path("tenant").asText("");
-      if (!k.path("tenant").isTextual() || !TENANT.matcher(tenant).matches()) {
-        throw new IOException(where + ".tenant: must be a tenant name (lower-case letters, digits, '-' and '.')");
-      }
-      String hash = k.path("sha256").asText("");
-      if (!k.path("sha256").isTextual() || !HEX_SHA256.matcher(hash).matches()) {
-        throw new IOException(where + ".sha256: must be 64 lower-case hex digits (the key's SHA-256, "
-            + "e.g. printf %s \"$KEY\" | sha256sum)");
-      }
-      JsonNode acts = k.path("actsForOthers");
-      if (!acts.isMissingNode() && !acts.isBoolean()) {
-        throw new IOException(where + ".actsForOthers: must be true or false");
-      }
-      Holder prior = out.put(hash, new Holder(tenant, acts.asBoolean(false)));
-      if (prior != null) {
-        throw new IOException(where + ".sha256: the same key is listed twice");
+      out.put(hash, new Holder(keys.get(i).get("tenant").asText(), keys.get(i).path("actsForOthers").asBoolean(false)));
+    }
+    out.keySet().removeAll(twice);
+    return new Reading(new ApiKeys(out), java.util.List.copyOf(refused));
+  }
+
+  /** What is wrong with one entry, or null. */
+  private static String problem(JsonNode k, String where) {
+    if (!k.isObject()) {
+      return where + ": must be a mapping with tenant and sha256";
+    }
+    for (Iterator<String> it = k.fieldNames(); it.hasNext();) {
+      String f = it.next();
+      if (!Set.of("tenant", "sha256", "actsForOthers").contains(f)) {
+        return where + ": unknown field '" + printable(f) + "' (expected tenant, sha256, actsForOthers)";
       }
     }
-    return new ApiKeys(out);
+    if (!k.path("tenant").isTextual() || !TENANT.matcher(k.path("tenant").asText()).matches()) {
+      return where + ".tenant: must be a tenant name (lower-case letters, digits, '-' and '.')";
+    }
+    if (!k.path("sha256").isTextual() || !HEX_SHA256.matcher(k.path("sha256").asText()).matches()) {
+      return where + ".sha256: must be 64 lower-case hex digits (the key's SHA-256, "
+          + "e.g. printf %s \"$KEY\" | sha256sum)";
+    }
+    JsonNode acts = k.path("actsForOthers");
+    if (!acts.isMissingNode() && !acts.isBoolean()) {
+      return where + ".actsForOthers: must be true or false";
+    }
+    return null;
   }
 
   /** Who {@code key} names, or null when it is none of these keys. */

@@ -14,9 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An API keys file (a Secret mount), read at start — a bad file stops start-up — and again every period: a change is
- * taken whole or not at all, so a malformed edit keeps the last good keys serving, with one log line per distinct
- * problem naming the file and the entry (never a key or a hash).
+ * An API keys file (a Secret mount), read at start — a bad file stops start-up — and again every period. An edit is
+ * taken entry by entry: the well-formed entries replace the keys (so a key removed in the same edit as a typo
+ * elsewhere is revoked at once), the others are refused and left out, with one ERROR naming them (never a key or a
+ * hash). Only an edit that cannot be read as a keys file at all keeps the last good keys serving.
  */
 public final class ReloadingKeys implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReloadingKeys.class);
@@ -61,7 +62,7 @@ public final class ReloadingKeys implements AutoCloseable {
     return keys;
   }
 
-  /** Edits refused since start (the file kept its last good keys). */
+  /** Edits refused whole or in part since start. */
   public long refusedReloads() {
     return refused.get();
   }
@@ -79,11 +80,20 @@ public final class ReloadingKeys implements AutoCloseable {
       return;
     }
     try {
-      ApiKeys parsed = ApiKeys.parse(new String(read, StandardCharsets.UTF_8));
-      keys = parsed;
+      ApiKeys.Reading reading = ApiKeys.read(new String(read, StandardCharsets.UTF_8));
+      keys = reading.keys();
       lastRead = read;
       lastProblem = null;
-      LOG.info("API keys: {} key(s) from {} after an edit", parsed.size(), file);
+      if (reading.refused().isEmpty()) {
+        LOG.info("API keys: {} key(s) from {} after an edit", reading.keys().size(), file);
+      } else {
+        refused.incrementAndGet();
+        LOG.error("API keys file {}: {} entr{} refused and left out ({}); the {} well-formed key(s) are taken, so "
+            + "keys the edit removed are revoked", file, reading.refused().size(),
+            reading.refused().size() == 1 ? "y" : "ies", String.join("; ", reading.refused().subList(0,
+                Math.min(10, reading.refused().size()))) + (reading.refused().size() > 10 ? "; …" : ""),
+            reading.keys().size());
+      }
     } catch (IOException e) {
       problem(e.getMessage());
     }

@@ -48,7 +48,7 @@ class ApiKeysTest {
     assertThatThrownBy(() -> ApiKeys.parse("keys:\n  - {tenant: Team A, sha256: " + hash + "}"))
         .hasMessageContaining("keys[0].tenant");
     assertThatThrownBy(() -> ApiKeys.parse("keys:\n  - {tenant: a, sha256: " + hash + "}\n  - {tenant: b, sha256: "
-        + hash + "}")).hasMessageContaining("keys[1].sha256: the same key is listed twice")
+        + hash + "}")).hasMessageContaining("the same key is listed again, at keys[1]")
         .hasMessageNotContaining(hash);
     assertThatThrownBy(() -> ApiKeys.parse("keys:\n  - {tenant: a, sha256: " + hash + ", key: " + KEY_A + "}"))
         .hasMessageContaining("unknown field 'key'").hasMessageNotContaining(KEY_A);
@@ -56,25 +56,42 @@ class ApiKeysTest {
         .hasMessageContaining("actsForOthers");
   }
 
+  /**
+   * Issue 47: an edit is taken entry by entry. A key removed in the same edit as a typo elsewhere is revoked at once
+   * (it used to stay valid: the whole edit was refused and the last good file kept); the malformed entry is left out
+   * (failing closed) and named; a file that is not a keys file at all keeps the last good keys.
+   */
   @Test
-  void aMalformedEditKeepsTheLastGoodKeysAndAGoodOneIsTaken() throws Exception {
+  void anEditIsTakenEntryByEntrySoARevocationBesideATypoStillRevokes() throws Exception {
     Path file = Files.createTempFile("keys", ".yaml");
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     try {
-      Files.writeString(file, FILE);
+      Files.writeString(file, FILE + "  - {tenant: team-c, sha256: " + ApiKeys.sha256("sk-c") + "}\n");
       ReloadingKeys keys = ReloadingKeys.start(file, Duration.ofHours(1), scheduler);
-      Files.writeString(file, "keys:\n  - {tenant: team-a, sha256: not-a-hash}\n");
+      // team-a's key revoked; batch-service's entry mistyped; team-c's kept
+      Files.writeString(file, "keys:\n  - {tenant: batch-service, sha256: not-a-hash, actsForOthers: true}\n"
+          + "  - {tenant: team-c, sha256: " + ApiKeys.sha256("sk-c") + "}\n");
       keys.reloadNow();
-      assertThat(keys.keys().holder(KEY_A)).as("the last good keys serve").isNotNull();
+      assertThat(keys.keys().holder(KEY_A)).as("the revoked key stops working").isNull();
+      assertThat(keys.keys().holder("sk-batch")).as("the mistyped entry is left out").isNull();
+      assertThat(keys.keys().holder("sk-c").tenant()).isEqualTo("team-c");
       assertThat(keys.refusedReloads()).isEqualTo(1);
+
+      Files.writeString(file, "keys: [ {tenant: team-b\n"); // not YAML: which keys were meant cannot be known
+      keys.reloadNow();
+      assertThat(keys.keys().holder("sk-c")).as("the last good keys serve").isNotNull();
+      assertThat(keys.refusedReloads()).isEqualTo(2);
       Files.writeString(file, "keys:\n  - {tenant: team-b, sha256: " + ApiKeys.sha256("sk-b") + "}\n");
       keys.reloadNow();
-      assertThat(keys.keys().holder(KEY_A)).as("a removed key stops working").isNull();
+      assertThat(keys.keys().holder("sk-c")).as("a removed key stops working").isNull();
       assertThat(keys.keys().holder("sk-b").tenant()).isEqualTo("team-b");
       keys.close();
       Files.writeString(file, "nonsense: true\n");
       assertThatThrownBy(() -> ReloadingKeys.start(file, Duration.ofHours(1), scheduler))
           .isInstanceOf(IOException.class).hasMessageContaining(file.toString());
+      Files.writeString(file, "keys:\n  - {tenant: team-b, sha256: nope}\n");
+      assertThatThrownBy(() -> ReloadingKeys.start(file, Duration.ofHours(1), scheduler))
+          .as("at start-up a bad entry stops it").hasMessageContaining("keys[0].sha256");
       Files.delete(file);
       assertThatThrownBy(() -> ReloadingKeys.start(file, Duration.ofHours(1), scheduler))
           .hasMessageContaining("no such file");
@@ -82,5 +99,16 @@ class ApiKeysTest {
       scheduler.shutdownNow();
       Files.deleteIfExists(file);
     }
+  }
+
+  @Test
+  void aKeyListedTwiceIsRefusedWhereverItIsListed() throws Exception {
+    String twice = "keys:\n  - {tenant: team-a, sha256: " + ApiKeys.sha256(KEY_A) + "}\n"
+        + "  - {tenant: team-b, sha256: " + ApiKeys.sha256(KEY_A) + "}\n"
+        + "  - {tenant: team-c, sha256: " + ApiKeys.sha256("sk-c") + "}\n";
+    ApiKeys.Reading r = ApiKeys.read(twice);
+    assertThat(r.keys().holder(KEY_A)).as("which tenant it names is not clear").isNull();
+    assertThat(r.keys().holder("sk-c")).isNotNull();
+    assertThat(r.refused()).hasSize(2).allSatisfy(m -> assertThat(m).doesNotContain(ApiKeys.sha256(KEY_A)));
   }
 }

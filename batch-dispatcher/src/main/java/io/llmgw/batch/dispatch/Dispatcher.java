@@ -53,8 +53,11 @@ public final class Dispatcher implements AutoCloseable {
   private final AtomicInteger inFlightTotal = new AtomicInteger();
   /** The bodies of the lines in flight, in chars, which this dispatcher holds until each is answered. */
   private final java.util.concurrent.atomic.AtomicLong inFlightChars = new java.util.concurrent.atomic.AtomicLong();
-  /** A quarter of the heap: lines of several megabytes each are claimed a few at a time, small ones as many as fit. */
-  private final long maxInFlightChars = Runtime.getRuntime().maxMemory() / 4;
+  /**
+   * An eighth of the heap: a line in flight costs about three times its body (its text, the request's bytes, the
+   * answer read), so lines of several megabytes each are claimed a few at a time, small ones as many as the budget lets.
+   */
+  private final long maxInFlightChars = Runtime.getRuntime().maxMemory() / 8;
   private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
   private volatile LoadReport lastReading;
   private volatile long readingSequence;
