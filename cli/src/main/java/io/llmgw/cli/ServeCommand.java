@@ -113,18 +113,6 @@ public final class ServeCommand implements Callable<Integer> {
       + "(Prometheus then scrapes with scheme https).")
   boolean metricsTls;
 
-  @Option(names = "--peers", split = ",", paramLabel = "HOST:PORT", description = "The other EPP replicas' health "
-      + "ports (--health-port, plaintext whatever --tls says): each replica watches the others' in-flight counts there "
-      + "(every 25 ms), so that a pod's load counts what every replica sent it since its last report, and the prompts "
-      + "they routed, so that the approximate prefix index knows where every replica sent them; a peer that does not "
-      + "answer is dropped, never waited for.")
-  java.util.List<String> peers = java.util.List.of();
-
-  @Option(names = "--peers-service", paramLabel = "NAME", description = "With --kubernetes: the EPP's own Service; its "
-      + "ready endpoints are the peers (as --peers), followed as replicas come and go (needs list and watch on "
-      + "endpointslices).")
-  String peersService;
-
   @Option(names = "--otlp-endpoint", paramLabel = "URL", description = "Send OpenTelemetry traces of the requests "
       + "(a span per request, one per phase, the decision as attributes) to this OTLP/HTTP collector, e.g. "
       + "http://127.0.0.1:4318; the caller's traceparent is followed and the routed request carries the request's "
@@ -305,6 +293,9 @@ public final class ServeCommand implements Callable<Integer> {
   KvEventOptions kvEventOptions = new KvEventOptions();
 
   @picocli.CommandLine.Mixin
+  PeerOptions peerOptions = new PeerOptions();
+
+  @picocli.CommandLine.Mixin
   TenancyOptions tenancyOptions = new TenancyOptions();
 
   @picocli.CommandLine.Spec
@@ -407,7 +398,7 @@ public final class ServeCommand implements Callable<Integer> {
     CopySettings c = d.copies();
     String host = bind != null ? bind : source.kubernetes ? "0.0.0.0" : "127.0.0.1";
     AdminAccess access;
-    if (peersService != null && !source.kubernetes) {
+    if (peerOptions.service != null && !source.kubernetes) {
       throw new IllegalArgumentException("--peers-service finds the peers in a cluster (--kubernetes); list them with "
           + "--peers in file mode");
     }
@@ -417,8 +408,8 @@ public final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
     }
     return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access)
-        .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace).withPeers(peers)
-        .withPeerService(peersService).withBatchStatus(batchStatus))
+        .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace).withPeers(peerOptions.peers)
+        .withPeerService(peerOptions.service).withPeerKey(peerOptions.key()).withBatchStatus(batchStatus))
         .withScheduling(scheduling())
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout, explainEvery,

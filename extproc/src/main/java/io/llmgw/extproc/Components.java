@@ -84,7 +84,8 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     TenantMetrics.watch(metrics.registry(), tenants);
     EngineBlockIndex engineBlocks = new EngineBlockIndex(EngineBlockIndex.DEFAULT_MAX_BLOCKS_PER_POD,
         EngineBlockIndex.DEFAULT_MAX_BLOCKS, EngineBlockIndex.DEFAULT_RELEARN_NANOS, ticker);
-    RoutedPrefixes routedPrefixes = new RoutedPrefixes(); // what the peer exchange shares, when there are peers
+    // what the peer exchange shares, when there are peers, hashed from the peers' secret
+    RoutedPrefixes routedPrefixes = new RoutedPrefixes(s.listen().peerKey().prefixSeed());
     Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
         engineBlocks, routedPrefixes),

@@ -90,6 +90,7 @@ public final class Epp implements AutoCloseable {
     this.clock = clock;
     scraper = new MetricsScraper(s.scrape(), scheduler, clock, metrics);
     try {
+      s.listen().checkPeers();
       parts = Components.wire(s, clock, ticker, scheduler, flowDispatcher, scraper, metrics, s.adapters().runtime());
     } catch (RuntimeException e) {
       scraper.close();
@@ -97,7 +98,8 @@ public final class Epp implements AutoCloseable {
       flowDispatcher.shutdownNow();
       throw e;
     }
-    peers = new PeerExchange(s.listen().peers(), parts.datastore().inFlight(), parts.datastore().peers(),
+    peers = new PeerExchange(s.listen().peers(), s.listen().peerKey(), parts.datastore().inFlight(),
+        parts.datastore().peers(),
         parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(), scheduler);
     PeerMetrics.register(parts.metrics().registry(), peers.traffic(), parts.routedPrefixes());
     boolean readsEvents = parts.profile().allPlugins().stream().anyMatch(p -> p instanceof PrecisePrefixCacheScorer);
@@ -168,8 +170,13 @@ public final class Epp implements AutoCloseable {
     Duration scraperSilence = Duration.ofMillis(Math.max(5_000, 20 * settings.scrape().interval().toMillis()));
     healthWatch = new HealthWatch(parts.streams().vitals().watch("the metrics scraper", scraper::lastTickMillis,
         scraperSilence), health).start(1_000);
-    // the peers' watch on the plaintext health port: it carries only counts, and works whether ext_proc is on TLS
-    health.start(new InetSocketAddress(l.bindHost(), l.healthPort()), peers.service());
+    // the peers' watch on the health port, signed with their shared secret, and only when there are peers: it
+    // carries only counts, and works whether ext_proc is on TLS
+    if (l.peered()) {
+      health.start(new InetSocketAddress(l.bindHost(), l.healthPort()), peers.service());
+    } else {
+      health.start(new InetSocketAddress(l.bindHost(), l.healthPort()));
+    }
     identity = l.tls() == null ? null : ReloadingIdentity.start(l.tls(), EppTls.certificateNames(l), scheduler);
     if (identity != null) {
       TlsMetrics.register(parts.metrics().registry(), identity);

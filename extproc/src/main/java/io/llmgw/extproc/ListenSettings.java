@@ -2,6 +2,7 @@ package io.llmgw.extproc;
 
 import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.observe.AdminAccess;
+import io.llmgw.extproc.peers.PeerKey;
 import java.time.Duration;
 import java.util.List;
 
@@ -20,11 +21,12 @@ import java.util.List;
  * @param peers the other replicas' health-port addresses (host:port), where this one watches their in-flight counts
  *     and routed prompts
  * @param peerService cluster mode: the EPP's own Service, whose ready endpoints are the peers too; null for none
+ * @param peerKey what peers prove to each other: a shared secret, or the explicit opt-out; required with peers
  * @param batchStatus the batch service's address (host:port), whose queues the status page shows; null for none
  */
 public record ListenSettings(String bindHost, int grpcPort, int healthPort, int metricsPort, Duration keepAlivePermit,
     Duration drainPeriod, Duration shutdownGrace, AdminAccess admin, ServerTls tls, boolean metricsTls,
-    List<String> peers, String peerService, String batchStatus) {
+    List<String> peers, String peerService, PeerKey peerKey, String batchStatus) {
   public ListenSettings {
     for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
       if (port < 0 || port > 65535) {
@@ -54,41 +56,60 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
 
   public static ListenSettings defaults() {
     return new ListenSettings("0.0.0.0", 9002, 9003, 9090, Duration.ofSeconds(10), Duration.ofSeconds(5),
-        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null, null);
+        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null, PeerKey.NONE, null);
   }
 
   public ListenSettings on(String host, int grpc, int health, int metrics) {
     return new ListenSettings(host, grpc, health, metrics, keepAlivePermit, drainPeriod, shutdownGrace, admin, tls,
-        metricsTls, peers, peerService, batchStatus);
+        metricsTls, peers, peerService, peerKey, batchStatus);
   }
 
   public ListenSettings withAdmin(AdminAccess access) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        access, tls, metricsTls, peers, peerService, batchStatus);
+        access, tls, metricsTls, peers, peerService, peerKey, batchStatus);
   }
 
   public ListenSettings withTls(ServerTls serverTls, boolean overMetricsToo) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, serverTls, overMetricsToo, peers, peerService, batchStatus);
+        admin, serverTls, overMetricsToo, peers, peerService, peerKey, batchStatus);
   }
 
   public ListenSettings withPeers(List<String> others) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, others, peerService, batchStatus);
+        admin, tls, metricsTls, others, peerService, peerKey, batchStatus);
   }
 
   public ListenSettings withPeerService(String service) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, service, batchStatus);
+        admin, tls, metricsTls, peers, service, peerKey, batchStatus);
+  }
+
+  public ListenSettings withPeerKey(PeerKey key) {
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
+        admin, tls, metricsTls, peers, peerService, key, batchStatus);
+  }
+
+  /** Whether this replica has peers to watch and serve. */
+  public boolean peered() {
+    return !peers.isEmpty() || peerService != null;
+  }
+
+  /** Peers need a key, or the explicit opt-out (checked when the EPP starts, once every setting is in). */
+  void checkPeers() {
+    if (peered() && !peerKey.given()) {
+      throw new IllegalArgumentException("--peers and --peers-service need --peers-secret-file (a file with a shared "
+          + "secret, the same on every replica) or, on a network where every host that can reach the health port is "
+          + "trusted, --peers-insecure");
+    }
   }
 
   public ListenSettings withStopping(Duration drain, Duration grace) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drain, grace, admin, tls,
-        metricsTls, peers, peerService, batchStatus);
+        metricsTls, peers, peerService, peerKey, batchStatus);
   }
 
   public ListenSettings withBatchStatus(String address) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, peerService, address);
+        admin, tls, metricsTls, peers, peerService, peerKey, address);
   }
 }

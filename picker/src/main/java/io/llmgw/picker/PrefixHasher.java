@@ -3,8 +3,9 @@ package io.llmgw.picker;
 import net.openhft.hashing.LongHashFunction;
 
 /**
- * Splits a prompt into fixed blocks (64 bytes ≈ 16 tokens) and chains xxHash64 over them, seeded by the model, so a
- * block's hash stands for the whole prefix up to it. At most {@code maxBlocks} blocks are hashed.
+ * Splits a prompt into fixed blocks (64 bytes ≈ 16 tokens) and chains xxHash64 over them, seeded by the model (and the
+ * deployment's seed), so a block's hash stands for the whole prefix up to it. At most {@code maxBlocks} blocks are
+ * hashed.
  */
 public final class PrefixHasher {
   public static final int DEFAULT_BLOCK_BYTES = 64;
@@ -12,13 +13,20 @@ public final class PrefixHasher {
 
   private final int blockBytes;
   private final int maxBlocks;
+  private final LongHashFunction start;
 
   public PrefixHasher(int blockBytes, int maxBlocks) {
+    this(blockBytes, maxBlocks, 0);
+  }
+
+  /** @param seed where each chain starts (0: xxHash64's own); replicas that share routed blocks share it */
+  public PrefixHasher(int blockBytes, int maxBlocks, long seed) {
     if (blockBytes < 1 || maxBlocks < 1) {
       throw new IllegalArgumentException("prefix blocks need a size and a count of at least 1");
     }
     this.blockBytes = blockBytes;
     this.maxBlocks = maxBlocks;
+    this.start = LongHashFunction.xx(seed);
   }
 
   public PrefixHasher() {
@@ -29,7 +37,7 @@ public final class PrefixHasher {
   public long[] blocks(String model, byte[] prompt, int length) {
     int n = Math.min(maxBlocks, length / blockBytes);
     long[] out = new long[n];
-    long chain = LongHashFunction.xx().hashChars(model);
+    long chain = start.hashChars(model);
     for (int i = 0; i < n; i++) {
       chain = LongHashFunction.xx(chain).hashBytes(prompt, i * blockBytes, blockBytes);
       out[i] = chain;

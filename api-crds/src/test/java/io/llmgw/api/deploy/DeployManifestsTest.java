@@ -250,7 +250,16 @@ class DeployManifestsTest {
   void theEppDeploymentProbesTheGrpcHealthPortAndRunsClusterMode() throws IOException {
     Deployment d = K8S.unmarshal(Files.readString(DEPLOY.resolve("epp/deployment.yaml")), Deployment.class);
     var c = d.getSpec().getTemplate().getSpec().getContainers().getFirst();
-    assertThat(c.getArgs()).containsExactly("serve", "--kubernetes", "--peers-service", "llmgw-epp");
+    assertThat(c.getArgs()).containsExactly("serve", "--kubernetes", "--peers-service", "llmgw-epp",
+        "--peers-secret-file", "/etc/llmgw/peers/secret");
+    // issue 47: the peers' shared secret is a Secret mounted where the flag reads it
+    assertThat(c.getVolumeMounts()).anySatisfy(m -> {
+      assertThat(m.getMountPath()).isEqualTo("/etc/llmgw/peers");
+      assertThat(d.getSpec().getTemplate().getSpec().getVolumes()).anySatisfy(v -> {
+        assertThat(v.getName()).isEqualTo(m.getName());
+        assertThat(v.getSecret().getSecretName()).isEqualTo("llmgw-epp-peers");
+      });
+    });
     assertThat(c.getReadinessProbe().getGrpc().getPort()).isEqualTo(9003);
     assertThat(c.getReadinessProbe().getGrpc().getService()).isEqualTo("readiness");
     assertThat(c.getLivenessProbe().getGrpc().getService()).isEqualTo("liveness");

@@ -21,7 +21,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -62,7 +61,8 @@ class HostileClientsTest {
   static byte[] truncated(int contentBytes) {
     return ("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n--" + BOUNDARY
         + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jsonl\"\r\n\r\n" + "{}\n".repeat(
-        contentBytes / 3)).getBytes(StandardCharsets.UTF_8);
+            contentBytes / 3))
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   static String head(long contentLength) {

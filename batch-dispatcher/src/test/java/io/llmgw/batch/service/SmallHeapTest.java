@@ -9,7 +9,6 @@ import io.llmgw.batch.Stores;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.FileContentWriter;
-import io.llmgw.batch.store.StoredFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -22,6 +22,9 @@ import java.util.List;
  * the quickstart, the load benchmark and the end-to-end tests run against.
  */
 public final class Rig implements AutoCloseable {
+  /** The replicas' shared secret, new for every run of the bench. */
+  private static final io.llmgw.extproc.peers.PeerKey PEER_KEY = io.llmgw.extproc.peers.PeerKey.of(
+      java.util.UUID.randomUUID().toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
   private final SimPods pods;
   private final List<Epp> epps;
   private final DevProxy proxy;
@@ -76,7 +79,8 @@ public final class Rig implements AutoCloseable {
           String self = others.remove(i);
           ListenSettings l = settings.listen();
           own = settings.withListen(l.on(l.bindHost(), l.grpcPort(),
-              Integer.parseInt(self.substring(self.indexOf(':') + 1)), l.metricsPort()).withPeers(others));
+              Integer.parseInt(self.substring(self.indexOf(':') + 1)), l.metricsPort()).withPeers(others)
+              .withPeerKey(PEER_KEY));
         }
         epps.add(Epp.start(own, Clock.systemUTC()));
       }

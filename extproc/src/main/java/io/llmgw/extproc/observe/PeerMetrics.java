@@ -26,8 +26,12 @@ public final class PeerMetrics {
           cb.call(traffic.receivedBytes(), "received");
         }).register(registry);
     CounterWithCallback.builder().name("llmgw_peer_refused_messages_total")
-        .help("Messages from peers that could not be read (that peer's counts dropped until one reads)")
+        .help("Messages from peers refused: unreadable, not signed with the shared secret, or claiming what cannot be "
+            + "(that peer's counts dropped until one is believed)")
         .callback(cb -> cb.call(traffic.refusedMessages())).register(registry);
+    CounterWithCallback.builder().name("llmgw_peer_refused_watches_total")
+        .help("Watch requests refused: not signed with the shared secret, stale, replayed, or past the cap on watchers")
+        .callback(cb -> cb.call(traffic.refusedWatches())).register(registry);
     CounterWithCallback.builder().name("llmgw_peer_routed_blocks_total")
         .help(
             "Prompt blocks this replica routed that it told its peers of, heard of from them, and dropped from a full "

@@ -12,6 +12,7 @@ import io.llmgw.extproc.state.PeerLoads;
 import io.llmgw.extproc.state.PeerSpend;
 import io.llmgw.picker.routed.RoutedPrefixes;
 import java.io.IOException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,13 +27,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Replicas telling each other what they have in flight where and where they routed prompts (issue 29), and what each
- * tenant spent through them (issue 31): every replica serves its counts on
- * {@code llmgw.PeerLoad/Watch} (on its plaintext health port) every {@link #TICK_MILLIS} ms, and watches each peer it
- * is given ({@code --peers}). What
- * a peer says counts toward each pod's load ({@link PeerLoads}) while it is fresh; a peer that does not answer is
- * dropped and tried again every second, never waited for. In cluster mode the peers also come from the EPP Service's
- * ready endpoints ({@link #setDiscovered}), this replica among them: it knows itself by the id in its own messages and
- * stops watching itself. No store in between: each replica's own counts are the truth about its own requests.
+ * tenant spent through them (issue 31): every replica with peers serves its counts on {@code llmgw.PeerLoad/Watch} (on
+ * its health port) every {@link #TICK_MILLIS} ms, and watches each peer it is given ({@code --peers}). What a peer
+ * says counts toward each pod's load ({@link PeerLoads}) while it is fresh; a peer that does not answer is dropped and
+ * tried again every second, never waited for. In cluster mode the peers also come from the EPP Service's ready
+ * endpoints ({@link #setDiscovered}), this replica among them: it knows itself when a watch request it sent arrives at
+ * its own server (the request's nonce is one it made), which nobody else can fake, and stops watching that address. No
+ * store in between: each replica's own counts are the truth about its own requests.
+ *
+ * <p>Peers are hostile until proven (issue 47): watch requests and every message are signed with the shared secret
+ * ({@link PeerKey}), a message that claims this replica's id is ignored without changing whom it watches, and what a
+ * message claims is checked against what can be ({@link PeerClaims}) before it counts.
  */
 public final class PeerExchange implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PeerExchange.class);
@@ -40,6 +45,9 @@ public final class PeerExchange implements AutoCloseable {
   private static final long RETRY_MILLIS = 1_000;
 
   private final String self = UUID.randomUUID().toString();
+  private final PeerKey key;
+  /** The nonces of this replica's own watch requests now open, to the address each was sent to. */
+  private final Map<String, String> ownWatches = new ConcurrentHashMap<>();
   private final Set<String> listed;
   private volatile Set<String> discovered = Set.of();
   /** Addresses found to be this replica (from the Service's endpoints): never watched again. */
@@ -60,10 +68,10 @@ public final class PeerExchange implements AutoCloseable {
   private ScheduledFuture<?> publisher;
 
   /** @param peers other replicas' health-port addresses, host:port */
-  public PeerExchange(List<String> peers, InFlightTracker inFlight, PeerLoads loads,
+  public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
       ScheduledExecutorService scheduler) {
-    this(peers, inFlight, loads, new PeerSpend(io.llmgw.picker.Ticker.system(), java.time.Duration.ZERO), Map::of,
-        new RoutedPrefixes(), scheduler);
+    this(peers, key, inFlight, loads, new PeerSpend(io.llmgw.picker.Ticker.system(), java.time.Duration.ZERO),
+        Map::of, new RoutedPrefixes(), scheduler);
   }
 
   /**
@@ -71,16 +79,28 @@ public final class PeerExchange implements AutoCloseable {
    * @param spendHere what tenants spent through this replica, per tenant: the last minute's and the last day's tokens
    * @param routed where this replica routed prompts, sent while someone watches, and where its peers say they did
    */
-  public PeerExchange(List<String> peers, InFlightTracker inFlight, PeerLoads loads, PeerSpend spendThere,
-      Supplier<Map<String, long[]>> spendHere, RoutedPrefixes routed, ScheduledExecutorService scheduler) {
+  public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
+      PeerSpend spendThere, Supplier<Map<String, long[]>> spendHere, RoutedPrefixes routed,
+      ScheduledExecutorService scheduler) {
     this.listed = Set.copyOf(peers);
+    this.key = key;
     this.inFlight = inFlight;
     this.loads = loads;
     this.spendThere = spendThere;
     this.spendHere = spendHere;
     this.routed = routed;
     this.scheduler = scheduler;
-    this.service = new PeerLoadService(traffic, this::greeting);
+    this.service = new PeerLoadService(traffic, this::greeting, key, this::watchedBySelf);
+  }
+
+  /** Replicas watching this one now. */
+  int watchers() {
+    return service.watchers();
+  }
+
+  /** The id this replica's messages carry. */
+  String id() {
+    return self;
   }
 
   /** What this replica sent its watchers and received from its peers. */
@@ -169,46 +189,72 @@ public final class PeerExchange implements AutoCloseable {
         .maxInboundMessageSize(PeerLoadService.MAX_MESSAGE_BYTES).build());
     ClientCall<byte[], byte[]> call = channel.newCall(PeerLoadService.WATCH, CallOptions.DEFAULT);
     calls.put(peer, call);
-    ClientCalls.asyncServerStreamingCall(call, new byte[0],
+    byte[] nonce = PeerKey.nonce();
+    String nonceKey = HexFormat.of().formatHex(nonce);
+    ownWatches.put(nonceKey, peer);
+    long[] seq = {0};
+    ClientCalls.asyncServerStreamingCall(call, key.watchRequest(nonce, System.currentTimeMillis()),
         new StreamObserver<>() {
           @Override
           public void onNext(byte[] message) {
-            received(peer, message);
+            received(peer, call, nonce, seq[0]++, message);
           }
 
           @Override
           public void onError(Throwable t) {
+            ownWatches.remove(nonceKey);
             ended(peer, call, t.getMessage());
           }
 
           @Override
           public void onCompleted() {
+            ownWatches.remove(nonceKey);
             ended(peer, call, "it ended the stream (shutting down)");
           }
         });
   }
 
-  private void received(String peer, byte[] message) {
+  /** A watch request arrived at this replica's own server: if this replica sent it, that address is this replica. */
+  private boolean watchedBySelf(byte[] nonce) {
+    String peer = ownWatches.remove(HexFormat.of().formatHex(nonce));
+    if (peer == null) {
+      return false;
+    }
+    if (selves.add(peer)) {
+      LOG.info("peer replica {} is this replica: not watched", peer);
+    }
+    scheduler.execute(() -> {
+      synchronized (this) {
+        stop(peer);
+      }
+    });
+    return true;
+  }
+
+  private void received(String peer, ClientCall<byte[], byte[]> call, byte[] nonce, long seq, byte[] message) {
     traffic.received(message.length);
-    PeerSnapshotCodec.Snapshot s;
+    PeerSnapshotCodec.Snapshot s = null;
+    String problem;
+    boolean signed = false;
     try {
-      s = PeerSnapshotCodec.decode(message);
+      byte[] payload = key.open(nonce, seq, message);
+      signed = true;
+      s = PeerSnapshotCodec.decode(payload);
+      problem = s.sender().equals(self) ? "a message that claims to be this replica's own" : PeerClaims.problem(s,
+          System.currentTimeMillis());
     } catch (IOException | RuntimeException e) {
+      problem = e.getMessage();
+    }
+    if (problem != null) {
       traffic.refused();
       if (up.put(peer, false) != Boolean.FALSE) {
-        LOG.warn("peer replica {}: its counts cannot be read ({}); they do not count until they can", peer,
-            e.getMessage());
+        LOG.warn("peer replica {}: its counts are refused ({}); they do not count until it sends ones that can be "
+            + "believed", peer, problem);
       }
       loads.forget(peer);
       spendThere.forget(peer);
-      return;
-    }
-    if (s.sender().equals(self)) {
-      if (selves.add(peer)) {
-        LOG.info("peer replica {} is this replica: not watched", peer);
-      }
-      synchronized (this) {
-        stop(peer);
+      if (!signed) {
+        call.cancel("refused: " + problem, null); // not signed: whoever answers is asked again in a second
       }
       return;
     }

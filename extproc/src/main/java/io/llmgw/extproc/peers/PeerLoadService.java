@@ -2,27 +2,41 @@ package io.llmgw.extproc.peers;
 
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
+import io.llmgw.api.LogSampler;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The gRPC method replicas watch each other on ({@code llmgw.PeerLoad/Watch}, served on the plaintext health port): the
- * caller sends nothing, and gets this replica's snapshot at once (with the prompt blocks it routed lately) and then
- * every tick for as long as it listens. The messages are {@link PeerSnapshotCodec}'s bytes, so no generated code is
- * needed on either side. A watcher that does not take its messages (its stream not ready) misses ticks rather than
- * making them queue: the counts in the next snapshot replace them, and the prompt blocks of a missed tick are lost to
- * that watcher (its prefix index is a guess; a lost block costs a prefix hit, never a request).
+ * The gRPC method replicas watch each other on ({@code llmgw.PeerLoad/Watch}, served on the health port only when this
+ * replica has peers): the caller sends a watch request ({@link PeerKey}: a nonce and the time, signed with the shared
+ * secret), and gets this replica's snapshot once its stream is ready (with the prompt blocks it routed lately), then
+ * every tick for as long as it listens, each message signed for its stream. The messages are {@link PeerSnapshotCodec}'s
+ * bytes, so no generated code is needed on either side.
+ *
+ * <p>What a watcher may cost: an unsigned, stale or replayed request is refused before anything is sent; at most
+ * {@link #MAX_WATCHERS} watch at once; nothing is sent to a stream that is not ready (gRPC's outbound buffer is past
+ * its 32 KiB threshold), so a watcher that does not read holds at most that and one message, and misses ticks rather
+ * than making them queue: the counts in the next snapshot replace them, and the prompt blocks of a missed tick are lost
+ * to that watcher (its prefix index is a guess; a lost block costs a prefix hit, never a request).
  */
 final class PeerLoadService {
+  private static final Logger LOG = LoggerFactory.getLogger(PeerLoadService.class);
+  private static final LogSampler REFUSALS = LogSampler.everyTenSeconds();
   static final int MAX_MESSAGE_BYTES = 1 << 20;
+  /** Far more than any fleet's replicas; each watcher may hold about a message of buffer. */
+  static final int MAX_WATCHERS = 64;
 
   static final MethodDescriptor<byte[], byte[]> WATCH = MethodDescriptor.<byte[], byte[]>newBuilder()
       .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
@@ -31,14 +45,33 @@ final class PeerLoadService {
       .setResponseMarshaller(new Bytes())
       .build();
 
-  private final Set<ServerCallStreamObserver<byte[]>> watchers = ConcurrentHashMap.newKeySet();
+  /** One stream: the watcher's nonce, and how many messages it has been sent (each is signed with its place). */
+  private static final class Watcher {
+    final byte[] nonce;
+    long seq;
+    boolean greeted;
+
+    Watcher(byte[] nonce) {
+      this.nonce = nonce;
+    }
+  }
+
+  private final Map<ServerCallStreamObserver<byte[]>, Watcher> watchers = new ConcurrentHashMap<>();
   private final PeerTraffic traffic;
   private final Supplier<byte[]> greeting;
+  private final PeerKey key;
+  private final Predicate<byte[]> ownWatch;
+  private final SeenNonces seen = new SeenNonces();
 
-  /** @param greeting what a new watcher gets first, before the next tick */
-  PeerLoadService(PeerTraffic traffic, Supplier<byte[]> greeting) {
+  /**
+   * @param greeting what a new watcher gets first, before the next tick
+   * @param ownWatch whether a watch request carries a nonce this replica sent: it is watching itself
+   */
+  PeerLoadService(PeerTraffic traffic, Supplier<byte[]> greeting, PeerKey key, Predicate<byte[]> ownWatch) {
     this.traffic = traffic;
     this.greeting = greeting;
+    this.key = key;
+    this.ownWatch = ownWatch;
   }
 
   ServerServiceDefinition definition() {
@@ -48,37 +81,78 @@ final class PeerLoadService {
   }
 
   private void watch(byte[] request, StreamObserver<byte[]> response) {
-    ServerCallStreamObserver<byte[]> watcher = (ServerCallStreamObserver<byte[]>) response;
-    watcher.setOnCancelHandler(() -> watchers.remove(watcher));
-    synchronized (this) { // no tick's message goes out before the greeting
-      try {
-        byte[] first = greeting.get();
-        watcher.onNext(first);
-        traffic.sent(first.length);
-      } catch (RuntimeException e) {
-        if (watcher.isCancelled()) {
-          return; // gone before it could be greeted
-        }
-        // the greeting could not be made: the ticks that follow still carry everything but the recent history
+    ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) response;
+    byte[] nonce;
+    try {
+      long now = System.currentTimeMillis();
+      nonce = key.watcherNonce(request, now);
+      if (!key.insecure() && !seen.first(nonce, now)) {
+        throw new IOException("a watch request seen before (replayed), or too many within a minute");
       }
-      watchers.add(watcher);
+    } catch (IOException e) {
+      refuse(call, Status.UNAUTHENTICATED, e.getMessage());
+      return;
+    }
+    if (ownWatch.test(nonce)) {
+      call.onCompleted(); // this replica found itself among its peers, and now knows which address is its own
+      return;
+    }
+    if (watchers.size() >= MAX_WATCHERS) {
+      refuse(call, Status.RESOURCE_EXHAUSTED, MAX_WATCHERS + " replicas watch this one already");
+      return;
+    }
+    Watcher w = new Watcher(nonce);
+    call.setOnCancelHandler(() -> watchers.remove(call));
+    call.setOnReadyHandler(() -> greet(call, w));
+    watchers.put(call, w);
+    greet(call, w);
+  }
+
+  private void refuse(ServerCallStreamObserver<byte[]> call, Status status, String why) {
+    traffic.refusedWatch();
+    long skipped = REFUSALS.admit("watch");
+    if (skipped >= 0) {
+      LOG.warn("peer replicas: a watch refused: {}{}", why, LogSampler.leftOut(skipped));
+    }
+    call.onError(status.withDescription(why).asRuntimeException());
+  }
+
+  /** The first message, once the stream can take it (synchronized: a stream's sends must not be concurrent). */
+  private synchronized void greet(ServerCallStreamObserver<byte[]> call, Watcher w) {
+    if (w.greeted || call.isCancelled() || !call.isReady()) {
+      return;
+    }
+    w.greeted = true;
+    try {
+      send(call, w, greeting.get());
+    } catch (RuntimeException e) {
+      if (call.isCancelled()) {
+        watchers.remove(call); // gone before it could be greeted
+      }
+      // else the greeting could not be made: the ticks that follow still carry everything but the recent history
     }
   }
 
-  /** Sends one snapshot to every watcher ready for it (synchronized: a stream's sends must not be concurrent). */
+  /** Sends one snapshot to every greeted watcher ready for it. */
   synchronized void publish(byte[] snapshot) {
-    for (ServerCallStreamObserver<byte[]> w : watchers) {
-      if (w.isCancelled()) {
-        watchers.remove(w);
-      } else if (w.isReady()) {
+    for (Map.Entry<ServerCallStreamObserver<byte[]>, Watcher> e : watchers.entrySet()) {
+      ServerCallStreamObserver<byte[]> call = e.getKey();
+      if (call.isCancelled()) {
+        watchers.remove(call);
+      } else if (e.getValue().greeted && call.isReady()) {
         try {
-          w.onNext(snapshot);
-          traffic.sent(snapshot.length);
+          send(call, e.getValue(), snapshot);
         } catch (RuntimeException gone) {
-          watchers.remove(w); // cancelled between the check and the send
+          watchers.remove(call); // cancelled between the check and the send
         }
       }
     }
+  }
+
+  private void send(ServerCallStreamObserver<byte[]> call, Watcher w, byte[] payload) {
+    byte[] message = key.seal(w.nonce, w.seq++, payload);
+    call.onNext(message);
+    traffic.sent(message.length);
   }
 
   int watchers() {
@@ -87,7 +161,7 @@ final class PeerLoadService {
 
   /** Ends every watch (shutdown): the peers forget this replica at once instead of after the staleness. */
   synchronized void close() {
-    for (ServerCallStreamObserver<byte[]> w : watchers) {
+    for (ServerCallStreamObserver<byte[]> w : watchers.keySet()) {
       try {
         w.onCompleted();
       } catch (RuntimeException alreadyGone) {

@@ -2,13 +2,17 @@ package io.llmgw.extproc.peers;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** What the count exchange carries, both ways: messages and bytes, and messages refused as unreadable. */
+/**
+ * What the count exchange carries, both ways: messages and bytes, messages refused (unreadable, unsigned, or claiming
+ * what cannot be), and watch requests refused (unsigned, replayed, or past the cap on watchers).
+ */
 public final class PeerTraffic {
   private final AtomicLong sentMessages = new AtomicLong();
   private final AtomicLong sentBytes = new AtomicLong();
   private final AtomicLong receivedMessages = new AtomicLong();
   private final AtomicLong receivedBytes = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
+  private final AtomicLong refusedWatches = new AtomicLong();
 
   void sent(int bytes) {
     sentMessages.incrementAndGet();
@@ -22,6 +26,14 @@ public final class PeerTraffic {
 
   void refused() {
     refused.incrementAndGet();
+  }
+
+  void refusedWatch() {
+    refusedWatches.incrementAndGet();
+  }
+
+  public long refusedWatches() {
+    return refusedWatches.get();
   }
 
   public long sentMessages() {

@@ -39,7 +39,7 @@ class PeerExchangeTest {
     InFlightTracker theirs = new InFlightTracker(Ticker.system(), Clock.systemUTC());
     theirs.acquire("10.0.0.1:8000", "base");
     byte[] good = PeerSnapshotCodec.encode("the-peer", theirs.all(), java.util.Map.of(), List.of());
-    try (PeerExchange exchange = new PeerExchange(List.of("127.0.0.1:" + peer.getPort()),
+    try (PeerExchange exchange = new PeerExchange(List.of("127.0.0.1:" + peer.getPort()), PeerKey.INSECURE,
         new InFlightTracker(Ticker.system(), Clock.systemUTC()), loads, scheduler).start()) {
       StreamObserver<byte[]> stream = watchers.poll(10, TimeUnit.SECONDS);
       stream.onNext(good);

@@ -46,7 +46,9 @@ class ClusterPeersTest {
   private static Epp start(int healthPort) throws Exception {
     EppSettings s = EppSettings.defaults(SourceSettings.Cluster.defaults("peers", "replica-" + healthPort)
         .withLeaderElection(false)).onLoopbackEphemeralPorts();
-    return Epp.start(s.withListen(s.listen().on("127.0.0.1", 0, healthPort, 0).withPeerService("llmgw-epp")
-        .withStopping(Duration.ZERO, Duration.ofMillis(200))), Clock.systemUTC(), client);
+    return Epp.start(s
+        .withListen(s.listen().on("127.0.0.1", 0, healthPort, 0).withPeerService("llmgw-epp").withPeerKey(TestPeers.KEY)
+            .withStopping(Duration.ZERO, Duration.ofMillis(200))),
+        Clock.systemUTC(), client);
   }
 }

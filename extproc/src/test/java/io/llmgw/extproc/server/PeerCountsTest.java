@@ -34,10 +34,11 @@ class PeerCountsTest {
     int portA = LoopbackPorts.free();
     int portB = LoopbackPorts.free();
     try (EppHarness a = new EppHarness(2, 58, s -> s.withListen(s.listen().on("127.0.0.1", 0, portA, 0)
-        .withPeers(List.of("127.0.0.1:" + portB))))) {
+        .withPeers(List.of("127.0.0.1:" + portB)).withPeerKey(TestPeers.KEY)))) {
       EppSettings b = EppSettings.defaults(a.configFile).onLoopbackEphemeralPorts();
       Epp replicaB = Epp.start(b.withListen(b.listen().on("127.0.0.1", 0, portB, 0)
-          .withPeers(List.of("127.0.0.1:" + portA)).withStopping(Duration.ZERO, Duration.ofMillis(200))),
+          .withPeers(List.of("127.0.0.1:" + portA)).withPeerKey(TestPeers.KEY)
+          .withStopping(Duration.ZERO, Duration.ofMillis(200))),
           Clock.systemUTC());
       ManagedChannel toB = NettyChannelBuilder.forAddress("127.0.0.1", replicaB.grpcPort()).usePlaintext().build();
       List<ExtProcCall> held = new ArrayList<>();

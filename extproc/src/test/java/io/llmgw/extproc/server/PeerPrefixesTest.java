@@ -34,14 +34,16 @@ class PeerPrefixesTest {
     int portA = LoopbackPorts.free();
     int portB = LoopbackPorts.free();
     try (EppHarness a = new EppHarness(4, 64, s -> s.withPolicy(PolicyShorthand.SCORERS, 50)
-        .withListen(s.listen().on("127.0.0.1", 0, portA, 0).withPeers(List.of("127.0.0.1:" + portB))))) {
+        .withListen(s.listen().on("127.0.0.1", 0, portA, 0).withPeers(List.of("127.0.0.1:" + portB))
+            .withPeerKey(TestPeers.KEY)))) {
       // before B exists: what A routes now, B can only learn from A's greeting when it starts watching
       List<String> early = List.of(route(a.open(), document(0)), route(a.open(), document(1)),
           route(a.open(), document(2)));
       EppSettings b = EppSettings.defaults(a.configFile).onLoopbackEphemeralPorts()
           .withPolicy(PolicyShorthand.SCORERS, 50);
       Epp replicaB = Epp.start(b.withListen(b.listen().on("127.0.0.1", 0, portB, 0)
-          .withPeers(List.of("127.0.0.1:" + portA)).withStopping(Duration.ZERO, Duration.ofMillis(200))),
+          .withPeers(List.of("127.0.0.1:" + portA)).withPeerKey(TestPeers.KEY)
+          .withStopping(Duration.ZERO, Duration.ofMillis(200))),
           Clock.systemUTC());
       ManagedChannel toB = NettyChannelBuilder.forAddress("127.0.0.1", replicaB.grpcPort()).usePlaintext().build();
       try {

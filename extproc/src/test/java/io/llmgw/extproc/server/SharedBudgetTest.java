@@ -43,10 +43,12 @@ class SharedBudgetTest {
     int portA = LoopbackPorts.free();
     int portB = LoopbackPorts.free();
     try (EppHarness a = new EppHarness(1, 243, TenancyIntegrationTest.BUDGETS, s -> s.withTenancy(tenancy)
-        .withListen(s.listen().on("127.0.0.1", 0, portA, 0).withPeers(List.of("127.0.0.1:" + portB))))) {
+        .withListen(s.listen().on("127.0.0.1", 0, portA, 0).withPeers(List.of("127.0.0.1:" + portB))
+            .withPeerKey(TestPeers.KEY)))) {
       EppSettings b = EppSettings.defaults(a.configFile).onLoopbackEphemeralPorts().withTenancy(tenancy);
       Epp replicaB = Epp.start(b.withListen(b.listen().on("127.0.0.1", 0, portB, 0)
-          .withPeers(List.of("127.0.0.1:" + portA)).withStopping(Duration.ZERO, Duration.ofMillis(200))),
+          .withPeers(List.of("127.0.0.1:" + portA)).withPeerKey(TestPeers.KEY)
+          .withStopping(Duration.ZERO, Duration.ofMillis(200))),
           Clock.systemUTC());
       ManagedChannel toB = NettyChannelBuilder.forAddress("127.0.0.1", replicaB.grpcPort()).usePlaintext().build();
       try {

@@ -126,7 +126,7 @@ public final class PluginRegistry {
 
   /** The approximate prefix-cache scorer the three prefix-reading scorers are built on, over the EPP's shared index. */
   private static PrefixCacheScorer approximate(Parameters p, PluginEnv env) {
-    PrefixHasher hasher = hasher(p);
+    PrefixHasher hasher = hasher(p, env.routedPrefixes().hashSeed());
     return new PrefixCacheScorer(hasher, env.routedPrefixes().index(hasher.blockBytes(), lruCapacity(p)));
   }
 
@@ -142,9 +142,10 @@ public final class PluginRegistry {
     return new LatencyScorer(env.estimator(), approximate(p, env));
   }
 
-  private static PrefixHasher hasher(Parameters p) {
+  private static PrefixHasher hasher(Parameters p, long seed) {
     int block = p.integer(p.present("blockSize", "hashBlockSize"), PrefixHasher.DEFAULT_BLOCK_BYTES, 1, 1 << 20);
-    return new PrefixHasher(block, p.integer("maxPrefixBlocksToMatch", PrefixHasher.DEFAULT_MAX_BLOCKS, 1, 1 << 16));
+    return new PrefixHasher(block, p.integer("maxPrefixBlocksToMatch", PrefixHasher.DEFAULT_MAX_BLOCKS, 1, 1 << 16),
+        seed);
   }
 
   private static int lruCapacity(Parameters p) {

@@ -35,12 +35,32 @@ public final class RoutedPrefixes {
   private final AtomicLong learned = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
 
+  private final long hashSeed;
+
   public RoutedPrefixes() {
-    this(MAX_OUTBOX_BLOCKS);
+    this(MAX_OUTBOX_BLOCKS, 0);
+  }
+
+  /**
+   * @param hashSeed what every replica of a deployment seeds its prompt-block hashes with (from the peers' shared
+   *     secret): the hashes replicas send each other then confirm nothing about a guessed prompt to anyone without it
+   */
+  public RoutedPrefixes(long hashSeed) {
+    this(MAX_OUTBOX_BLOCKS, hashSeed);
   }
 
   RoutedPrefixes(int maxBlocks) {
+    this(maxBlocks, 0);
+  }
+
+  private RoutedPrefixes(int maxBlocks, long hashSeed) {
     this.maxBlocks = maxBlocks;
+    this.hashSeed = hashSeed;
+  }
+
+  /** The seed the prefix scorers' block hashes start from. */
+  public long hashSeed() {
+    return hashSeed;
   }
 
   /** The index of prompts cut in blocks of this size, kept to this many blocks per endpoint: shared by scorers alike. */

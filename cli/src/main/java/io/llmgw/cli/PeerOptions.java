@@ -1,0 +1,45 @@
+package io.llmgw.cli;
+
+import io.llmgw.extproc.peers.PeerKey;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** The serve command's flags for the other replicas: who they are, and what they prove to each other. */
+final class PeerOptions {
+  @Option(names = "--peers", split = ",", paramLabel = "HOST:PORT", description = "The other EPP replicas' health "
+      + "ports (--health-port, plaintext whatever --tls says): each replica watches the others' in-flight counts there "
+      + "(every 25 ms), so that a pod's load counts what every replica sent it since its last report, and the prompts "
+      + "they routed, so that the approximate prefix index knows where every replica sent them; a peer that does not "
+      + "answer is dropped, never waited for. Needs --peers-secret-file or --peers-insecure.")
+  java.util.List<String> peers = java.util.List.of();
+
+  @Option(names = "--peers-service", paramLabel = "NAME", description = "With --kubernetes: the EPP's own Service; its "
+      + "ready endpoints are the peers (as --peers), followed as replicas come and go (needs list and watch on "
+      + "endpointslices).")
+  String service;
+
+  @Option(names = "--peers-secret-file", paramLabel = "PATH", description = "A secret every replica reads from the "
+      + "same file (at least 16 bytes, e.g. a Kubernetes Secret): watch requests and every message between replicas "
+      + "are signed with it, and whoever cannot sign is refused; the prompt-block hashes replicas share are seeded "
+      + "with it.")
+  Path secretFile;
+
+  @Option(names = "--peers-insecure", description = "Exchange counts with peers without a secret: anyone who can reach "
+      + "the health port reads them (tenant names and spending, routed prompt hashes) and can send invented ones. "
+      + "Only for a network where every host that can reach it is trusted.")
+  boolean insecure;
+
+  PeerKey key() {
+    if (secretFile != null && insecure) {
+      throw new IllegalArgumentException("--peers-secret-file and --peers-insecure contradict each other; give one");
+    }
+    if (secretFile == null) {
+      return insecure ? PeerKey.INSECURE : PeerKey.NONE;
+    }
+    try {
+      return PeerKey.fromFile(secretFile);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.llmgw.extproc.peers;
+
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The watch requests served within the last two skews, so that one seen on the wire cannot be sent again: a signed
+ * request is good for a minute either side of the clock, and this remembers it for that long. Bounded: with more than
+ * {@link #MAX} live requests (far beyond any fleet's reconnects) new ones are refused until old ones age out.
+ */
+final class SeenNonces {
+  static final int MAX = 4096;
+  private final Map<String, Long> seen = new LinkedHashMap<>();
+
+  /** True the first time {@code nonce} is offered within the window; false for a replay or when full. */
+  synchronized boolean first(byte[] nonce, long nowMillis) {
+    for (Iterator<Long> it = seen.values().iterator(); it.hasNext();) {
+      if (nowMillis - it.next() <= 2 * PeerKey.MAX_SKEW_MILLIS) {
+        break; // in the order they came: the rest are younger
+      }
+      it.remove();
+    }
+    if (seen.size() >= MAX) {
+      return false;
+    }
+    return seen.putIfAbsent(HexFormat.of().formatHex(nonce), nowMillis) == null;
+  }
+}
