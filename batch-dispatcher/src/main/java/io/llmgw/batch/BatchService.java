@@ -54,8 +54,15 @@ public final class BatchService implements AutoCloseable {
     this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);
     // a third of the heap: one validation of a large file at a time (its memory does not grow with the file), or
     // several small ones side by side
-    this.lifecycle = new Lifecycle(store, new InputValidator(settings), dispatcher::lastReading, clock, 250,
-        settings.retention(), Runtime.getRuntime().maxMemory() / 3);
+    InputValidator validator = new InputValidator(settings);
+    long heap = Runtime.getRuntime().maxMemory();
+    if (validator.memoryBound() > heap / 2) {
+      LOG.warn("one batch's validation may take up to {} MB (four lines of --max-line-bytes, a chunk of lines and the "
+          + "custom_ids of --max-lines) of this heap's {} MB: raise -Xmx or lower the limits, or a batch at the limits "
+          + "can run the service out of memory", validator.memoryBound() >> 20, heap >> 20);
+    }
+    this.lifecycle = new Lifecycle(store, validator, dispatcher::lastReading, clock, 250, settings.retention(),
+        heap / 3);
     this.vertx = Vertx.vertx();
     this.uploads = new Uploads(store, settings.limits(), UPLOADS_AT_ONCE);
     this.headerDeadline = new HeaderDeadline(vertx, settings.limits().headerDeadline());

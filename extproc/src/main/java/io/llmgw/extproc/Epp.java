@@ -253,6 +253,11 @@ public final class Epp implements AutoCloseable {
     return parts.latency().estimator();
   }
 
+  /** What the pods' KV-cache events say they hold, and which pods are trusted now. */
+  public io.llmgw.picker.kvcache.EngineBlockIndex engineBlocks() {
+    return parts.engineBlocks();
+  }
+
   /** Pools, routes and objectives as {@code ./llmgw status} shows them. */
   public GatewayStatus.Report status() {
     return parts.status().report();

@@ -51,7 +51,7 @@ public final class InputValidator {
    */
   public long memoryBound() {
     long line = settings.limits().maxLineBytes();
-    return 4 * line + 2 * CHUNK_CHARS + (long) settings.limits().maxLines() * (2L * MAX_CUSTOM_ID + 64);
+    return 4 * line + 2 * CHUNK_CHARS + (long) settings.limits().maxLines() * (MAX_CUSTOM_ID + 100L);
   }
 
   /** The first pass: every line checked, nothing kept but the custom_ids. */

@@ -118,7 +118,7 @@ public final class BatchApi {
           // the body may not have been read to its end: the connection cannot carry another request
           ctx.response().putHeader("connection", "close");
           send(ctx, refused.status(), OpenAiShapes.error(refused.message(), refused.status() >= 500 ? "server_error"
-              : "invalid_request_error", refused.param(), null));
+              : "invalid_request_error", refused.param(), refused.status() == 408 ? "request_timeout" : null));
         }
         case Uploads.Outcome.Gone gone -> ctx.request().connection().close();
       }

@@ -1,0 +1,182 @@
+package io.llmgw.bench.load;
+
+import io.llmgw.api.FileModeYaml;
+import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.extproc.Epp;
+import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.request.prepare.PromptTokensProducer;
+import io.llmgw.picker.config.PluginSpec;
+import io.llmgw.picker.config.PolicyShorthand;
+import io.llmgw.picker.config.SchedulingConfig;
+import io.llmgw.picker.scorers.LoraPackingScorer;
+import io.llmgw.scraper.kvevents.KvEventSettings;
+import io.llmgw.sim.engine.KvEventsConfig;
+import io.llmgw.sim.engine.SimConfig;
+import io.llmgw.sim.http.SimPods;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.zeromq.SocketType;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+
+/**
+ * Issue 47's flood: two EPP replicas on the {@code precise} policy over five simulated pods, four publishing their
+ * KV-cache events as vLLM does and the fifth's event port held by a process that publishes ~315 KB {@code BlockStored}
+ * batches as fast as it can. Both replicas run in this JVM, so its heap is theirs together: run it with {@code -Xmx768m}
+ * for two replicas of 384 MB, {@code -Xmx2g} for two of 1 GB. One quiet run, one run under the flood (which starts with
+ * it and lasts its length), then the flood stops and the run waits until both replicas follow the flooded pod's events
+ * again. Prints TTFT p50/p99 and errors of each run, what the replicas counted, the heap at its peak, and how long the
+ * flooded pod took to be followed again. The load generator shares the process and the machine: this compares
+ * latencies at one offered load, not rates. Usage: [seconds a run] [requests a second].
+ */
+public final class KvFloodRun {
+  static final String MODEL = SimConfig.DEFAULT_MODEL;
+  static final int BATCH_BYTES = 315_000;
+
+  private KvFloodRun() {}
+
+  public static void main(String[] args) throws Exception {
+    double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 30;
+    double rate = args.length > 1 ? Double.parseDouble(args[1]) : 10;
+    Path dir = Files.createTempDirectory("llmgw-kvflood");
+    KvEventsConfig events = KvEventsConfig.DEFAULT_ON;
+    SimConfig.Builder base = SimConfig.builder().capacity(16, 1024, 4096).seed(1);
+    SimPods publishing = SimPods.start(base.kvEvents(events).build(), 4, "127.0.0.11", 8000);
+    String floodedHost = "127.0.0.15";
+    SimPods flooded = SimPods.start(base.kvEvents(KvEventsConfig.OFF).build(), 1, floodedHost, 8000);
+    Path config = dir.resolve("pool.yaml");
+    List<String> addresses = new ArrayList<>(publishing.podAddresses());
+    addresses.addAll(flooded.podAddresses());
+    Files.writeString(config, FileModeYaml.pool("pool", "sim", 8000) + FileModeYaml.SEPARATOR
+        + FileModeYaml.route("base", "pool", MODEL, 0) + FileModeYaml.pods("sim", "sim", addresses));
+    SchedulingConfig precise = PolicyShorthand.PRECISE.config(LoraPackingScorer.DEFAULT_PENDING_THRESHOLD)
+        .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, "sim")));
+    EppSettings d = EppSettings.defaults(config).onLoopbackEphemeralPorts();
+    EppSettings s = d.withScheduling(precise).withScrape(d.scrape().withKvEvents(new KvEventSettings(events.port(),
+        events.replayPort(), events.topic(), Duration.ofSeconds(1))), d.staleAfter());
+    Workload w = Workload.chat(MODEL);
+    AtomicLong peakHeap = new AtomicLong();
+    Thread heapWatch = Thread.ofPlatform().daemon().start(() -> {
+      Runtime rt = Runtime.getRuntime();
+      while (!Thread.currentThread().isInterrupted()) {
+        peakHeap.accumulateAndGet(rt.totalMemory() - rt.freeMemory(), Math::max);
+        try {
+          Thread.sleep(50); // a sampling period, not synchronisation
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    System.out.printf(Locale.ROOT, "2 EPP replicas (precise) in one JVM of %d MB, 5 pods, chat at %.0f/s, %.0f s a run;"
+        + " the flood: ~%d KB batches on %s:%d%n", Runtime.getRuntime().maxMemory() >> 20, rate, seconds,
+        BATCH_BYTES / 1000, floodedHost, events.port());
+    try (flooded;
+        ZContext zmq = new ZContext();
+        Rig rig = Rig.start(publishing, s, ProxySettings.defaults().withListener("127.0.0.1", 0), 2)) {
+      for (Epp epp : rig.epps()) {
+        Rig.awaitScraped(epp, flooded);
+      }
+      ZMQ.Socket pub = zmq.createSocket(SocketType.PUB);
+      pub.setLinger(0);
+      pub.setSndHWM(8);
+      pub.bind("tcp://" + floodedHost + ":" + events.port());
+      new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, Math.min(10, seconds), ~1L, 4096, 120).run(n -> {});
+      StringBuilder rows = new StringBuilder("| run | TTFT p50 ms | TTFT p99 ms | ok / sent | flood losses | "
+          + "batches applied | heap peak MB |\n|---|---:|---:|---:|---:|---:|---:|\n");
+      peakHeap.set(0);
+      row(rows, "quiet", rig, new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, 1, 4096, 120)
+          .run(n -> {}), peakHeap);
+      AtomicBoolean flooding = new AtomicBoolean(true);
+      AtomicLong floodSent = new AtomicLong();
+      Thread flood = Thread.ofPlatform().start(() -> {
+        byte[] batch = bigBatch();
+        for (long seq = 0; flooding.get() && seq < 100_000_000L; seq++) { // until the run ends (and a count)
+          pub.sendMore("kv-events");
+          pub.sendMore(ByteBuffer.allocate(8).putLong(seq).array());
+          if (pub.send(batch, ZMQ.DONTWAIT)) {
+            floodSent.incrementAndGet();
+          }
+        }
+      });
+      peakHeap.set(0);
+      RunResult under = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, 2, 4096, 120).run(n -> {});
+      flooding.set(false);
+      flood.join();
+      row(rows, "flood", rig, under, peakHeap);
+      // the flood has stopped: the pod publishes what a pod does, and both replicas must come to follow it again
+      long stopped = System.nanoTime();
+      byte[] calm = calmBatch();
+      long deadline = stopped + Duration.ofSeconds(180).toNanos();
+      long seq = 200_000_000L;
+      boolean followed = false;
+      while (!followed && System.nanoTime() < deadline) {
+        pub.sendMore("kv-events");
+        pub.sendMore(ByteBuffer.allocate(8).putLong(seq++).array());
+        pub.send(calm, ZMQ.DONTWAIT);
+        followed = rig.epps().stream().allMatch(e -> e.engineBlocks().view(floodedHost + ":8000") != null);
+        Thread.sleep(100); // a publishing period: the condition is polled with a deadline
+      }
+      System.out.println();
+      System.out.print(rows);
+      System.out.printf(Locale.ROOT, "%nthe flood sent %,d batches (%,d MB) the PUB socket took; both replicas up; "
+          + "the flooded pod followed again by both: %s%n", floodSent.get(), floodSent.get() * BATCH_BYTES >> 20,
+          followed ? String.format(Locale.ROOT, "after %.1f s", (System.nanoTime() - stopped) / 1e9)
+              : "NOT within 180 s");
+    } finally {
+      heapWatch.interrupt();
+      io.llmgw.api.TempTree.delete(dir);
+    }
+    System.exit(0);
+  }
+
+  private static void row(StringBuilder rows, String name, Rig rig, RunResult r, AtomicLong peakHeap)
+      throws Exception {
+    double floods = 0;
+    double batches = 0;
+    for (Epp epp : rig.epps()) {
+      String m = EppMetricsText.scrape(epp);
+      floods += EppMetricsText.value(m, "llmgw_kv_event_losses_total{reason=\"flood\"}");
+      batches += EppMetricsText.value(m, "llmgw_kv_event_batches_total");
+    }
+    rows.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %d / %d | %.0f | %.0f | %d |%n", name, r.ttftMs(50),
+        r.ttftMs(99), r.ok(), r.sent(), floods, batches, peakHeap.get() >> 20));
+  }
+
+  /** One block of a long run of token ids: a batch the index takes, of about {@link #BATCH_BYTES}. */
+  private static byte[] bigBatch() {
+    int[] tokens = new int[BATCH_BYTES / 5];
+    java.util.Arrays.fill(tokens, 1_000_000);
+    return stored(new long[] {7}, tokens, tokens.length);
+  }
+
+  private static byte[] calmBatch() {
+    return stored(new long[] {1, 2}, new int[] {1, 2, 3, 4, 5, 6, 7, 8}, 4);
+  }
+
+  /** A {@code KVEventBatch} of one {@code BlockStored} with no parent, in vLLM's array-like msgpack. */
+  private static byte[] stored(long[] hashes, int[] tokens, int blockSize) {
+    try (org.msgpack.core.MessageBufferPacker p = org.msgpack.core.MessagePack.newDefaultBufferPacker()) {
+      p.packArrayHeader(2).packDouble(1.5).packArrayHeader(1);
+      p.packArrayHeader(7).packString("BlockStored").packArrayHeader(hashes.length);
+      for (long h : hashes) {
+        p.packLong(h);
+      }
+      p.packNil().packArrayHeader(tokens.length);
+      for (int t : tokens) {
+        p.packInt(t);
+      }
+      p.packInt(blockSize).packNil().packString("GPU");
+      return p.toByteArray();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
