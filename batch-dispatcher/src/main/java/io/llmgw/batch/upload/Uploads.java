@@ -77,12 +77,15 @@ public final class Uploads implements AutoCloseable {
     }
     RequestInput input = new RequestInput(request, context, limits.idleDeadline().toNanos(),
         limits.uploadDeadline().toNanos()).attach();
-    request.resume(); // the router holds a request's body until a handler asks for it
     try {
       workers.execute(() -> done.accept(read(input, boundary, file, safeName)));
     } catch (RejectedExecutionException full) {
       input.fail(new RequestInput.Gone("refused"));
       done.accept(new Outcome.Refused(503, "too many uploads at once; try again shortly", null));
+      return;
+    }
+    if ("100-continue".equalsIgnoreCase(request.getHeader("expect"))) {
+      request.response().writeContinue(); // curl asks before it sends a large body, and waits a second without this
     }
   }
 

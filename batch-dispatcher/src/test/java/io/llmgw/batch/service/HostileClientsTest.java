@@ -159,6 +159,24 @@ class HostileClientsTest {
     assertThat(ok.status()).as("and the service still answers").isEqualTo(200);
   }
 
+  /** curl asks before it sends a large body (Expect: 100-continue) and waits a second unless told to go on. */
+  @Test
+  void anUploadThatAsksBeforeSendingIsToldToGoOn() throws Exception {
+    byte[] body = ("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n--"
+        + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jsonl\"\r\n\r\n{}\n\r\n--"
+        + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8);
+    try (Socket s = new Socket("127.0.0.1", service.port())) {
+      s.setSoTimeout(5_000);
+      s.getOutputStream().write((head(body.length).replace("\r\n\r\n", "\r\nExpect: 100-continue\r\n\r\n"))
+          .getBytes(StandardCharsets.US_ASCII));
+      InputStream in = s.getInputStream();
+      assertThat(new String(in.readNBytes(25), StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
+      s.getOutputStream().write(body);
+      assertThat(new String(in.readNBytes(12), StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
+    }
+    assertThat(service.store().files()).singleElement().satisfies(f -> assertThat(f.bytes()).isEqualTo(3));
+  }
+
   /** Sends one more byte of a header; true once the server has closed the connection. */
   static boolean trickle(Socket s) {
     try {

@@ -38,8 +38,14 @@ final class PodEventStream {
   private final EngineBlockIndex index;
   private final KvEventStats stats;
   private final Map<Loss, Long> loggedAt = new EnumMap<>(Loss.class);
-  /** After a replay that went unanswered, none for this long: a gap meanwhile is a loss without asking. */
+  /**
+   * After a replay that went unanswered, none for this long, doubling while they go on unanswered (a replay holds this
+   * thread up to the replay timeout, so a pod that never answers must not take it from the others): a gap meanwhile is
+   * a loss without asking.
+   */
   private static final long MIN_REPLAY_SPACING_NANOS = 2_000_000_000L;
+  private static final long MAX_REPLAY_SPACING_NANOS = 64_000_000_000L;
+  private long replaySpacingNanos = MIN_REPLAY_SPACING_NANOS;
   private static final int REPLAY_HANDSHAKE_MILLIS = 200;
   private long last = -1;
   private long nextReplayNanos = System.nanoTime();
@@ -72,11 +78,6 @@ final class PodEventStream {
 
   ZMQ.Socket monitor() {
     return connection == null ? null : connection.monitor;
-  }
-
-  /** The connection as it was built, or null while closed. */
-  IntakeBudget budget() {
-    return connection == null ? null : connection.budget;
   }
 
   private void open(IntakeBudget budget) {
@@ -265,9 +266,11 @@ final class PodEventStream {
     }
     if (last < to) {
       stats.replaysUnanswered.increment();
-      nextReplayNanos = System.nanoTime() + MIN_REPLAY_SPACING_NANOS;
+      nextReplayNanos = System.nanoTime() + replaySpacingNanos;
+      replaySpacingNanos = Math.min(MAX_REPLAY_SPACING_NANOS, replaySpacingNanos * 2);
       return false;
     }
+    replaySpacingNanos = MIN_REPLAY_SPACING_NANOS;
     return true;
   }
 
