@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.tls.ReloadingIdentity;
@@ -28,7 +29,6 @@ import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.latency.LatencyEstimator;
-import io.llmgw.picker.scorers.PrecisePrefixCacheScorer;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.kvevents.KvEventSubscriber;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
@@ -99,24 +99,10 @@ public final class Epp implements AutoCloseable {
       throw e;
     }
     peers = new PeerExchange(s.listen().peers(), s.listen().peerKey(), parts.datastore().inFlight(),
-        parts.datastore().peers(),
-        parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(), scheduler);
+        parts.datastore().peers(), parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(),
+        scheduler);
     PeerMetrics.register(parts.metrics().registry(), peers.traffic(), parts.routedPrefixes());
-    boolean readsEvents = parts.profile().allPlugins().stream().anyMatch(p -> p instanceof PrecisePrefixCacheScorer);
-    if (readsEvents && !s.scrape().kvEvents().enabled()) {
-      LOG.warn("{} has no KV-cache events to read (--kv-events-port is off): it scores every pod as the approximate "
-          + "prefix-cache-scorer does", PrecisePrefixCacheScorer.TYPE);
-    } else if (!readsEvents && s.scrape().kvEvents().enabled()) {
-      LOG.warn("--kv-events-port is set but no scheduling plugin reads the events ({}, as --policy precise has): "
-          + "the EPP follows them for nothing", PrecisePrefixCacheScorer.TYPE);
-    }
-    if (s.scrape().kvEvents().enabled()) {
-      kvEvents = new KvEventSubscriber(s.scrape().kvEvents(), parts.engineBlocks());
-      parts.datastore().onChange(t -> kvEvents.pods(t.addresses()));
-      parts.metrics().watchKvEvents(kvEvents.stats());
-    } else {
-      kvEvents = null;
-    }
+    kvEvents = KvEventsWiring.subscriber(s, parts);
     parts.datastore().onChange(t -> health.setReady(serving));
     parts.metrics().watchReadiness(health::serving);
     switch (s.source()) {
@@ -172,11 +158,8 @@ public final class Epp implements AutoCloseable {
         scraperSilence), health).start(1_000);
     // the peers' watch on the health port, signed with their shared secret, and only when there are peers: it
     // carries only counts, and works whether ext_proc is on TLS
-    if (l.peered()) {
-      health.start(new InetSocketAddress(l.bindHost(), l.healthPort()), peers.service());
-    } else {
-      health.start(new InetSocketAddress(l.bindHost(), l.healthPort()));
-    }
+    health.start(new InetSocketAddress(l.bindHost(), l.healthPort()), l.peered()
+        ? new ServerServiceDefinition[] {peers.service()} : new ServerServiceDefinition[0]);
     identity = l.tls() == null ? null : ReloadingIdentity.start(l.tls(), EppTls.certificateNames(l), scheduler);
     if (identity != null) {
       TlsMetrics.register(parts.metrics().registry(), identity);

@@ -66,6 +66,30 @@ final class SpaceReserve {
     }
   }
 
+  /**
+   * Runs {@code delete}; when it fails because the disk is full, frees the reserve and runs it again. Then
+   * {@code afterwards} (a checkpoint that gives the log's space back: its failure on a disk still full is no one's),
+   * and the reserve is made again if there is room.
+   */
+  <T> T deleting(java.util.function.Supplier<T> delete, Runnable afterwards) {
+    T deleted;
+    try {
+      deleted = delete.get();
+    } catch (IllegalStateException e) {
+      if (!full(e) || !release()) {
+        throw e;
+      }
+      deleted = delete.get(); // the log has room to grow now
+    }
+    try {
+      afterwards.run();
+    } catch (IllegalStateException stillFull) {
+      // the log is copied into the database by a later checkpoint, once the disk has room
+    }
+    ensure();
+    return deleted;
+  }
+
   /** Whether a store error says the disk or the database is full. */
   static boolean full(RuntimeException e) {
     String m = e.getMessage();

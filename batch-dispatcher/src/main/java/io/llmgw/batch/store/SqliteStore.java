@@ -3,12 +3,8 @@ package io.llmgw.batch.store;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -59,54 +55,10 @@ public final class SqliteStore implements BatchStore {
 
   /** Opens (or creates) the store in {@code file}; fails when another process has it open. */
   public static SqliteStore open(Path file) {
-    FileChannel channel = null;
-    try {
-      Path parent = file.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      channel = FileChannel.open(Path.of(file + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      FileLock lock;
-      try {
-        lock = channel.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null; // this JVM holds it already
-      }
-      if (lock == null) {
-        throw new IllegalStateException("another batch dispatcher has " + file + " open (the embedded store serves "
-            + "one process; run several dispatchers on --store redis://...)");
-      }
-      Connection db = DriverManager.getConnection("jdbc:sqlite:" + file);
-      try (Statement s = db.createStatement()) {
-        s.execute("PRAGMA journal_mode=WAL");
-        s.execute("PRAGMA synchronous=FULL");
-        s.execute("PRAGMA busy_timeout=5000");
-        for (String ddl : SCHEMA.split(";")) {
-          if (!ddl.isBlank()) {
-            s.execute(ddl);
-          }
-        }
-        s.executeUpdate("UPDATE queue SET owner = NULL, claim_until = 0 WHERE owner IS NOT NULL");
-        SqliteFiles.tidy(s);
-        SqliteQueue.migrate(s);
-      }
-      db.setAutoCommit(false);
-      db.commit();
-      Connection reads = DriverManager.getConnection("jdbc:sqlite:" + file);
-      try (Statement s = reads.createStatement()) {
-        s.execute("PRAGMA busy_timeout=5000");
-        s.execute("PRAGMA query_only=1");
-      }
-      SpaceReserve reserve = new SpaceReserve(file);
-      reserve.ensure();
-      return new SqliteStore(db, reads, channel, lock, reserve);
-    } catch (IOException | SQLException e) {
-      closeQuietly(channel);
-      throw new IllegalStateException("cannot open the batch store " + file + ": " + e.getMessage(), e);
-    } catch (RuntimeException e) {
-      closeQuietly(channel);
-      throw e;
-    }
+    SqliteOpening o = SqliteOpening.open(file, SCHEMA);
+    SpaceReserve reserve = new SpaceReserve(file);
+    reserve.ensure();
+    return new SqliteStore(o.db(), o.reads(), o.lockChannel(), o.lock(), reserve);
   }
 
   @Override
@@ -146,22 +98,7 @@ public final class SqliteStore implements BatchStore {
 
   @Override
   public synchronized boolean deleteFile(String id) {
-    boolean deleted;
-    try {
-      deleted = txs.write(() -> files.deleteFile(id));
-    } catch (IllegalStateException e) {
-      if (!SpaceReserve.full(e) || !reserve.release()) {
-        throw e;
-      }
-      deleted = txs.write(() -> files.deleteFile(id)); // the log has room to grow now
-    }
-    try {
-      checkpoint();
-    } catch (IllegalStateException stillFull) {
-      // the log is copied into the database by a later checkpoint, once the disk has room
-    }
-    reserve.ensure();
-    return deleted;
+    return reserve.deleting(() -> txs.write(() -> files.deleteFile(id)), this::checkpoint);
   }
 
   /**
@@ -329,7 +266,7 @@ public final class SqliteStore implements BatchStore {
     } catch (IOException e) {
       // the channel's close releases it too
     }
-    closeQuietly(lockChannel);
+    SqliteOpening.closeQuietly(lockChannel);
   }
 
   /** The database's size in pages (of 4 KiB), for tests that cap it. */
@@ -369,15 +306,5 @@ public final class SqliteStore implements BatchStore {
       return null;
     });
     reserve.ensure();
-  }
-
-  private static void closeQuietly(FileChannel c) {
-    if (c != null) {
-      try {
-        c.close();
-      } catch (IOException ignored) {
-        // nothing to do
-      }
-    }
   }
 }
