@@ -104,6 +104,8 @@ public final class Lifecycle implements AutoCloseable {
   }
 
   private static final long RETENTION_SWEEP_MILLIS = 3_600_000;
+  /** A validation that began this often and never ended fails its batch: it may be what stops the service. */
+  static final int MAX_VALIDATION_STARTS = 3;
   private static final int MAX_REPORTED = 1_000;
 
   /**
@@ -177,7 +179,17 @@ public final class Lifecycle implements AutoCloseable {
     return clock.millis() / 1000;
   }
 
-  private void validate(Batch b, LoadReport r) {
+  private void validate(Batch found, LoadReport r) {
+    if (found.validationStarts() >= MAX_VALIDATION_STARTS) {
+      fail(found, List.of(new LineError("validation_interrupted", "the validation of this batch began "
+          + found.validationStarts() + " times and never ended (the service stopped, or its store failed, while it "
+          + "ran): the batch is failed so that the others go on", null, null)));
+      return;
+    }
+    Batch b = found.withValidationStart();
+    if (!store.transition(b.id(), BatchStatus.VALIDATING, b)) {
+      return; // cancelled meanwhile
+    }
     StoredFile input = store.file(b.inputFileId()).orElse(null);
     if (input == null) {
       fail(b, List.of(new LineError("input_file_not_found", "the input file " + b.inputFileId()

@@ -553,4 +553,22 @@ class BatchServiceTest {
     assertThat(status.get(0).get("inFlight").asInt()).isEqualTo(1);
     gateway.releaseHeld();
   }
+
+  /** Issue 47: a batch whose validation began three times and never ended is failed, and the service goes on. */
+  @Test
+  void aBatchWhoseValidationKeepsStoppingTheServiceIsFailedNotRetriedForEver() throws Exception {
+    String fileId = api.upload("batch", lines(2)).json().get("id").asText();
+    long now = clock.millis() / 1000;
+    io.llmgw.batch.store.Batch stuck = io.llmgw.batch.store.Batch.created("batch_stuck", "/v1/chat/completions",
+        fileId, "24h", Map.of(), now, now + 86_400);
+    service.store().createBatch(stuck.withValidationStart().withValidationStart().withValidationStart());
+    String fine = submit(lines(2));
+    validate();
+    JsonNode failed = batch("batch_stuck");
+    assertThat(failed.get("status").asText()).isEqualTo("failed");
+    assertThat(failed.get("errors").get("data").get(0).get("code").asText()).isEqualTo("validation_interrupted");
+    assertThat(failed.has("validationStarts")).as("not part of OpenAI's batch object").isFalse();
+    assertThat(batch(fine).get("status").asText()).isEqualTo("in_progress");
+    assertThat(service.store().batch(fine).orElseThrow().validationStarts()).isEqualTo(1);
+  }
 }
