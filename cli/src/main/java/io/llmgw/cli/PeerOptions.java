@@ -29,7 +29,15 @@ final class PeerOptions {
       + "Only for a network where every host that can reach it is trusted.")
   boolean insecure;
 
+  /** The key, refused here when peers are given none: a replica must not start half configured. */
   PeerKey key() {
+    if (!peers.isEmpty() || service != null) {
+      if (secretFile == null && !insecure) {
+        throw new IllegalArgumentException("--peers and --peers-service need --peers-secret-file (a file with a shared "
+            + "secret, the same on every replica) or, on a network where every host that can reach the health port is "
+            + "trusted, --peers-insecure");
+      }
+    }
     if (secretFile != null && insecure) {
       throw new IllegalArgumentException("--peers-secret-file and --peers-insecure contradict each other; give one");
     }

@@ -45,6 +45,36 @@ class CliErrorsTest {
         "--kubernetes");
   }
 
+  /** Issue 47: peers need a shared secret (or the explicit opt-out), and a secret file that cannot serve is named. */
+  @Test
+  void peersWithoutAUsableSecretAreRefusedNamingTheFlag() throws Exception {
+    assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9003")).contains("--peers-secret-file",
+        "--peers-insecure");
+    assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9003", "--peers-secret-file",
+        "no-such-secret.txt")).contains("--peers-secret-file no-such-secret.txt cannot be read");
+    java.nio.file.Path shortSecret = java.nio.file.Files.createTempFile("secret", ".txt");
+    try {
+      java.nio.file.Files.writeString(shortSecret, "too short\n");
+      assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9003", "--peers-secret-file",
+          shortSecret.toString())).contains("holds 9 bytes", "at least 16");
+      assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9003", "--peers-secret-file",
+          shortSecret.toString(), "--peers-insecure")).contains("contradict");
+    } finally {
+      java.nio.file.Files.delete(shortSecret);
+    }
+  }
+
+  /** Issue 47: what one pod's KV events may cost is refused below what any batch needs, naming the flag. */
+  @Test
+  void kvEventLimitsThatCannotWorkAreRefusedNamingTheFlag() {
+    assertThat(serveRefuses("--config", "x.yaml", "--kv-events-max-message-bytes", "100"))
+        .contains("--kv-events-max-message-bytes");
+    assertThat(serveRefuses("--config", "x.yaml", "--kv-events-budget-bytes", "1000"))
+        .contains("--kv-events-budget-bytes");
+    assertThat(serveRefuses("--config", "x.yaml", "--kv-events-pod-bytes-per-second", "0"))
+        .contains("--kv-events-pod-bytes-per-second");
+  }
+
   /** What {@code serve} prints on the process's stderr when its settings are refused (exit 2, nothing started). */
   private static String serveRefuses(String... args) {
     java.io.PrintStream before = System.err;

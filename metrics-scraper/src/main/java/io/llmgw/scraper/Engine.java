@@ -13,7 +13,7 @@ import java.util.TreeSet;
 /** Maps each engine's metric names (docs/architecture.md, "Wire contracts") onto the picker's {@link PodMetrics}. */
 public enum Engine {
   VLLM(Set.of("vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
-      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info", "vllm:cache_config_info"),
+      "vllm:gpu_cache_usage_perc", "vllm:lora_requests_info"),
       Set.of("vllm:num_requests_waiting", "vllm:num_requests_running"), true) {
     @Override
     PodMetrics extract(ParsedMetrics p, Instant now) {
@@ -117,17 +117,25 @@ public enum Engine {
 
   abstract PodMetrics extract(ParsedMetrics parsed, Instant now);
 
+  /** vLLM's static cache configuration: read with the model list, not with every scrape (it never changes). */
+  private static final String CACHE_CONFIG = "vllm:cache_config_info";
+  private static final PrometheusTextParser.Names CACHE_CONFIG_NAMES = PrometheusTextParser.names(Set.of(CACHE_CONFIG));
+
+  /** Where the engine says how large its KV cache is, or null when it does not say. */
+  public String cacheConfigPath() {
+    return this == VLLM ? filtered(Set.of(CACHE_CONFIG)) : null;
+  }
+
   /**
-   * How many blocks the engine's KV cache holds, as it reports ({@code num_gpu_blocks} on vLLM's
-   * {@code vllm:cache_config_info}); 0 when the page does not say or says nonsense.
+   * How many blocks the engine's KV cache holds, from a page of {@link #cacheConfigPath()} (or the whole page): the
+   * {@code num_gpu_blocks} label of vLLM's {@code vllm:cache_config_info}; 0 when the page does not say or says
+   * nonsense.
    */
-  public long kvCacheBlocks(ParsedMetrics parsed) {
-    if (this != VLLM) {
-      return 0;
-    }
-    for (Sample s : parsed.get("vllm:cache_config_info")) {
+  public long kvCacheBlocks(byte[] page, int from, int to) {
+    for (Sample s : PrometheusTextParser.parse(page, from, to, CACHE_CONFIG_NAMES).get(CACHE_CONFIG)) {
       String blocks = s.label("num_gpu_blocks");
-      if (blocks != null && !blocks.isEmpty() && blocks.length() <= 18 && blocks.chars().allMatch(Character::isDigit)) {
+      if (blocks != null && !blocks.isEmpty() && blocks.length() <= 18 && blocks.chars().allMatch(c -> c >= '0'
+          && c <= '9')) {
         return Long.parseLong(blocks);
       }
     }

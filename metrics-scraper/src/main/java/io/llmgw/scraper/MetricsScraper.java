@@ -179,6 +179,9 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       if (wantModels && slot.state.healthy()) {
         slot.modelsFetchedAt = clock.millis();
         fetchModels(slot);
+        if (settings.kvEvents().enabled() && slot.target.engine().cacheConfigPath() != null) {
+          fetchCacheSize(slot);
+        }
       }
     } finally {
       permits.release();
@@ -223,7 +226,6 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
           slot.state.consecutiveFailures());
     }
     PodMetrics m = slot.target.engine().extract(parsed, requestedAt);
-    long kvBlocks = slot.target.engine().kvCacheBlocks(parsed);
     ServedModels models = slot.models;
     Set<String> recent = slot.activity.update(m.runningAdapters(), m.waitingAdapters(), requestedAt);
     slot.state = new ScrapeState(m.withModels(models.adapters(), models.baseModels(), recent), models, true, 0, null);
@@ -233,9 +235,6 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       }
       for (ScrapeListener l : listeners) {
         l.scraped(slot.target.address(), parsed.skippedLines());
-        if (kvBlocks > 0) {
-          l.kvCacheBlocks(slot.target.address(), kvBlocks);
-        }
       }
     }
   }
@@ -259,6 +258,35 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       @Override
       public void failed(Throwable error) {
         modelsFailed(slot, describe(error));
+      }
+    });
+  }
+
+  /**
+   * The pod's KV-cache size, what its events may claim to hold: static configuration, so read at the model list's pace
+   * and only while the EPP follows the pods' events. A pod that does not say is held to the index's caps alone.
+   */
+  private void fetchCacheSize(Slot slot) {
+    http.get(slot.target.address(), slot.target.engine().cacheConfigPath(), new HttpPages.Reader() {
+      @Override
+      public void page(int status, byte[] body, int length) {
+        long blocks = status == 200 ? slot.target.engine().kvCacheBlocks(body, 0, length) : 0;
+        if (blocks <= 0) {
+          return;
+        }
+        synchronized (slot) {
+          if (slot.retired || closed) {
+            return;
+          }
+          for (ScrapeListener l : listeners) {
+            l.kvCacheBlocks(slot.target.address(), blocks);
+          }
+        }
+      }
+
+      @Override
+      public void failed(Throwable error) {
+        // the next round asks again; meanwhile the pod is held to the index's caps
       }
     });
   }

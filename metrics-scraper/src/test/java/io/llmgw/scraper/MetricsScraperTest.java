@@ -116,8 +116,7 @@ class MetricsScraperTest {
       scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
       scraper.start();
       await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).healthy());
-      assertThat(pod.askedPaths()).containsExactly("/metrics/?name%5B%5D=vllm%3Acache_config_info"
-          + "&name%5B%5D=vllm%3Agpu_cache_usage_perc"
+      assertThat(pod.askedPaths()).containsExactly("/metrics/?name%5B%5D=vllm%3Agpu_cache_usage_perc"
           + "&name%5B%5D=vllm%3Akv_cache_usage_perc&name%5B%5D=vllm%3Alora_requests_info"
           + "&name%5B%5D=vllm%3Anum_requests_running&name%5B%5D=vllm%3Anum_requests_waiting");
     }
@@ -300,15 +299,56 @@ class MetricsScraperTest {
   void theKvCacheSizeIsReadFromCacheConfigInfoAndNonsenseIsNothing() {
     java.util.function.ToLongFunction<String> blocks = page -> {
       byte[] b = page.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      return Engine.VLLM.kvCacheBlocks(PrometheusTextParser.parse(b, 0, b.length, Engine.VLLM.wantedNames()));
+      return Engine.VLLM.kvCacheBlocks(b, 0, b.length);
     };
     assertThat(blocks.applyAsLong("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4096\"} 1.0\n"))
         .isEqualTo(4096);
     assertThat(blocks.applyAsLong("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"None\"} 1.0\n"))
         .isZero();
     assertThat(blocks.applyAsLong("vllm:cache_config_info{num_gpu_blocks=\"-5\"} 1.0\n")).isZero();
+    assertThat(blocks.applyAsLong("vllm:cache_config_info{num_gpu_blocks=\"\u0664\u0660\u0669\u0666\"} 1\n"))
+        .as("digits of another script").isZero();
     assertThat(blocks.applyAsLong("vllm:cache_config_info{num_gpu_blocks=\"99999999999999999999999\"} 1\n"))
         .isZero();
     assertThat(blocks.applyAsLong("vllm:num_requests_waiting 1\n")).isZero();
+    assertThat(blocks.applyAsLong("garbage {{{\n\u0000\n")).isZero();
+    assertThat(Engine.SGLANG.cacheConfigPath()).isNull();
+  }
+
+  /** The cache size is asked at the model list's pace, apart from the load scrape, and only with KV events on. */
+  @Test
+  void theCacheSizeIsAskedApartWithTheModelListOnlyWhileEventsAreFollowed() throws Exception {
+    java.util.concurrent.ConcurrentHashMap<String, Long> sizes = new java.util.concurrent.ConcurrentHashMap<>();
+    ScrapeListener sizesHeard = new ScrapeListener() {
+      @Override
+      public void kvCacheBlocks(String address, long blocks) {
+        sizes.put(address, blocks);
+      }
+    };
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.42", 0)) {
+      pod.setMetricsText(FakeModelServer.vllmText(1, 1, 0.1, 4, List.of(), List.of())
+          + "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"2048\"} 1.0\n");
+      pod.setModels("base-model", List.of());
+      MetricsScraper withEvents = new MetricsScraper(ScrapeSettings.defaults().withInterval(Duration.ofMillis(20))
+          .withKvEvents(new io.llmgw.scraper.kvevents.KvEventSettings(5557, 0, "", Duration.ofSeconds(1))),
+          scheduler, Clock.systemUTC(), sizesHeard);
+      try {
+        withEvents.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+        withEvents.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> sizes.containsKey(pod.address()));
+        assertThat(sizes).containsEntry(pod.address(), 2048L);
+        assertThat(pod.askedPaths()).contains(Engine.VLLM.cacheConfigPath(), Engine.VLLM.metricsPath());
+      } finally {
+        withEvents.close();
+      }
+    }
+    try (FakeModelServer pod = new FakeModelServer("127.0.0.43", 0)) {
+      pod.setVllm(1, 1, 0.1, 4, List.of(), List.of());
+      pod.setModels("base-model", List.of());
+      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+      scraper.start();
+      await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).models() != ServedModels.UNKNOWN);
+      assertThat(pod.askedPaths()).as("without KV events nobody asks").doesNotContain(Engine.VLLM.cacheConfigPath());
+    }
   }
 }

@@ -42,11 +42,6 @@ public final class HeaderDeadline implements Handler<HttpConnection> {
     };
   }
 
-  /** Connections whose headers are awaited now. */
-  public int waiting() {
-    return timers.size();
-  }
-
   private void arm(HttpConnection connection) {
     long id = vertx.setTimer(millis, t -> {
       if (timers.remove(connection, t)) {

@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerProcess implements AutoCloseable {
   /** USER_HZ: the unit of utime and stime in {@code /proc/<pid>/stat}; 100 on every Linux this runs on. */
-  private static final long TICKS_PER_SECOND = 100;
 
   private final String name;
   private final Process process;
@@ -103,10 +102,8 @@ final class ServerProcess implements AutoCloseable {
     return comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre");
   }
 
-  /** Fields 14 and 15 (utime, stime) of a {@code stat} line; the command name in parentheses may hold spaces. */
   static long cpuMillis(String stat) {
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / TICKS_PER_SECOND;
+    return io.llmgw.bench.ProcessCpu.millis(stat);
   }
 
   /** Whether the process still runs; a server that died mid-run invalidates the run. */

@@ -89,8 +89,9 @@ public final class KvFloodRun {
       pub.setSndHWM(8);
       pub.bind("tcp://" + floodedHost + ":" + events.port());
       new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, Math.min(10, seconds), ~1L, 4096, 120).run(n -> {});
-      StringBuilder rows = new StringBuilder("| run | TTFT p50 ms | TTFT p99 ms | ok / sent | flood losses | "
-          + "batches applied | MB of events read | heap peak MB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+      StringBuilder rows = new StringBuilder("| run | TTFT p50 ms | TTFT p99 ms | ok / sent | process CPU ms per "
+          + "request | flood losses | batches applied | MB of events read | heap peak MB |\n"
+          + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       peakHeap.set(0);
       double[] counts = counted(rig);
       counts = row(rows, "quiet", rig, new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, 1, 4096, 120)
@@ -135,9 +136,13 @@ public final class KvFloodRun {
     System.exit(0);
   }
 
-  /** The replicas' KV-event counters together: flood losses, batches applied, bytes read. */
+  /**
+   * The replicas' KV-event counters together (flood losses, batches applied, bytes read) and this process's CPU so far
+   * in milliseconds: the replicas', the pods', the proxy's and the client's together.
+   */
   private static double[] counted(Rig rig) throws Exception {
-    double[] c = new double[3];
+    double[] c = new double[4];
+    c[3] = io.llmgw.bench.ProcessCpu.selfMillis();
     for (Epp epp : rig.epps()) {
       String m = EppMetricsText.scrape(epp);
       c[0] += EppMetricsText.value(m, "llmgw_kv_event_losses_total{reason=\"flood\"}");
@@ -151,9 +156,9 @@ public final class KvFloodRun {
   private static double[] row(StringBuilder rows, String name, Rig rig, RunResult r, AtomicLong peakHeap,
       double[] before) throws Exception {
     double[] now = counted(rig);
-    rows.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %d / %d | %.0f | %.0f | %.0f | %d |%n", name,
-        r.ttftMs(50), r.ttftMs(99), r.ok(), r.sent(), now[0] - before[0], now[1] - before[1],
-        (now[2] - before[2]) / (1 << 20), peakHeap.get() >> 20));
+    rows.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %d / %d | %.1f | %.0f | %.0f | %.0f | %d |%n",
+        name, r.ttftMs(50), r.ttftMs(99), r.ok(), r.sent(), (now[3] - before[3]) / Math.max(1, r.ok()),
+        now[0] - before[0], now[1] - before[1], (now[2] - before[2]) / (1 << 20), peakHeap.get() >> 20));
     return now;
   }
 

@@ -124,7 +124,7 @@ public final class PeerExchange implements AutoCloseable {
     if (!listed.isEmpty()) {
       LOG.info("peer replicas: watching the in-flight counts of {}", new java.util.TreeSet<>(listed));
     }
-    if (key.insecure() && key.given()) {
+    if (!key.signs() && key.given()) {
       LOG.warn("peer replicas: --peers-insecure: the counts are exchanged without a secret, so anyone who can reach "
           + "the health port reads tenants' names and spending and can send invented counts; use "
           + "--peers-secret-file unless every host that can reach it is trusted");

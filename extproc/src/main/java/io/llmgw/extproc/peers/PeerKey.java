@@ -36,10 +36,12 @@ public final class PeerKey {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final byte[] secret;
+  private final SecretKeySpec macKey;
   private final boolean insecure;
 
   private PeerKey(byte[] secret, boolean insecure) {
     this.secret = secret;
+    this.macKey = secret == null ? null : new SecretKeySpec(secret, "HmacSHA256");
     this.insecure = insecure;
   }
 
@@ -80,8 +82,9 @@ public final class PeerKey {
     return secret != null || insecure;
   }
 
-  public boolean insecure() {
-    return secret == null;
+  /** Whether watch requests and messages are signed: a secret was given. */
+  public boolean signs() {
+    return secret != null;
   }
 
   static byte[] nonce() {
@@ -175,7 +178,7 @@ public final class PeerKey {
   private byte[] mac(String purpose, byte[] data, int from, int to, long seq) {
     try {
       Mac m = Mac.getInstance("HmacSHA256");
-      m.init(new SecretKeySpec(secret, "HmacSHA256"));
+      m.init(macKey);
       m.update(purpose.getBytes(StandardCharsets.US_ASCII));
       m.update((byte) 0);
       if (seq >= 0) {

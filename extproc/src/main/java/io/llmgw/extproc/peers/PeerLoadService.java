@@ -86,7 +86,7 @@ final class PeerLoadService {
     try {
       long now = System.currentTimeMillis();
       nonce = key.watcherNonce(request, now);
-      if (!key.insecure() && !seen.first(nonce, now)) {
+      if (key.signs() && !seen.first(nonce, now)) {
         throw new IOException("a watch request seen before (replayed), or too many within a minute");
       }
     } catch (IOException e) {

@@ -208,6 +208,19 @@ class PeerSecurityTest {
     assertThat(peer.requests()).as("it never stopped or restarted watching").isEmpty();
   }
 
+  /** A secret file written by {@code echo} (a line break at its end) serves with one written without. */
+  @Test
+  void aSecretsTrailingLineBreakIsNotPartOfIt() throws Exception {
+    PeerKey withBreak = PeerKey.of("the fleet's shared secret, 32 b\r\n".getBytes(StandardCharsets.US_ASCII));
+    byte[] nonce = PeerKey.nonce();
+    long now = System.currentTimeMillis();
+    assertThat(KEY.watcherNonce(withBreak.watchRequest(nonce, now), now)).isEqualTo(nonce);
+    assertThat(KEY.open(nonce, 3, withBreak.seal(nonce, 3, new byte[] {1, 2}))).containsExactly(1, 2);
+    assertThat(KEY.prefixSeed()).isEqualTo(withBreak.prefixSeed()).isNotZero();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> KEY.open(nonce, 4, withBreak.seal(nonce, 3,
+        new byte[] {1, 2}))).as("out of its place in the stream").hasMessageContaining("not signed");
+  }
+
   @Test
   void aFutureSendTimeIsNotBelieved() throws Exception {
     PeerLoad future = new PeerLoad(1, Map.of("base", 1), new long[] {System.currentTimeMillis() + 3_600_000});

@@ -26,10 +26,6 @@ final class PodEventStream {
   /** A loss of one cause is logged at most this often per pod; the counters count every one. */
   private static final long LOG_INTERVAL_NANOS = 60_000_000_000L;
   private static final long SECOND = 1_000_000_000L;
-  private static final long FIRST_RECONNECT_NANOS = 100_000_000L;
-  private static final long MAX_RECONNECT_NANOS = 10 * SECOND;
-  private static final long FIRST_FLOOD_PAUSE_NANOS = SECOND;
-  private static final long MAX_FLOOD_PAUSE_NANOS = 60 * SECOND;
 
   final String pod;
   private final String host;
@@ -43,9 +39,11 @@ final class PodEventStream {
    * thread up to the replay timeout, so a pod that never answers must not take it from the others): a gap meanwhile is
    * a loss without asking.
    */
-  private static final long MIN_REPLAY_SPACING_NANOS = 2_000_000_000L;
-  private static final long MAX_REPLAY_SPACING_NANOS = 64_000_000_000L;
-  private long replaySpacingNanos = MIN_REPLAY_SPACING_NANOS;
+  private final Backoff replaySpacing = new Backoff(2 * SECOND, 64 * SECOND);
+  /** After an established connection broke: connected again this much later. */
+  private final Backoff reconnect = new Backoff(SECOND / 10, 10 * SECOND);
+  /** After a pod went over its bytes a second: not read for this long. */
+  private final Backoff floodPause = new Backoff(SECOND, 60 * SECOND);
   private static final int REPLAY_HANDSHAKE_MILLIS = 200;
   private long last = -1;
   private long nextReplayNanos = System.nanoTime();
@@ -53,8 +51,6 @@ final class PodEventStream {
   /** The open connection, or null while it waits to be made again ({@link #reopenAtNanos}). */
   private PodConnection connection;
   private long reopenAtNanos;
-  private long reconnectNanos = FIRST_RECONNECT_NANOS;
-  private long floodPauseNanos = FIRST_FLOOD_PAUSE_NANOS;
   private long openedAtNanos;
   private long lastFloodNanos = Long.MIN_VALUE / 2;
   private long windowStartNanos;
@@ -111,14 +107,14 @@ final class PodEventStream {
       return false;
     }
     stats.disconnects.increment();
-    if (now - openedAtNanos > MAX_RECONNECT_NANOS) {
-      reconnectNanos = FIRST_RECONNECT_NANOS; // it held a while: this is a new trouble, not the same one again
+    if (now - openedAtNanos > reconnect.maxNanos()) {
+      reconnect.reset(); // it held a while: this is a new trouble, not the same one again
     }
+    long delay = reconnect.take();
     lose(Loss.DISCONNECTED, "the connection broke or the pod sent a batch over " + connection.budget.maxMessageBytes()
         + " bytes (--kv-events-max-message-bytes, or the share of --kv-events-budget-bytes); connecting again in "
-        + reconnectNanos / 1_000_000 + " ms");
-    pause(now, reconnectNanos);
-    reconnectNanos = Math.min(MAX_RECONNECT_NANOS, reconnectNanos * 2);
+        + delay / 1_000_000 + " ms");
+    pause(now, delay);
     return true;
   }
 
@@ -145,14 +141,14 @@ final class PodEventStream {
     if (windowBytes <= settings.podBytesPerSecond()) {
       return true;
     }
-    if (now - lastFloodNanos > MAX_FLOOD_PAUSE_NANOS) {
-      floodPauseNanos = FIRST_FLOOD_PAUSE_NANOS;
+    if (now - lastFloodNanos > floodPause.maxNanos()) {
+      floodPause.reset();
     }
     lastFloodNanos = now;
+    long delay = floodPause.take();
     lose(Loss.FLOOD, "it sent more than " + settings.podBytesPerSecond() + " bytes within a second "
-        + "(--kv-events-pod-bytes-per-second); not listened to for " + floodPauseNanos / 1_000_000 + " ms");
-    pause(now, floodPauseNanos);
-    floodPauseNanos = Math.min(MAX_FLOOD_PAUSE_NANOS, floodPauseNanos * 2);
+        + "(--kv-events-pod-bytes-per-second); not listened to for " + delay / 1_000_000 + " ms");
+    pause(now, delay);
     return false;
   }
 
@@ -230,7 +226,10 @@ final class PodEventStream {
     try (ZMQ.Socket dealer = context.createSocket(SocketType.DEALER)) {
       dealer.setLinger(0);
       dealer.setHandshakeIvl(REPLAY_HANDSHAKE_MILLIS); // a stuck handshake is retried within the replay's second
-      dealer.setMaxMsgSize(settings.maxMessageBytes());
+      // the pod's share bounds what a replay's answer may queue, as it bounds its stream: ZeroMQ's default would hold
+      // a thousand of them
+      dealer.setRcvHWM(connection.budget.highWaterMark());
+      dealer.setMaxMsgSize(connection.budget.maxMessageBytes());
       dealer.connect("tcp://" + host + ":" + settings.replayPort());
       dealer.sendMore(new byte[0]);
       dealer.send(ByteBuffer.allocate(8).putLong(from).array());
@@ -266,11 +265,10 @@ final class PodEventStream {
     }
     if (last < to) {
       stats.replaysUnanswered.increment();
-      nextReplayNanos = System.nanoTime() + replaySpacingNanos;
-      replaySpacingNanos = Math.min(MAX_REPLAY_SPACING_NANOS, replaySpacingNanos * 2);
+      nextReplayNanos = System.nanoTime() + replaySpacing.take();
       return false;
     }
-    replaySpacingNanos = MIN_REPLAY_SPACING_NANOS;
+    replaySpacing.reset();
     return true;
   }
 
