@@ -104,9 +104,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
 
       @Override
       public void kvCacheBlocks(String address, long blocks) {
-        if (s.scrape().kvEvents().enabled()) {
-          engineBlocks.capacity(address, blocks); // what its events may claim to hold
-        }
+        engineBlocks.capacity(address, blocks); // what its events may claim to hold (asked only while they are followed)
       }
     });
     DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock, s.listen().admin());

@@ -106,6 +106,8 @@ public final class Lifecycle implements AutoCloseable {
   private static final long RETENTION_SWEEP_MILLIS = 3_600_000;
   /** A validation that began this often and never ended fails its batch: it may be what stops the service. */
   static final int MAX_VALIDATION_STARTS = 3;
+  /** Batches whose validation this process has counted a start of and not yet seen end. */
+  private final Set<String> startedHere = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private static final int MAX_REPORTED = 1_000;
 
   /**
@@ -182,13 +184,19 @@ public final class Lifecycle implements AutoCloseable {
   private void validate(Batch found, LoadReport r) {
     if (found.validationStarts() >= MAX_VALIDATION_STARTS) {
       fail(found, List.of(new LineError("validation_interrupted", "the validation of this batch began "
-          + found.validationStarts() + " times and never ended (the service stopped, or its store failed, while it "
-          + "ran): the batch is failed so that the others go on", null, null)));
+          + found.validationStarts() + " times and never ended (the service stopped while it ran): the batch is "
+          + "failed so that the others go on", null, null)));
       return;
     }
-    Batch b = found.withValidationStart();
-    if (!store.transition(b.id(), BatchStatus.VALIDATING, b)) {
-      return; // cancelled meanwhile
+    Batch b = found;
+    if (!startedHere.contains(found.id())) {
+      // counted once per life of this process: a start it did not live to end is what a crash loop looks like, while
+      // one that failed here (the store, for a moment) is tried again at the next tick without counting
+      b = found.withValidationStart();
+      if (!store.transition(b.id(), BatchStatus.VALIDATING, b)) {
+        return; // cancelled meanwhile
+      }
+      startedHere.add(b.id());
     }
     StoredFile input = store.file(b.inputFileId()).orElse(null);
     if (input == null) {
@@ -220,12 +228,14 @@ public final class Lifecycle implements AutoCloseable {
       throw new java.io.UncheckedIOException("reading its input file a second time failed", e);
     }
     Batch next = b.withValidation(o.total(), List.of()).moved(BatchStatus.IN_PROGRESS, nowSeconds());
+    startedHere.remove(b.id());
     if (store.accept(next, known, clock.millis())) {
       LOG.info("batch {}: {} requests queued, {} for models no route serves", b.id(), queued[0], known.size());
     }
   }
 
   private void fail(Batch b, List<io.llmgw.batch.store.LineError> errors) {
+    startedHere.remove(b.id());
     if (store.transition(b.id(), BatchStatus.VALIDATING, b.withValidation(0, errors).moved(BatchStatus.FAILED,
         nowSeconds()))) {
       LOG.info("batch {}: failed validation: {}", b.id(), errors.getFirst().message());

@@ -9,9 +9,9 @@ import java.util.Map;
  *
  * @param finalStatus where a {@code finalizing} batch ends: completed or expired (a crash while finalizing resumes it)
  * @param owner the tenant it belongs to ({@code ""} when the service has no tenants, or the batch is older than tenants)
- * @param validationStarts how often its validation began: one that never ended (the service stopped, or the store
- *     failed, while it ran) is counted here, so a batch whose validation keeps stopping the service is failed, not
- *     retried for ever (not part of OpenAI's batch object)
+ * @param validationStarts how many lives of the service began its validation (once each): one that never ended
+ *     because the service stopped is counted here, so a batch whose validation keeps stopping the service is failed,
+ *     not retried for ever (not part of OpenAI's batch object)
  */
 public record Batch(String id, String endpoint, String inputFileId, String completionWindow, BatchStatus status,
     BatchStatus finalStatus, Map<String, String> metadata, List<LineError> errors, int total, long createdAt,

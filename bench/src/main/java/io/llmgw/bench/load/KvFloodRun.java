@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
@@ -32,10 +31,11 @@ import org.zeromq.ZMQ;
  * KV-cache events as vLLM does and the fifth's event port held by a process that publishes ~315 KB {@code BlockStored}
  * batches as fast as it can. Both replicas run in this JVM, so its heap is theirs together: run it with {@code -Xmx768m}
  * for two replicas of 384 MB, {@code -Xmx2g} for two of 1 GB. One quiet run, one run under the flood (which starts with
- * it and lasts its length), then the flood stops and the run waits until both replicas follow the flooded pod's events
- * again. Prints TTFT p50/p99 and errors of each run, what the replicas counted, the heap at its peak, and how long the
- * flooded pod took to be followed again. The load generator shares the process and the machine: this compares
- * latencies at one offered load, not rates. Usage: [seconds a run] [requests a second].
+ * it and lasts its length; the attacker is a process of its own), then the flood stops and the run waits until both
+ * replicas follow the flooded pod's events again. Prints TTFT p50/p99 and errors of each run, this process's CPU per
+ * request, what the replicas counted, the heap at its peak, and how long the flooded pod took to be followed again. The
+ * load generator shares the process and the machine: this compares latencies at one offered load, not rates. Usage:
+ * [seconds a run] [requests a second].
  */
 public final class KvFloodRun {
   static final String MODEL = SimConfig.DEFAULT_MODEL;
@@ -44,6 +44,10 @@ public final class KvFloodRun {
   private KvFloodRun() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 4 && args[0].equals("flood")) {
+      flood(args[1], Integer.parseInt(args[2]), Double.parseDouble(args[3]));
+      return;
+    }
     double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 30;
     double rate = args.length > 1 ? Double.parseDouble(args[1]) : 10;
     Path dir = Files.createTempDirectory("llmgw-kvflood");
@@ -84,10 +88,6 @@ public final class KvFloodRun {
       for (Epp epp : rig.epps()) {
         Rig.awaitScraped(epp, flooded);
       }
-      ZMQ.Socket pub = zmq.createSocket(SocketType.PUB);
-      pub.setLinger(0);
-      pub.setSndHWM(8);
-      pub.bind("tcp://" + floodedHost + ":" + events.port());
       new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, Math.min(10, seconds), ~1L, 4096, 120).run(n -> {});
       StringBuilder rows = new StringBuilder("| run | TTFT p50 ms | TTFT p99 ms | ok / sent | process CPU ms per "
           + "request | flood losses | batches applied | MB of events read | heap peak MB |\n"
@@ -96,21 +96,20 @@ public final class KvFloodRun {
       double[] counts = counted(rig);
       counts = row(rows, "quiet", rig, new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, 1, 4096, 120)
           .run(n -> {}), peakHeap, counts);
-      AtomicBoolean flooding = new AtomicBoolean(true);
-      Thread flood = Thread.ofPlatform().start(() -> {
-        byte[] batch = bigBatch();
-        // until the run ends; the count only bounds it (a PUB socket drops what its peers cannot take)
-        for (long seq = 0; flooding.get() && seq < 10_000_000_000L; seq++) {
-          pub.sendMore("kv-events");
-          pub.sendMore(ByteBuffer.allocate(8).putLong(seq).array());
-          pub.send(batch, ZMQ.DONTWAIT);
-        }
-      });
+      // the attacker is a process of its own, so that this one's CPU is the replicas', the pods', the proxy's and the
+      // client's, not the flood's sending
+      Process flood = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx256m", "-cp", System.getProperty("java.class.path"), KvFloodRun.class.getName(), "flood", floodedHost,
+          Integer.toString(events.port()), Double.toString(seconds)).inheritIO().start();
       peakHeap.set(0);
       RunResult under = new OpenLoopRun("127.0.0.1", rig.proxyPort(), w, rate, seconds, 2, 4096, 120).run(n -> {});
-      flooding.set(false);
-      flood.join();
+      if (!flood.waitFor((long) seconds + 30, java.util.concurrent.TimeUnit.SECONDS)) {
+        flood.destroyForcibly().waitFor();
+      }
       row(rows, "flood", rig, under, peakHeap, counts);
+      ZMQ.Socket pub = zmq.createSocket(SocketType.PUB);
+      pub.setLinger(0);
+      pub.bind("tcp://" + floodedHost + ":" + events.port());
       // the flood has stopped: the pod publishes what a pod does, and both replicas must come to follow it again
       long stopped = System.nanoTime();
       byte[] calm = calmBatch();
@@ -160,6 +159,24 @@ public final class KvFloodRun {
         name, r.ttftMs(50), r.ttftMs(99), r.ok(), r.sent(), (now[3] - before[3]) / Math.max(1, r.ok()),
         now[0] - before[0], now[1] - before[1], (now[2] - before[2]) / (1 << 20), peakHeap.get() >> 20));
     return now;
+  }
+
+  /** The attacker: publishes ~315 KB batches on the pod's event port as fast as its PUB socket lets it, then ends. */
+  private static void flood(String host, int port, double seconds) {
+    try (ZContext zmq = new ZContext()) {
+      ZMQ.Socket pub = zmq.createSocket(SocketType.PUB);
+      pub.setLinger(0);
+      pub.setSndHWM(8);
+      pub.bind("tcp://" + host + ":" + port);
+      byte[] batch = bigBatch();
+      long end = System.nanoTime() + (long) (seconds * 1e9);
+      // for the run's length; the count only bounds it (a PUB socket drops what its peers cannot take)
+      for (long seq = 0; System.nanoTime() < end && seq < 10_000_000_000L; seq++) {
+        pub.sendMore("kv-events");
+        pub.sendMore(ByteBuffer.allocate(8).putLong(seq).array());
+        pub.send(batch, ZMQ.DONTWAIT);
+      }
+    }
   }
 
   /** One block of a long run of token ids: a batch the index takes, of about {@link #BATCH_BYTES}. */
