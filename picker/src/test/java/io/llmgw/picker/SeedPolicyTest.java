@@ -114,23 +114,27 @@ class SeedPolicyTest {
   }
 
   /**
-   * Issue 30: other replicas' requests count where this replica's own count cannot: a pod where the adapter only waits
-   * for a slot the batch's other adapters hold, or whose queue (what every replica sent, as the pod reports it) is at
-   * the threshold, is not where more of the adapter's requests go.
+   * Issue 30 and 48: a pod where the adapter only waits for a slot the batch's other adapters hold is no place for more
+   * of its requests; a pod whose queue is long with other adapters' requests keeps the adapter's affinity (nothing
+   * waits there for it, as the pod reports), and one that names the adapter waiting counts the queue against it.
    */
   @Test
-  void aPodWhereTheAdapterWaitsForASlotOrWhoseQueueIsFullIsNotPreferred() {
+  void aPodWhereTheAdapterWaitsIsChargedItsQueueAndOtherAdaptersQueuesDoNotTakeAffinityAway() {
     Set<String> all = Set.of("a", "b", "c", "d", "e");
     var idle = pod(1, active(all, Set.of()), new Pods.Pending());
     var slotsTaken = pod(2, new PodMetrics(1, 8, 0, 4, Set.of("b", "c", "d", "e"), Set.of("a"), all, Set.of("base"),
         Pods.NOW), new Pods.Pending());
     assertThat(picked(List.of(idle, slotsTaken)).primary()).isSameAs(idle);
-    var queued = pod(3, new PodMetrics(3, 8, 0, 4, Set.of("a"), Set.of(), all, Set.of("base"), Pods.NOW),
+    var othersQueued = pod(3, new PodMetrics(3, 8, 0, 4, Set.of("a"), Set.of("b"), all, Set.of("base"), Pods.NOW),
         new Pods.Pending());
-    assertThat(picked(List.of(idle, queued)).primary()).as("3 waiting, the threshold here").isSameAs(idle);
-    var shorter = pod(4, new PodMetrics(2, 8, 0, 4, Set.of("a"), Set.of(), all, Set.of("base"), Pods.NOW),
+    assertThat(picked(List.of(idle, othersQueued)).primary()).as("3 waiting, none of them for a")
+        .isSameAs(othersQueued);
+    var aQueued = pod(4, new PodMetrics(3, 8, 0, 4, Set.of("a"), Set.of("a"), all, Set.of("base"), Pods.NOW),
         new Pods.Pending());
-    assertThat(picked(List.of(idle, shorter)).primary()).isSameAs(shorter);
+    assertThat(picked(List.of(idle, aQueued)).primary()).as("3 waiting for a: the threshold here").isSameAs(idle);
+    var shared = pod(5, new PodMetrics(4, 8, 0, 4, Set.of("a", "b"), Set.of("a", "b"), all, Set.of("base"), Pods.NOW),
+        new Pods.Pending());
+    assertThat(picked(List.of(idle, shared)).primary()).as("4 waiting for two adapters: 2 for a").isSameAs(shared);
   }
 
   private Decision picked(List<EndpointState> pool) {

@@ -58,6 +58,43 @@ class SchedulingIntegrationTest {
     }
   }
 
+  /**
+   * Issue 48 item 5, over real frames and pods that list every registered adapter as vLLM does: a pod running the
+   * adapter keeps it while its queue, at the threshold, holds only other adapters' requests; once the pod names the
+   * adapter waiting, its queue counts against the adapter and the other pod running it takes over.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {3, 50})
+  void seedPolicyKeepsAffinityUntilThePodSaysTheAdapterItselfWaits(int threshold) throws Exception {
+    // the pool's saturation (the mean queue over the limit) must not hold the requests: that is admission's part
+    try (EppHarness seed = new EppHarness(3, 51, s -> s.withPolicy(PolicyShorthand.SEED, threshold)
+        .withFlow(s.flow(), new io.llmgw.picker.SaturationSettings(threshold * 3, 0.8,
+            s.saturation().staleAfter())))) {
+      List<String> all = List.of("adapter-a", "split-v1", "shed-me");
+      seed.pods.forEach(p -> p.setModels("base-model", all));
+      String busy = seed.pods.get(0).address();
+      seed.pods.get(0).setVllm(threshold, 4, 0.2, 4, List.of("adapter-a", "shed-me"), List.of("shed-me"));
+      seed.pods.get(1).setVllm(0, 0, 0.0, 4, List.of(), List.of());
+      seed.pods.get(2).setVllm(0, 0, 0.0, 4, List.of(), List.of());
+      await().atMost(Duration.ofSeconds(10)).until(() -> seed.epp.datastore().scrapeState(busy).metrics()
+          .waitingQueue() == threshold);
+
+      assertThat(pick(seed)).as("the only pod running adapter-a, its queue all shed-me's").isEqualTo(busy);
+
+      seed.pods.get(0).setVllm(threshold, 4, 0.2, 4, List.of("adapter-a"), List.of("adapter-a"));
+      await().atMost(Duration.ofSeconds(10)).until(
+          () -> seed.epp.datastore().scrapeState(busy).metrics().waitingAdapters().contains("adapter-a"));
+      assertThat(pick(seed)).as("adapter-a itself waits there, at the threshold").isNotEqualTo(busy);
+    }
+  }
+
+  private static String pick(EppHarness harness) throws Exception {
+    ExtProcCall call = harness.open();
+    String picked = setHeader(routeFullDuplex(call, chat("adapter-a")), EppProtocol.DESTINATION).split(",")[0];
+    call.cancel();
+    return picked;
+  }
+
   @Test
   void item9TheFallbacksOptionPutsTheSameOrderedListInTheHeaderAndTheMetadata() throws Exception {
     try (EppHarness listed = new EppHarness(2, 45,

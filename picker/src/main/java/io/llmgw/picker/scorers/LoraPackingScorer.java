@@ -4,19 +4,24 @@ import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PickRequest;
 import io.llmgw.picker.Scorer;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The seed policy (the gateway's PoC rule) as one scorer. Endpoints where the request's adapter is active
  * ({@link EndpointState#adapterActive}: running there, lately so, or in flight from this gateway) with fewer than
- * {@code pendingThreshold} of the gateway's requests pending for it there, and fewer than {@code pendingThreshold}
- * requests waiting there in all ({@link EndpointState#queued}: what every replica sent counts), are preferred, the one
- * with the MOST pending first: an adapter's traffic packs onto few pods and does not flap between them. A pod that only lists the
- * adapter is not preferred (vLLM lists every registered adapter on every pod). Among equals, the one whose batch runs
- * the fewest adapters. Every other endpoint (and every endpoint for a base-model request, where packing buys
- * nothing) ranks below them by fewest active adapters, then least pending in total, then whether it can serve the
- * adapter without a load ({@link EndpointState#holdsAdapter}). Pending per adapter is this
- * gateway's own count (pods report no per-adapter counts); pending in total is what the pod reports, running and
- * waiting, plus what this gateway sent it since ({@link EndpointState#pending}), so other replicas' load counts too.
+ * {@code pendingThreshold} requests pending for that adapter there are preferred, the one with the MOST pending first:
+ * an adapter's traffic packs onto few pods and does not flap between them. A pod that only lists the adapter is not
+ * preferred (vLLM lists every registered adapter on every pod). Among equals, the one whose batch runs the fewest
+ * adapters. Every other endpoint (and every endpoint for a base-model request, where packing buys nothing) ranks
+ * below them by fewest active adapters, then least pending in total, then whether it can serve the adapter without a
+ * load ({@link EndpointState#holdsAdapter}).
+ *
+ * <p>Pending for the adapter ({@link #pendingFor}) is what the proposal's rule reads: requests in that adapter, not in
+ * the pod. It is every replica's in-flight count for the adapter there (this one's live, its peers' last snapshots),
+ * or, when the pod reports the adapter among {@code waiting_lora_adapters}, its share of the pod's waiting queue if
+ * that is more (clients and replicas this one does not hear from). An adapter the pod does not name as waiting has
+ * nothing waiting there, so a long queue of other adapters' requests does not take the adapter's affinity away: the
+ * pod's total queue counts through saturation, admission and the fallback branch's order, not here.
  *
  * <p>Preferred endpoints score in [0.5, 1], the others in [0, 0.5): with max-score picking, the preferred branch is
  * ranked first and the others follow as fallbacks. Each branch's tie-breaker is normalised over that branch alone.
@@ -57,9 +62,8 @@ public final class LoraPackingScorer implements Scorer {
       EndpointState e = candidates.get(i);
       int p = -1;
       if (!e.metrics().baseModels().contains(model) && e.adapterActive(model)) {
-        int forModel = e.inFlight().forModel(model);
-        // the per-adapter count is this replica's own; the pod's queue is everyone's (other replicas pack here too)
-        p = forModel < pendingThreshold && e.queued() < pendingThreshold ? forModel : -1;
+        int forModel = pendingFor(e, model);
+        p = forModel < pendingThreshold ? forModel : -1;
       }
       pending[i] = p;
       // last of all, a pod that can serve the adapter without a load call ranks above one that cannot
@@ -81,6 +85,21 @@ public final class LoraPackingScorer implements Scorer {
         out[i] = 0.499 * fewest(key[i], minRest, maxRest);
       }
     }
+  }
+
+  /**
+   * Requests for the adapter at the pod: every replica's in flight there, or the adapter's share of the pod's waiting
+   * queue when the pod names it waiting (the queue split evenly among the adapters it names waiting), whichever is
+   * more. Nothing is waiting for an adapter the pod does not name.
+   */
+  static int pendingFor(EndpointState e, String adapter) {
+    int inFlight = e.inFlight().forModel(adapter);
+    Set<String> waiting = e.metrics().waitingAdapters();
+    if (!waiting.contains(adapter)) {
+      return inFlight;
+    }
+    int queue = e.metrics().waitingQueue();
+    return Math.max(inFlight, (queue + waiting.size() - 1) / waiting.size());
   }
 
   /** Min–max normalised, fewer is better. */
