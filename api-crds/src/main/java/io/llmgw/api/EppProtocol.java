@@ -15,8 +15,21 @@ public final class EppProtocol {
   public static final String OBJECTIVE = "x-gateway-inference-objective";
   /** The flow a request belongs to for fairness within its priority band; default: its route. */
   public static final String FAIRNESS_ID = "x-gateway-inference-fairness-id";
+  /** llm-d's name for the same flow ({@link #FAIRNESS_ID} wins when a request carries both). */
+  public static final String LLMD_FAIRNESS_ID = "x-llm-d-inference-fairness-id";
   /** A per-request time-to-first-token objective in milliseconds: its deadline for EDF and for pod filtering. */
   public static final String SLO_TTFT_MS = "x-slo-ttft-ms";
+  /** llm-d's name for the same objective ({@link #SLO_TTFT_MS} wins when a request carries both). */
+  public static final String LLMD_SLO_TTFT_MS = "x-llm-d-slo-ttft-ms";
+  /**
+   * GIE's conformance hook, honoured only with {@code --conformance-test-hooks}: the candidates a request may be sent
+   * to, {@code ip} (any of its ports) or {@code ip:port}, comma-separated.
+   */
+  public static final String TEST_ENDPOINT_SELECTION = "test-epp-endpoint-selection";
+  /** GIE's conformance hook on the response: the endpoint that served it, as the proxy reported it. */
+  public static final String TEST_SERVED_ENDPOINT = "x-conformance-test-served-endpoint";
+  /** With {@code --emit-endpoint-scores}, in {@code envoy.lb}: each candidate's weighted score, {@code ip:port=score}. */
+  public static final String ENDPOINT_SCORES = "x-gateway-destination-endpoint-scores";
   /** Requirements for a model-less route (INFaaS): time to first token, declared accuracy, price per 1k tokens. */
   public static final String MAX_LATENCY_MS = "x-llmgw-max-latency-ms";
   public static final String MIN_ACCURACY = "x-llmgw-min-accuracy";

@@ -6,6 +6,8 @@ import java.util.Map;
 public record PodInfo(String namespace, String name, Map<String, String> labels, String podIP, String phase,
     boolean ready) {
   public static final String ENGINE_TYPE_LABEL = "inference.networking.k8s.io/engine-type";
+  /** llm-d's name for the same label (since llm-d-router v0.9), read first. */
+  public static final String LLMD_ENGINE_TYPE_LABEL = "llm-d.ai/engine-type";
 
   public PodInfo {
     labels = Map.copyOf(labels);
@@ -17,6 +19,6 @@ public record PodInfo(String namespace, String name, Map<String, String> labels,
   }
 
   public String engineType() {
-    return labels.getOrDefault(ENGINE_TYPE_LABEL, "vllm");
+    return labels.getOrDefault(LLMD_ENGINE_TYPE_LABEL, labels.getOrDefault(ENGINE_TYPE_LABEL, "vllm"));
   }
 }

@@ -1,5 +1,7 @@
 package io.llmgw.cli;
 
+import io.llmgw.extproc.pluginfile.FileSettings;
+
 import io.llmgw.scraper.kvevents.KvEventSettings;
 import picocli.CommandLine.Option;
 
@@ -38,7 +40,32 @@ final class KvEventOptions {
   long podBytesPerSecond;
 
   KvEventSettings settings(KvEventSettings defaults) {
-    return new KvEventSettings(port, replayPort, topic, defaults.replayTimeout(), maxMessageBytes, budgetBytes,
-        podBytesPerSecond);
+    return settings(defaults, FileSettings.NONE);
+  }
+
+  /**
+   * The flags over what an llm-d plugin file says (its precise prefix plugins follow each pod's events at 5557 unless
+   * it names another port); a flag given and a file saying otherwise are refused together.
+   */
+  KvEventSettings settings(KvEventSettings defaults, FileSettings file) {
+    int p = pick("--kv-events-port", port, file.kvEventsPort());
+    int r = pick("--kv-events-replay-port", replayPort, file.kvEventsReplayPort());
+    String t = !topic.isEmpty() || file.kvEventsTopic() == null ? topic : file.kvEventsTopic();
+    if (!topic.isEmpty() && file.kvEventsTopic() != null && !topic.equals(file.kvEventsTopic())) {
+      throw new IllegalArgumentException("--kv-events-topic " + topic + " and the plugin file's topicFilter "
+          + file.kvEventsTopic() + " disagree; give one");
+    }
+    return new KvEventSettings(p, r, t, defaults.replayTimeout(), maxMessageBytes, budgetBytes, podBytesPerSecond);
+  }
+
+  private static int pick(String flag, int given, Integer fromFile) {
+    if (fromFile == null || given == fromFile) {
+      return given;
+    }
+    if (given != 0) {
+      throw new IllegalArgumentException(flag + " " + given + " and the plugin file's " + fromFile + " disagree; "
+          + "give one");
+    }
+    return fromFile;
   }
 }

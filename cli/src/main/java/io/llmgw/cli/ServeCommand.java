@@ -12,6 +12,7 @@ import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.RequestSettings;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.observe.AdminAccess;
+import io.llmgw.extproc.pluginfile.FileSettings;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.plugins.DefaultPlugins;
 import io.llmgw.extproc.request.prepare.PromptTokensProducer;
@@ -296,6 +297,9 @@ public final class ServeCommand implements Callable<Integer> {
   PeerOptions peerOptions = new PeerOptions();
 
   @picocli.CommandLine.Mixin
+  WireOptions wireOptions = new WireOptions();
+
+  @picocli.CommandLine.Mixin
   TenancyOptions tenancyOptions = new TenancyOptions();
 
   @picocli.CommandLine.Spec
@@ -354,10 +358,8 @@ public final class ServeCommand implements Callable<Integer> {
   static final double DEFAULT_SESSION_AFFINITY = 2;
 
   /** The scheduling from --plugins-config, else from --policy; with the session-affinity scorer when asked for. */
-  private SchedulingConfig scheduling() throws ConfigException {
-    SchedulingConfig base = pluginsConfig != null
-        ? PluginConfigFile.load(pluginsConfig, w -> System.err.println("llmgw: " + w))
-        : policy.config(threshold);
+  private SchedulingConfig scheduling(PluginConfigFile.Loaded file) {
+    SchedulingConfig base = file != null ? file.config() : policy.config(threshold);
     if (tokenizer != null) {
       if (base.lists(PromptTokensProducer.TYPE)) {
         throw new IllegalArgumentException("--tokenizer and " + base.source() + "'s " + PromptTokensProducer.TYPE
@@ -394,6 +396,11 @@ public final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--policy and --plugins-config both choose the scheduling; give one");
     }
     EppSettings d = EppSettings.defaults(sourceSettings());
+    PluginConfigFile.Loaded file = pluginsConfig != null
+        ? PluginConfigFile.loadFile(pluginsConfig, w -> System.err.println("llmgw: " + w)) : null;
+    FileSettings fromFile = file != null ? file.settings() : FileSettings.NONE;
+    Duration interval = fromFile.scrapeInterval() != null && !spec.commandLine().getParseResult()
+        .hasMatchedOption("--scrape-interval") ? fromFile.scrapeInterval() : scrapeInterval;
     RequestSettings r = d.requests();
     CopySettings c = d.copies();
     String host = bind != null ? bind : source.kubernetes ? "0.0.0.0" : "127.0.0.1";
@@ -410,11 +417,12 @@ public final class ServeCommand implements Callable<Integer> {
     return d.withListen(d.listen().on(host, grpcPort, healthPort, metricsPort).withAdmin(access)
         .withTls(serverTls(), metricsTls).withStopping(drainPeriod, shutdownGrace).withPeers(peerOptions.peers)
         .withPeerService(peerOptions.service).withPeerKey(peerOptions.key()).withBatchStatus(batchStatus))
-        .withScheduling(scheduling())
+        .withScheduling(scheduling(file))
         .withRequests(new RequestSettings(maxBodyBytes, r.bytesPerToken(), r.maxFallbacks(), destinationFallbacks,
             trustRewriteHeader, maxRequestDuration, maxStreams, maxBufferedBytes, requestIdleTimeout, explainEvery,
-            r.traces().to(otlpEndpoint, traceSampleRatio)))
-        .withScrape(d.scrape().withInterval(scrapeInterval).withKvEvents(kvEventOptions.settings(d.scrape().kvEvents()))
+            r.traces().to(otlpEndpoint, traceSampleRatio)).withHooks(wireOptions.hooks()))
+        .withScrape(d.scrape().withInterval(interval).withKvEvents(kvEventOptions.settings(d.scrape().kvEvents(),
+            fromFile))
             .withAdapterWarmWindow(adapterWarmWindow), staleAfter)
         .withAdapters(d.adapters().withLoadWaitTimeout(loadWaitTimeout).withCapacityPerPod(adapterCapacity)
             .withMmeshPort(mmeshPort))

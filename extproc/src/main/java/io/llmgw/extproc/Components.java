@@ -129,9 +129,14 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     StreamLimits limits = new StreamLimits(s.requests().maxStreams(), s.requests().maxBufferedBytes(),
         s.requests().idleTimeout(), ticker);
     metrics.watchStreams(limits::openStreams, limits::bufferedBytes);
+    if (s.requests().hooks().conformanceTestHooks()) {
+      LOG.warn(
+          "--conformance-test-hooks is on: any client can choose its endpoint with the test-epp-endpoint-selection "
+              + "header. For GIE conformance runs only");
+    }
     StreamDeps streams = new StreamDeps(director, datastore, ticker, s.requests().maxBodyBytes(),
         s.requests().bytesPerToken(), s.requests().destinationFallbacks(), limits, new Vitals(clock),
-        Tracing.of(s.requests().traces()), identity[0]);
+        Tracing.of(s.requests().traces()), identity[0], s.requests().hooks());
     metrics.watchEngineBlocks(engineBlocks);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams,
         engineBlocks, routedPrefixes, decisions, tenants);

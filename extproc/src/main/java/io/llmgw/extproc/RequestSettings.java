@@ -23,10 +23,11 @@ import java.time.Duration;
  * @param explainEvery one decision in this many is kept explained ({@code /admin/decisions}); 0 keeps only those of
  *     requests that ask ({@code x-llmgw-explain})
  * @param traces whether and where requests are traced (OpenTelemetry); off by default
+ * @param hooks what llm-d's and GIE's tools may ask to see in the answers; off by default
  */
 public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean destinationFallbacks,
     boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes,
-    Duration idleTimeout, int explainEvery, TraceSettings traces) {
+    Duration idleTimeout, int explainEvery, TraceSettings traces, WireHooks hooks) {
   public static final int DEFAULT_EXPLAIN_EVERY = 16;
 
   public RequestSettings {
@@ -51,6 +52,18 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
     }
   }
 
+  public RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallbacks, boolean destinationFallbacks,
+      boolean trustRewriteHeader, Duration maxRequestDuration, int maxStreams, long maxBufferedBytes,
+      Duration idleTimeout, int explainEvery, TraceSettings traces) {
+    this(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader, maxRequestDuration,
+        maxStreams, maxBufferedBytes, idleTimeout, explainEvery, traces, WireHooks.NONE);
+  }
+
+  public RequestSettings withHooks(WireHooks h) {
+    return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
+        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery, traces, h);
+  }
+
   public static RequestSettings defaults() {
     int maxBody = io.llmgw.api.BodyLimit.DEFAULT_BYTES;
     // a quarter of the heap for bodies still arriving, and never less than one body of the largest size
@@ -61,21 +74,21 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
 
   public RequestSettings withDestinationFallbacks(boolean listed) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, listed, trustRewriteHeader,
-        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery, traces);
+        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery, traces, hooks);
   }
 
   public RequestSettings withStreamLimits(int streams, long bufferedBytes) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
-        maxRequestDuration, streams, bufferedBytes, idleTimeout, explainEvery, traces);
+        maxRequestDuration, streams, bufferedBytes, idleTimeout, explainEvery, traces, hooks);
   }
 
   public RequestSettings withIdleTimeout(Duration timeout) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
-        maxRequestDuration, maxStreams, maxBufferedBytes, timeout, explainEvery, traces);
+        maxRequestDuration, maxStreams, maxBufferedBytes, timeout, explainEvery, traces, hooks);
   }
 
   public RequestSettings withTraces(TraceSettings t) {
     return new RequestSettings(maxBodyBytes, bytesPerToken, maxFallbacks, destinationFallbacks, trustRewriteHeader,
-        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery, t);
+        maxRequestDuration, maxStreams, maxBufferedBytes, idleTimeout, explainEvery, t, hooks);
   }
 }

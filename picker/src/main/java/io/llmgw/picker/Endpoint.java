@@ -9,4 +9,12 @@ public record Endpoint(String pool, String podName, String ip, int port, String 
   public Endpoint(String pool, String podName, String ip, int port, Role role) {
     this(pool, podName, ip, port, (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + port, role);
   }
+
+  /**
+   * Whether a subset of allowed endpoints lets this one through: it names this {@code ip:port}, or the pod's IP alone
+   * (any of its ports: a pod serving data-parallel ranks on several), as GIE's subset hints and conformance hooks do.
+   */
+  public boolean allowedBy(java.util.Set<String> subset) {
+    return subset.contains(address) || subset.contains(ip);
+  }
 }

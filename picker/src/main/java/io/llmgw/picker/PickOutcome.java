@@ -7,8 +7,13 @@ public sealed interface PickOutcome {
   /**
    * @param loadAtPick the primary's load as this request met it, before the request counted there (what the latency
    *     model learns from when the response comes)
+   * @param scored what the picker chose from, or null
    */
-  record Picked(Decision decision, LoadSnapshot loadAtPick) implements PickOutcome {}
+  record Picked(Decision decision, LoadSnapshot loadAtPick, Scored scored) implements PickOutcome {
+    public Picked(Decision decision, LoadSnapshot loadAtPick) {
+      this(decision, loadAtPick, null);
+    }
+  }
 
   /**
    * No endpoint can take the request.

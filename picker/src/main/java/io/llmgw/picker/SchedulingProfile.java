@@ -129,7 +129,7 @@ public final class SchedulingProfile {
     EndpointState primary = ranked.getFirst();
     // what the request meets there, before it is recorded there (recordPick)
     LoadSnapshot load = loadFor(request.model(), request.prefixBlocks(), primary);
-    return new PickOutcome.Picked(new Decision(ranked), load);
+    return new PickOutcome.Picked(new Decision(ranked), load, new Scored(candidates, total));
   }
 
   private static PickOutcome explained(Explanation explain, PickOutcome.NoEndpoint none) {

@@ -223,8 +223,11 @@ public final class FlowControl {
       expired = q.queue.expire();
       queued.addAndGet(-expired.size());
     }
-    for (FlowItem<Waiter> e : expired) {
-      e.payload().fail(ErrorReply.expired(settings.ttl()), "expired", waitedSeconds(e), events);
+    if (!expired.isEmpty()) {
+      ErrorReply answer = ErrorReply.expired(settings.ttl(), !datastore.states(livePools(q)).isEmpty());
+      for (FlowItem<Waiter> e : expired) {
+        e.payload().fail(answer, "expired", waitedSeconds(e), events);
+      }
     }
     while (true) {
       FlowItem<Waiter> next;

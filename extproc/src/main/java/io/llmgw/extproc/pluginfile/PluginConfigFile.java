@@ -3,6 +3,7 @@ package io.llmgw.extproc.pluginfile;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.YamlLocations;
@@ -23,27 +24,29 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
- * Reads the reference EPP's plugin configuration ({@code kind: EndpointPickerConfig}: {@code plugins} by type with
- * parameters, {@code schedulingProfiles} referencing them with weights), so an operator's file carries over. Every
- * field it does not know is an error naming the field; the reference EPP's other sections (feature gates, its own
- * saturation detector, flow control, data layer, parser) are not read here and are named in a warning, with the flags
- * that set the same things.
+ * Reads an {@code EndpointPickerConfig}: llm-d-router's ({@code llm-d.ai/v1alpha1}, or the older {@code
+ * inference.networking.x-k8s.io/v1alpha1}), whose plugin types and sections are first read as this EPP's
+ * ({@link LlmdTranslation}), and this EPP's own, in the same shape ({@code plugins} by type with parameters, {@code
+ * schedulingProfiles} referencing them with weights). Every field it does not know is an error naming the field.
  */
 public final class PluginConfigFile {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final Set<String> TOP = Set.of("apiVersion", "kind", "plugins", "schedulingProfiles");
-  private static final Map<String, String> NOT_READ = Map.of(
-      "featureGates", "flow control is on by default (--flow-control)",
-      "saturationDetector", "use --saturation-queue-limit, --saturation-kv-limit and --saturation-stale-after",
-      "flowControl", "use the --flow-* flags",
-      "dataLayer", "metrics are scraped as --scrape-interval says",
-      "parser", "OpenAI bodies are always parsed",
-      "requestHandler", "the lifecycle's plugins are listed under plugins (docs/architecture.md)");
+  private static final Set<String> TOP = Set.of("apiVersion", "kind", "plugins", "schedulingProfiles",
+      "featureGates", "requestHandler", "parser", "dataLayer", "flowControl", "saturationDetector");
+  private static final Set<String> API_VERSIONS = Set.of("llm-d.ai/v1alpha1", "inference.networking.x-k8s.io/v1alpha1");
+
+  /** A file read: its plugins and profiles, and the settings its other sections carry. */
+  public record Loaded(SchedulingConfig config, FileSettings settings) {}
 
   private PluginConfigFile() {}
 
-  /** @param warn told of sections this EPP does not read */
+  /** @param warn told of what the file asks that this EPP does differently */
   public static SchedulingConfig load(Path file, Consumer<String> warn) throws ConfigException {
+    return loadFile(file, warn).config();
+  }
+
+  /** As {@link #load}, with the settings beside the plugins. */
+  public static Loaded loadFile(Path file, Consumer<String> warn) throws ConfigException {
     String source = file.toString();
     String text;
     try {
@@ -51,11 +54,16 @@ public final class PluginConfigFile {
     } catch (IOException e) {
       throw new ConfigException(source, 0, "", "cannot be read: " + e.getMessage());
     }
-    return parse(source, text, warn);
+    return parseFile(source, text, warn);
   }
 
   /** Reads a configuration from its text ({@code source} names it in messages). */
   public static SchedulingConfig parse(String source, String yaml, Consumer<String> warn) throws ConfigException {
+    return parseFile(source, yaml, warn).config();
+  }
+
+  /** As {@link #parse}, with the settings beside the plugins. */
+  public static Loaded parseFile(String source, String yaml, Consumer<String> warn) throws ConfigException {
     JsonNode root;
     try {
       root = YAML.readTree(yaml);
@@ -92,22 +100,26 @@ public final class PluginConfigFile {
     return "";
   }
 
-  static SchedulingConfig parse(String source, JsonNode root, Consumer<String> warn) throws ConfigException {
-    if (root == null || !root.isObject()) {
+  static Loaded parse(String source, JsonNode parsed, Consumer<String> warn) throws ConfigException {
+    if (parsed == null || !parsed.isObject()) {
       throw error(source, "", "must be a mapping with kind: EndpointPickerConfig");
     }
-    if (!"EndpointPickerConfig".equals(root.path("kind").asText(null))) {
-      throw error(source, "kind", "must be EndpointPickerConfig, not " + root.path("kind"));
+    if (!"EndpointPickerConfig".equals(parsed.path("kind").asText(null))) {
+      throw error(source, "kind", "must be EndpointPickerConfig, not " + parsed.path("kind"));
     }
-    for (var it = root.fieldNames(); it.hasNext();) {
+    JsonNode api = parsed.path("apiVersion");
+    if (!api.isMissingNode() && !API_VERSIONS.contains(api.asText())) {
+      throw error(source, "apiVersion", "'" + api.asText() + "' is not supported, expected one of "
+          + new TreeSet<>(API_VERSIONS));
+    }
+    for (var it = parsed.fieldNames(); it.hasNext();) {
       String f = it.next();
-      if (NOT_READ.containsKey(f)) {
-        warn.accept(source + ": section " + f + " is not read by this EPP; " + NOT_READ.get(f));
-      } else if (!TOP.contains(f)) {
-        throw error(source, f, "unknown field (expected one of " + new TreeSet<>(TOP) + " or "
-            + new TreeSet<>(NOT_READ.keySet()) + ")");
+      if (!TOP.contains(f)) {
+        throw error(source, f, "unknown field (expected one of " + new TreeSet<>(TOP) + ")");
       }
     }
+    LlmdTranslation.Result translated = LlmdTranslation.translate(source, ((ObjectNode) parsed).deepCopy(), warn);
+    JsonNode root = translated.root();
     List<PluginSpec> plugins = new ArrayList<>();
     JsonNode list = list(source, root, "plugins");
     for (int i = 0; i < list.size(); i++) {
@@ -118,7 +130,7 @@ public final class PluginConfigFile {
     for (int i = 0; i < profileList.size(); i++) {
       profiles.add(profile(source, profileList.get(i), "schedulingProfiles[" + i + "]"));
     }
-    return new SchedulingConfig(source, plugins, profiles);
+    return new Loaded(new SchedulingConfig(source, plugins, profiles), translated.settings());
   }
 
   private static PluginSpec plugin(String source, JsonNode n, String path) throws ConfigException {

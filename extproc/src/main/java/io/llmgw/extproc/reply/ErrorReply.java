@@ -15,7 +15,7 @@ public record ErrorReply(int status, String type, String code, String message, i
    */
   public ErrorReply(int status, String type, String code, String message) {
     this(status, type, code, message, status == 429 || code.equals("too_many_streams")
-        || code.equals("body_budget_exhausted") || code.equals("queue_timeout") ? 1 : 0);
+        || code.equals("body_budget_exhausted") ? 1 : 0);
   }
 
   public static ErrorReply badRequest(String code, String message) {
@@ -54,9 +54,14 @@ public record ErrorReply(int status, String type, String code, String message, i
             + "to a request of priority " + byPriority + "; retry later");
   }
 
-  public static ErrorReply expired(java.time.Duration ttl) {
-    return new ErrorReply(503, "server_error", "queue_timeout",
-        "no capacity became free for this request within " + ttl.toSeconds() + " s");
+  /**
+   * A request that waited its time to live in the queue. As llm-d answers it: 429 while the pool has endpoints (there
+   * is capacity, contended: back off and retry), 503 when it has none (nothing came up to serve it).
+   */
+  public static ErrorReply expired(java.time.Duration ttl, boolean poolHasEndpoints) {
+    String waited = "no capacity became free for this request within " + ttl.toSeconds() + " s";
+    return poolHasEndpoints ? new ErrorReply(429, "rate_limit_error", "queue_timeout", waited + "; retry later")
+        : unavailable("no_ready_endpoint", waited + " and its pool has no ready endpoint");
   }
 
   /** A bug or an unexpected failure in the gateway itself: the client learns only that. */

@@ -291,7 +291,7 @@ public final class Director {
       var picked = (PickOutcome.Picked) outcome;
       PrefillChoice prefill = disaggregation.choose(request, states, picked.decision().primary(),
           picked.loadAtPick().cachedShare(), ctx.timed());
-      routed = new Routed(picked.decision(), body, picked.loadAtPick(), prefill);
+      routed = new Routed(picked.decision(), body, picked.loadAtPick(), prefill, picked.scored());
       ctx.routed(routed);
       EndpointState primary = routed.decision().primary();
       for (TimedPlugin<PreRequestHook> h : preRequest) {

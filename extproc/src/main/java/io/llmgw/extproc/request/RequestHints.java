@@ -14,8 +14,9 @@ import java.util.Map;
  *
  * @param modelRewrite {@code x-gateway-model-name-rewrite}, or null
  * @param objectiveName {@code x-gateway-inference-objective}, or null
- * @param fairnessId {@code x-gateway-inference-fairness-id}, or null (the route is the flow)
- * @param sloTtftMs {@code x-slo-ttft-ms}, or 0
+ * @param fairnessId {@code x-gateway-inference-fairness-id}, else llm-d's {@code x-llm-d-inference-fairness-id}, or
+ *     null (the route is the flow)
+ * @param sloTtftMs {@code x-slo-ttft-ms}, else llm-d's {@code x-llm-d-slo-ttft-ms}, or 0
  * @param maxLatency {@code x-llmgw-max-latency-ms}, or null
  * @param minAccuracy {@code x-llmgw-min-accuracy}, or null
  * @param maxCost {@code x-llmgw-max-cost}, or null
@@ -43,9 +44,14 @@ public record RequestHints(String modelRewrite, String objectiveName, String fai
 
   public static RequestHints parse(Map<String, String> headers) throws BadHeader {
     long slo = positiveMillis(headers, EppProtocol.SLO_TTFT_MS);
+    if (slo == 0) {
+      slo = positiveMillis(headers, EppProtocol.LLMD_SLO_TTFT_MS);
+    }
+    String fairness = blankToNull(headers.get(EppProtocol.FAIRNESS_ID));
     long maxLatencyMs = positiveMillis(headers, EppProtocol.MAX_LATENCY_MS);
     return new RequestHints(blankToNull(headers.get(EppProtocol.MODEL_REWRITE)),
-        blankToNull(headers.get(EppProtocol.OBJECTIVE)), blankToNull(headers.get(EppProtocol.FAIRNESS_ID)), slo,
+        blankToNull(headers.get(EppProtocol.OBJECTIVE)),
+        fairness != null ? fairness : blankToNull(headers.get(EppProtocol.LLMD_FAIRNESS_ID)), slo,
         maxLatencyMs == 0 ? null : Duration.ofMillis(maxLatencyMs),
         number(headers, EppProtocol.MIN_ACCURACY, 1, "1"), number(headers, EppProtocol.MAX_COST, 1e9, "1e9"));
   }

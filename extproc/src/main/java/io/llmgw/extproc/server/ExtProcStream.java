@@ -101,7 +101,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (generated) {
       requestId = UUID.randomUUID().toString();
     }
-    ctx.received(requestId, headers, IncomingRequest.subsetHint(req.getMetadataContext()));
+    Set<String> selected = deps.hooks().conformanceTestHooks() ? IncomingRequest.testSelection(headers) : null;
+    ctx.received(requestId, headers,
+        selected != null ? selected : IncomingRequest.subsetHint(req.getMetadataContext()));
     ctx.trace(deps.tracing().begin(headers, requestId));
     if (!slot.admitted()) {
       answer(ErrorReply.tooManyStreams(deps.limits().maxStreams()));
@@ -213,7 +215,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void forward(Routed r) {
     deps.vitals().decided();
     StreamLog.routed(ctx.requestId(), ctx.requestedModel(), ctx.choice().target(), r.decision().primary().address());
-    headerFixes.send(out, ctx, r, deps.destinationFallbacks(), fullDuplexRequest, bodyEnded);
+    headerFixes.send(out, ctx, r, deps.destinationFallbacks(), deps.hooks(), fullDuplexRequest, bodyEnded);
     intake.body().discard(); // sent on: a long response must not keep the prompt reachable
   }
 
@@ -224,8 +226,11 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       ctx.moveTo(RequestState.RESPONDING);
       deps.director().responseStarted(ctx, IncomingRequest.servedEndpoint(req.getMetadataContext()));
     }
-    out.onNext(relay.headers(IncomingRequest.header(h.getHeaders(), ":status"),
-        IncomingRequest.header(h.getHeaders(), "content-type"), routed ? ctx : null));
+    ProcessingResponse answer = relay.headers(IncomingRequest.header(h.getHeaders(), ":status"),
+        IncomingRequest.header(h.getHeaders(), "content-type"), routed ? ctx : null);
+    String served = deps.hooks().conformanceTestHooks() ? IncomingRequest.servedEndpoint(req.getMetadataContext())
+        : null;
+    out.onNext(served == null ? answer : Frames.withResponseHeader(answer, EppProtocol.TEST_SERVED_ENDPOINT, served));
     if (h.getEndOfStream()) {
       finish(relay.status());
     }

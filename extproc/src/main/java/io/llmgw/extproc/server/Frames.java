@@ -16,7 +16,9 @@ import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
 import io.envoyproxy.envoy.type.v3.HttpStatus;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.extproc.reply.DropReason;
 import io.llmgw.extproc.reply.ErrorReply;
+import io.llmgw.picker.Scored;
 import java.nio.charset.StandardCharsets;
 
 /** Builders for the ext_proc messages the EPP sends. Header values go in {@code raw_value} only (envoy#31555). */
@@ -89,15 +91,16 @@ final class Frames {
   }
 
   static ProcessingResponse immediate(ErrorReply reply, String requestId) {
-    return immediate(reply.status(), reply.json(), requestId, reply.code(), reply.retryAfterSeconds());
+    return immediate(reply.status(), reply.json(), requestId, reply.code(), reply.retryAfterSeconds(),
+        DropReason.of(reply));
   }
 
   static ProcessingResponse immediate(int status, String jsonBody, String requestId, String details) {
-    return immediate(status, jsonBody, requestId, details, 0);
+    return immediate(status, jsonBody, requestId, details, 0, null);
   }
 
   private static ProcessingResponse immediate(int status, String jsonBody, String requestId, String details,
-      int retryAfterSeconds) {
+      int retryAfterSeconds, String dropReason) {
     HeaderMutation.Builder headers = HeaderMutation.newBuilder()
         .addSetHeaders(setHeader("content-type", "application/json"));
     if (requestId != null) {
@@ -106,6 +109,9 @@ final class Frames {
     if (retryAfterSeconds > 0) {
       headers.addSetHeaders(setHeader("retry-after", Integer.toString(retryAfterSeconds)));
     }
+    if (dropReason != null) {
+      headers.addSetHeaders(setHeader(DropReason.HEADER, dropReason));
+    }
     return ProcessingResponse.newBuilder()
         .setImmediateResponse(ImmediateResponse.newBuilder()
             .setStatus(HttpStatus.newBuilder().setCodeValue(status))
@@ -113,6 +119,30 @@ final class Frames {
             .setBody(ByteString.copyFrom(jsonBody, StandardCharsets.UTF_8))
             .setDetails(details))
         .build();
+  }
+
+  /**
+   * The destination metadata with every scored candidate's weighted score beside it, as llm-d emits them: {@code
+   * envoy.lb: {x-gateway-destination-endpoint: …, x-gateway-destination-endpoint-scores: {"ip:port": score, …}}}.
+   */
+  static Struct withScores(Struct destination, Scored scored) {
+    Struct.Builder scores = Struct.newBuilder();
+    for (int i = 0; i < scored.candidates().size(); i++) {
+      double score = scored.totals()[i];
+      scores.putFields(scored.candidates().get(i).address(),
+          Value.newBuilder().setNumberValue(Double.isFinite(score) ? score : 0).build());
+    }
+    Struct lb = destination.getFieldsOrThrow(EppProtocol.LB_NAMESPACE).getStructValue().toBuilder()
+        .putFields(EppProtocol.ENDPOINT_SCORES, Value.newBuilder().setStructValue(scores).build()).build();
+    return destination.toBuilder().putFields(EppProtocol.LB_NAMESPACE, Value.newBuilder().setStructValue(lb).build())
+        .build();
+  }
+
+  /** A response headers answer with one more header set: the conformance hook's served endpoint. */
+  static ProcessingResponse withResponseHeader(ProcessingResponse headers, String name, String value) {
+    ProcessingResponse.Builder b = headers.toBuilder();
+    b.getResponseHeadersBuilder().getResponseBuilder().getHeaderMutationBuilder().addSetHeaders(setHeader(name, value));
+    return b.build();
   }
 
   /** {@code envoy.lb: {x-gateway-destination-endpoint: "<value>"}} */

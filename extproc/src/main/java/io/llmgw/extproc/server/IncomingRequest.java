@@ -83,6 +83,20 @@ final class IncomingRequest {
     return out;
   }
 
+  /**
+   * GIE's conformance hook ({@code test-epp-endpoint-selection: ip[:port],…}): the candidates the request may go to,
+   * in place of the proxy's subset hint (as GIE's conformance EPPs take it); null without the header.
+   */
+  static Set<String> testSelection(Map<String, String> headers) {
+    String v = headers.get(EppProtocol.TEST_ENDPOINT_SELECTION);
+    if (v == null || v.isBlank()) {
+      return null;
+    }
+    Set<String> out = new LinkedHashSet<>();
+    addAddresses(out, v);
+    return out;
+  }
+
   /** The endpoint the proxy actually used (after any fallback), or null. */
   static String servedEndpoint(Metadata metadata) {
     Struct ns = metadata.getFilterMetadataMap().get(EppProtocol.LB_NAMESPACE);

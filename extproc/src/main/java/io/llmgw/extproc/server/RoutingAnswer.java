@@ -7,6 +7,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.extproc.WireHooks;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Routed;
@@ -51,11 +52,11 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
    * Sends the frames that route the request where {@code r} says, straight to the stream (no list per request).
    *
    * @param withFallbacks the destination lists the fallbacks after the primary
+   * @param hooks whether to add the candidates' scores to the metadata
    * @param bodyEnded the body ended on a body frame (not at trailers): its last re-emitted chunk ends the stream
    */
   void send(StreamObserver<ProcessingResponse> out, RequestContext ctx, Routed r, boolean withFallbacks,
-      boolean fullDuplex,
-      boolean bodyEnded) {
+      WireHooks hooks, boolean fullDuplex, boolean bodyEnded) {
     // the protocol forbids different values in the header and the metadata: proxies may read either
     String destination = withFallbacks ? r.decision().destinationValue() : r.decision().primary().address();
     DestinationFrames.Destination frames = DestinationFrames.destination(destination);
@@ -76,7 +77,9 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
     if (rewritten) {
       mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
     }
-    Struct metadata = frames.metadata();
+    Struct metadata = hooks.emitEndpointScores() && r.scored() != null
+        ? Frames.withScores(frames.metadata(), r.scored())
+        : frames.metadata();
     if (!fullDuplex) {
       if (rewritten) {
         common.setBodyMutation(Frames.replaceBody(r.body()));

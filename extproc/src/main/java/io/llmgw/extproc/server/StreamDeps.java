@@ -1,5 +1,7 @@
 package io.llmgw.extproc.server;
 
+import io.llmgw.extproc.WireHooks;
+
 import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.request.Director;
@@ -18,6 +20,8 @@ import io.llmgw.picker.Ticker;
  * @param vitals hears whether decisions work
  * @param tracing begins a sampled request's trace (off: never)
  * @param identity who is asking (off: nobody is checked)
+ * @param hooks what llm-d's and GIE's tools may ask to see in the answers
  */
 public record StreamDeps(Director director, Datastore datastore, Ticker ticker, int maxBodyBytes, int bytesPerToken,
-    boolean destinationFallbacks, StreamLimits limits, Vitals vitals, Tracing tracing, TenantIdentity identity) {}
+    boolean destinationFallbacks, StreamLimits limits, Vitals vitals, Tracing tracing, TenantIdentity identity,
+    WireHooks hooks) {}

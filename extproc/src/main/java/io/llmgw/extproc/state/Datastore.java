@@ -146,7 +146,7 @@ public final class Datastore {
     }
     List<EndpointState> out = new ArrayList<>(states.size());
     for (EndpointState e : states) {
-      if (subset.contains(e.address())) {
+      if (e.endpoint().allowedBy(subset)) {
         out.add(e);
       }
     }

@@ -237,7 +237,7 @@ class DirectorTest {
     }
     RequestContext ctx = Contexts.arrived(g, "chat-lora");
     g.director().start(ctx);
-    ErrorReply expired = ErrorReply.expired(java.time.Duration.ofSeconds(30));
+    ErrorReply expired = ErrorReply.expired(java.time.Duration.ofSeconds(30), true);
     assertThat(answer(g.director().resume(ctx, new Step.Resumption.Refuse(expired)))).isEqualTo(expired);
   }
 }

@@ -54,6 +54,15 @@ class FlowControlIntegrationTest {
     assertThat(r.hasImmediateResponse()).as(r.toString()).isTrue();
     assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(status);
     assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("\"code\":\"" + code + "\"", messagePart);
+    // issue 48: llm-d's header says why, in llm-d's words where llm-d has them
+    String reason = switch (code) {
+      case "pool_saturated", "queue_full" -> "rejected-saturated";
+      case "evicted" -> "evicted";
+      case "queue_timeout" -> "rejected-ttl-expired";
+      default -> "rejected-bad-request";
+    };
+    assertThat(r.getImmediateResponse().getHeaders().getSetHeadersList()).anyMatch(o -> o.getHeader().getKey()
+        .equals("x-llm-d-request-dropped-reason") && o.getHeader().getRawValue().toStringUtf8().equals(reason));
     if (status == 429) { // issue 16: it tells the client when to try again
       assertThat(r.getImmediateResponse().getHeaders().getSetHeadersList()).anyMatch(o -> o.getHeader().getKey()
           .equals("retry-after") && o.getHeader().getRawValue().toStringUtf8().equals("1"));
@@ -105,7 +114,8 @@ class FlowControlIntegrationTest {
   }
 
   @Test
-  void aFullQueueEvictsLowerPriorityWithAClearMessageRefusesEqualsAndTheRestExpireWith503() throws Exception {
+  void aFullQueueEvictsLowerPriorityWithAClearMessageRefusesEqualsAndTheRestExpireWith429AsLlmdAnswers()
+      throws Exception {
     h = new EppHarness(3, 197, s -> s.withFlow(
         s.flow().withLimits(Duration.ofSeconds(3), 1, 1 << 20, 1, 1 << 20), s.saturation()));
     saturate();
@@ -115,7 +125,7 @@ class FlowControlIntegrationTest {
     assertImmediate(low.next(), 429, "evicted", "priority 5");
     assertImmediate(send("adapter-a", Map.of(EppProtocol.FAIRNESS_ID, "route-a/other")).next(), 429, "queue_full",
         "full");
-    assertImmediate(high.next(), 503, "queue_timeout", "within 3 s");
+    assertImmediate(high.next(), 429, "queue_timeout", "within 3 s");
     assertThat(waiting()).isZero();
     assertThat(h.metricsText())
         .contains("llmgw_flow_requests_total{outcome=\"expired\",pool=\"" + POOL + "\",priority=\"5\"} 1.0")

@@ -18,6 +18,7 @@ import io.llmgw.picker.pickers.MaxScorePicker;
 import io.llmgw.picker.pickers.Picker;
 import io.llmgw.picker.pickers.RandomPicker;
 import io.llmgw.picker.pickers.RoundRobinPicker;
+import io.llmgw.picker.pickers.WeightedRandomPicker;
 import io.llmgw.picker.scorers.KvCacheScorer;
 import io.llmgw.picker.scorers.LatencyScorer;
 import io.llmgw.picker.scorers.LeastRequestScorer;
@@ -103,6 +104,7 @@ public final class PluginRegistry {
     r.register(MaxScorePicker.TYPE, (p, env) -> new MaxScorePicker(maxEndpoints(p, env), env.random()));
     r.register(RandomPicker.TYPE, (p, env) -> new RandomPicker(maxEndpoints(p, env), env.random()));
     r.register(RoundRobinPicker.TYPE, (p, env) -> new RoundRobinPicker(maxEndpoints(p, env)));
+    r.register(WeightedRandomPicker.TYPE, (p, env) -> new WeightedRandomPicker(maxEndpoints(p, env), env.random()));
     r.register(SingleProfileHandler.TYPE, (p, env) -> none(p, new SingleProfileHandler()));
     r.register(RoleFilter.PREFILL_TYPE, (p, env) -> none(p, RoleFilter.prefill()));
     r.register(RoleFilter.DECODE_TYPE, (p, env) -> none(p, RoleFilter.decode()));

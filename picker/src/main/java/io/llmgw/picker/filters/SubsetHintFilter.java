@@ -22,7 +22,7 @@ public final class SubsetHintFilter implements Filter {
 
   @Override
   public boolean keep(PickRequest request, EndpointState e) {
-    return request.subset() == null || request.subset().contains(e.address());
+    return request.subset() == null || e.endpoint().allowedBy(request.subset());
   }
 
   @Override
