@@ -68,10 +68,10 @@ class LlmdDropInTest {
     h.close();
   }
 
-  /** One pod's state as llm-d's cases give it: waiting queue, KV-cache use, running adapters. */
+  /** One pod's state as llm-d's cases give it: waiting queue, KV-cache use, running adapters (two slots each). */
   private static void pods(double[][] queueAndKv, List<List<String>> adapters) {
     for (int i = 0; i < 3; i++) {
-      h.pods.get(i).setVllm((int) queueAndKv[i][0], 0, queueAndKv[i][1], 4, adapters.get(i), List.of());
+      h.pods.get(i).setVllm((int) queueAndKv[i][0], 0, queueAndKv[i][1], 2, adapters.get(i), List.of());
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> {
       for (int i = 0; i < 3; i++) {
@@ -108,8 +108,9 @@ class LlmdDropInTest {
 
   @Test
   void selectTheAdaptersPodDespiteHigherKvCache() throws Exception {
+    // llm-d's case: pod 0 runs two other adapters (its slots full), pod 1 the requested one, pod 2 one other
     pods(new double[][] {{1, 0.2}, {1, 0.4}, {1, 0.3}},
-        List.of(List.of("shed-me"), List.of("adapter-a"), List.of()));
+        List.of(List.of("shed-me", "split-v1"), List.of("adapter-a", "shed-me"), List.of("shed-me")));
     assertThat(setHeader(route("adapter-a", Map.of()), EppProtocol.DESTINATION)).isEqualTo(pod(1));
   }
 
