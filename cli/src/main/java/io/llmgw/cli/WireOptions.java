@@ -1,6 +1,6 @@
 package io.llmgw.cli;
 
-import io.llmgw.extproc.WireHooks;
+import io.llmgw.extproc.server.WireHooks;
 import picocli.CommandLine.Option;
 
 /** {@code serve}'s flags for what llm-d's and GIE's tools ask the EPP to add to its answers. */

@@ -1,6 +1,7 @@
 package io.llmgw.extproc;
 
 import io.llmgw.extproc.observe.tracing.TraceSettings;
+import io.llmgw.extproc.server.WireHooks;
 import java.time.Duration;
 
 /**

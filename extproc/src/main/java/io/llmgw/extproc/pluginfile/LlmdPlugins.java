@@ -97,6 +97,9 @@ final class LlmdPlugins {
         return ours(plugin, name, "prompt-tokens-producer", params.objectNode().put("tokenizer", p.text("tokenizer")));
       }
       case "session-id-producer" -> {
+        if (!p.has("headerName") && !p.has("cookieName")) {
+          return plugin; // this EPP's own parameters (sessionHeader, useUserField), checked by its factory
+        }
         p.allowOnly("", "headerName", "cookieName");
         p.absent("cookieName", "this EPP reads a session from a header (headerName) or the body's user field");
         ObjectNode ours = params.objectNode();

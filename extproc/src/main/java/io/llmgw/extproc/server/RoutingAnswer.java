@@ -7,7 +7,6 @@ import io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.WireHooks;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Routed;

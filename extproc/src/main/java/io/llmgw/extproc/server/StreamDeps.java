@@ -1,7 +1,5 @@
 package io.llmgw.extproc.server;
 
-import io.llmgw.extproc.WireHooks;
-
 import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.request.Director;

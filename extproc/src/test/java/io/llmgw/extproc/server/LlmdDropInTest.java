@@ -11,7 +11,6 @@ import static org.awaitility.Awaitility.await;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.WireHooks;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import java.time.Duration;
 import java.util.HashMap;

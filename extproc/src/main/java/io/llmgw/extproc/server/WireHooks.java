@@ -1,4 +1,4 @@
-package io.llmgw.extproc;
+package io.llmgw.extproc.server;
 
 /**
  * Optional additions to the EPP's answers, for proxies and test suites written against llm-d and GIE; off unless
