@@ -1,5 +1,7 @@
 package io.llmgw.picker;
 
+import java.util.Set;
+
 /** One model server: a pod's address and one of its pool's target ports, and its role in disaggregated serving. */
 public record Endpoint(String pool, String podName, String ip, int port, String address, Role role) {
   public Endpoint(String pool, String podName, String ip, int port) {
@@ -14,7 +16,7 @@ public record Endpoint(String pool, String podName, String ip, int port, String 
    * Whether a subset of allowed endpoints lets this one through: it names this {@code ip:port}, or the pod's IP alone
    * (any of its ports: a pod serving data-parallel ranks on several), as GIE's subset hints and conformance hooks do.
    */
-  public boolean allowedBy(java.util.Set<String> subset) {
+  public boolean allowedBy(Set<String> subset) {
     return subset.contains(address) || subset.contains(ip);
   }
 }

@@ -25,6 +25,10 @@ final class LlmdPlugins {
     String type = plugin.path("type").asText("").trim();
     String name = plugin.path("name").isTextual() ? plugin.path("name").asText().trim() : type;
     JsonNode raw = plugin.path("parameters");
+    if (!raw.isMissingNode() && !raw.isNull() && !raw.isObject()) {
+      // an absorbed plugin would otherwise drop it unread
+      throw s.error(path + ".parameters", "must be a mapping");
+    }
     ObjectNode params = raw.isObject() ? (ObjectNode) raw : plugin.objectNode();
     LlmdParameters p = new LlmdParameters(s.source, path, name.equals(type) ? type : type + "/" + name, params);
     switch (type) {

@@ -162,6 +162,30 @@ class LlmdConfigTest {
         plugins: [{type: queue-scorer}]
         schedulingProfiles: [{name: default, plugins: [{pluginRef: queue-scorer}]}]
         """, new ArrayList<>())).hasMessageContaining("somethingNew");
+    // garbage where mappings and numbers belong: refused, never dropped with an absorbed plugin
+    assertThatThrownBy(() -> read("""
+        plugins: [{type: metrics-data-source, parameters: [1, 2]}]
+        schedulingProfiles: [{name: default, plugins: []}]
+        """, new ArrayList<>())).hasMessageContaining("plugins[0].parameters").hasMessageContaining("mapping");
+    assertThatThrownBy(() -> read("""
+        plugins: [{type: precise-prefix-cache-producer, parameters: {kvEventsConfig: 5}}]
+        schedulingProfiles: [{name: default, plugins: []}]
+        """, new ArrayList<>())).hasMessageContaining("kvEventsConfig").hasMessageContaining("mapping");
+    assertThatThrownBy(() -> read("""
+        plugins: [{type: precise-prefix-cache-producer, parameters: {kvEventsConfig: {podDiscoveryConfig:
+          {socketPort: "many"}}}}]
+        schedulingProfiles: [{name: default, plugins: []}]
+        """, new ArrayList<>())).hasMessageContaining("socketPort").hasMessageContaining("whole number");
+    assertThatThrownBy(() -> read("""
+        plugins: [{type: metrics-data-source, parameters: {interval: soon}}]
+        schedulingProfiles: [{name: default, plugins: []}]
+        """, new ArrayList<>())).hasMessageContaining("interval").hasMessageContaining("soon");
+    assertThatThrownBy(() -> read("""
+        plugins: [{type: queue-scorer}]
+        requestHandler: {parsers: [{pluginRef: nobody}]}
+        schedulingProfiles: [{name: default, plugins: [{pluginRef: queue-scorer}]}]
+        """, new ArrayList<>())).hasMessageContaining("requestHandler.parsers[0].pluginRef")
+        .hasMessageContaining("nobody");
     assertThatThrownBy(() -> PluginConfigFile.parseFile("f.yaml", """
         apiVersion: llm-d.ai/v9
         kind: EndpointPickerConfig

@@ -15,15 +15,13 @@ import java.util.random.RandomGenerator;
 public final class WeightedRandomPicker implements Picker {
   public static final String TYPE = "weighted-random-picker";
 
-  private final int maxEndpoints;
   private final Supplier<RandomGenerator> random;
+  /** Ranks the draw's keys: the top k keys are the weighted draw, in order. */
+  private final MaxScorePicker topKeys;
 
   public WeightedRandomPicker(int maxEndpoints, Supplier<RandomGenerator> random) {
-    if (maxEndpoints < 1) {
-      throw new IllegalArgumentException("maxNumOfEndpoints must be at least 1");
-    }
-    this.maxEndpoints = maxEndpoints;
     this.random = random;
+    this.topKeys = new MaxScorePicker(maxEndpoints, random);
   }
 
   @Override
@@ -34,8 +32,8 @@ public final class WeightedRandomPicker implements Picker {
   @Override
   public List<EndpointState> pick(PickRequest request, List<EndpointState> candidates, double[] scores) {
     int n = candidates.size();
-    // each candidate's key is u^(1/w) (Efraimidis–Spirakis): the largest k keys are a weighted draw of k without
-    // replacement, and the top-k selection the max-score picker uses gives their order
+    // each candidate's key is log(u)/w, the log of u^(1/w) (Efraimidis–Spirakis): the largest k keys are a weighted
+    // draw of k without replacement
     double[] keys = new double[n];
     RandomGenerator r = random.get();
     for (int i = 0; i < n; i++) {
@@ -43,6 +41,6 @@ public final class WeightedRandomPicker implements Picker {
       // zero-score candidates tie at the bottom, where the top-k selection breaks ties at random
       keys[i] = w > 0 && Double.isFinite(w) ? Math.log(r.nextDouble()) / w : Double.NEGATIVE_INFINITY;
     }
-    return TopK.select(candidates, keys, maxEndpoints, r);
+    return topKeys.pick(request, candidates, keys);
   }
 }
