@@ -21,6 +21,10 @@ public final class ClusterObjects {
     return Documents.inferenceObjective(reader("InferenceObjective", object), object);
   }
 
+  public static ModelRewrite modelRewrite(JsonNode object) throws ConfigException {
+    return LlmdDocuments.modelRewrite(reader("InferenceModelRewrite", object), object);
+  }
+
   public static TenantBudget budget(JsonNode object) throws ConfigException {
     return TenantDocuments.budget(reader("TenantBudget", object), object);
   }

@@ -39,6 +39,7 @@ public record ConfigChanges(List<Kind> kinds) {
         kind("routes", before.routes(), after.routes(), r -> r.key().toString()),
         kind("objectives", before.objectives(), after.objectives(), o -> o.key().toString()),
         kind("budgets", before.budgets(), after.budgets(), TenantBudget::name),
+        kind("rewrites", before.rewrites(), after.rewrites(), w -> w.namespace() + "/" + w.name()),
         kind("pods", before.pods(), after.pods(), p -> p.namespace() + "/" + p.name())));
   }
 

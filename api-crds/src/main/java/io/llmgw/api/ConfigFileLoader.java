@@ -14,13 +14,14 @@ import java.util.List;
 
 /**
  * Loads file mode: one multi-document YAML with the same kinds a cluster holds (InferencePool, LLMRoute,
- * InferenceObjective, TenantBudget, Pod). Either the
+ * InferenceObjective, TenantBudget, Pod, and llm-d's InferenceModelRewrite). Either the
  * whole file is accepted or a {@link ConfigException} names the first problem, so a bad edit never half-applies.
  */
 public final class ConfigFileLoader {
   public static final String POOL_API = CrdNames.POOL_GROUP + "/" + CrdNames.POOL_VERSION;
   public static final String ROUTE_API = CrdNames.ROUTE_GROUP + "/" + CrdNames.ROUTE_VERSION;
   public static final String OBJECTIVE_API = CrdNames.OBJECTIVE_GROUP + "/" + CrdNames.OBJECTIVE_VERSION;
+  public static final String LLMD_API = CrdNames.LLMD_GROUP + "/" + CrdNames.LLMD_VERSION;
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -62,6 +63,7 @@ public final class ConfigFileLoader {
     List<Located<InferenceObjective>> objectives = new ArrayList<>();
     List<Located<PodInfo>> pods = new ArrayList<>();
     List<Located<TenantBudget>> budgets = new ArrayList<>();
+    List<Located<ModelRewrite>> rewrites = new ArrayList<>();
     int doc = 0;
     int withContent = 0;
     try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
@@ -97,8 +99,16 @@ public final class ConfigFileLoader {
             routes.add(new Located<>(Documents.route(r, node), doc));
           }
           case "InferenceObjective" -> {
-            expectApi(r, api, OBJECTIVE_API);
+            if (!LlmdDocuments.APIS.contains(api)) {
+              expectApi(r, api, OBJECTIVE_API);
+            }
             objectives.add(new Located<>(Documents.inferenceObjective(r, node), doc));
+          }
+          case "InferenceModelRewrite" -> {
+            if (!LlmdDocuments.APIS.contains(api)) {
+              throw r.error("apiVersion", "'" + api + "' is not supported, expected " + LLMD_API);
+            }
+            rewrites.add(new Located<>(LlmdDocuments.modelRewrite(r, node), doc));
           }
           case "TenantBudget" -> {
             expectApi(r, api, ROUTE_API);
@@ -109,7 +119,7 @@ public final class ConfigFileLoader {
             pods.add(new Located<>(Documents.pod(r, node), doc));
           }
           default -> throw r.error("kind", "unknown kind '" + kind
-              + "' (expected InferencePool, LLMRoute, InferenceObjective, TenantBudget or Pod)");
+              + "' (expected InferencePool, LLMRoute, InferenceObjective, InferenceModelRewrite, TenantBudget or Pod)");
         }
       }
     } catch (IOException e) {
@@ -122,7 +132,9 @@ public final class ConfigFileLoader {
     }
     CrossChecks.check(source, pools, routes, objectives, pods);
     CrossChecks.budgets(source, budgets, routes);
-    return new GatewayConfig(values(pools), values(routes), values(objectives), values(pods), values(budgets));
+    CrossChecks.rewrites(source, rewrites, pools, routes);
+    return new GatewayConfig(values(pools), values(routes), values(objectives), values(pods), values(budgets),
+        values(rewrites));
   }
 
   private static <T> List<T> values(List<Located<T>> located) {

@@ -62,6 +62,36 @@ final class CrossChecks {
     }
   }
 
+  /**
+   * Every rewrite names a pool of the file, and a model it matches is not also an LLMRoute's: which of the two would
+   * answer is not something a reader of the file should have to know. Among rewrites llm-d's precedence decides (the
+   * earlier document is the older).
+   */
+  static void rewrites(String source, List<Located<ModelRewrite>> rewrites, List<Located<InferencePool>> pools,
+      List<Located<LLMRoute>> routes) throws ConfigException {
+    unique(source, "InferenceModelRewrite", rewrites, w -> w.namespace() + "/" + w.name());
+    Set<PoolKey> poolKeys = pools.stream().map(p -> p.value().key()).collect(Collectors.toSet());
+    Map<String, String> routeModels = new HashMap<>();
+    routes.forEach(r -> routeModels.put(r.value().modelName(), r.value().name()));
+    for (Located<ModelRewrite> located : rewrites) {
+      ModelRewrite w = located.value();
+      if (!poolKeys.contains(w.pool())) {
+        throw new ConfigException(source, located.document(), "spec.poolRef.name",
+            "no InferencePool '" + w.poolName() + "' in namespace " + w.namespace());
+      }
+      for (int i = 0; i < w.rules().size(); i++) {
+        List<String> models = w.rules().get(i).models();
+        for (int m = 0; m < models.size(); m++) {
+          String owner = routeModels.get(models.get(m));
+          if (owner != null) {
+            throw new ConfigException(source, located.document(), "spec.rules[" + i + "].matches[" + m + "]",
+                "model '" + models.get(m) + "' is already served by LLMRoute '" + owner + "'");
+          }
+        }
+      }
+    }
+  }
+
   private static <T> void unique(String source, String kind, List<Located<T>> items, Function<T, ?> key)
       throws ConfigException {
     Map<Object, Integer> firstDocument = new HashMap<>();

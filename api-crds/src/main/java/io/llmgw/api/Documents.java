@@ -172,6 +172,11 @@ final class Documents {
     String name = r.name(meta, "name", "metadata.name");
     String ns = namespace(r, meta);
     JsonNode spec = r.object(doc, "spec", "spec");
+    if (spec.has("targetModels")) {
+      // llm-d's older samples still carry it; its API server prunes it, so it never did anything there either
+      throw r.error("spec.targetModels", "is not a field of InferenceObjective (an API server drops it); split "
+          + "traffic between models with an InferenceModelRewrite or an LLMRoute's targets");
+    }
     r.onlyFields(spec, "spec", Set.of("priority", "poolRef"));
     int priority = r.integer(spec, "priority", "spec.priority", -MAX_PRIORITY, MAX_PRIORITY, 0);
     JsonNode poolRef = r.object(spec, "poolRef", "spec.poolRef");

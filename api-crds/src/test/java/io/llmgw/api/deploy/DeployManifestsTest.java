@@ -240,6 +240,8 @@ class DeployManifestsTest {
         "discovery.k8s.io/endpointslices list,watch",
         "inference.networking.k8s.io/inferencepools get,list,watch",
         "inference.networking.x-k8s.io/inferenceobjectives get,list,watch",
+        "llm-d.ai/inferenceobjectives get,list,watch",
+        "llm-d.ai/inferencemodelrewrites get,list,watch",
         "inference.x-k8s.io/llmroutes get,list,watch",
         "inference.x-k8s.io/tenantbudgets get,list,watch",
         "inference.x-k8s.io/llmroutes/status get,patch,update",

@@ -80,7 +80,7 @@ public final class GatewayStatus {
   public Report report() {
     List<RouteStatus> routes = new ArrayList<>();
     Set<PoolKey> poolsMissing = new HashSet<>();
-    for (RouteView v : datastore.topology().routesByModel().values()) {
+    for (RouteView v : datastore.topology().routes()) {
       LLMRoute r = v.route();
       List<ObjectiveStatus> own = latency.status(r);
       List<PoolKey> pools = v.pools().stream().map(PoolView::key).toList();

@@ -171,7 +171,7 @@ public final class Director {
 
   private Step resolve(RequestContext ctx) {
     Topology topology = datastore.topology();
-    RouteView view = topology.routesByModel().get(ctx.requestedModel());
+    RouteView view = datastore.route(topology, ctx.requestedModel());
     if (view == null) {
       return new Step.Answer(ErrorReply.modelNotFound(ctx.requestedModel()));
     }

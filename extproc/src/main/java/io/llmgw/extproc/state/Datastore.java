@@ -135,6 +135,26 @@ public final class Datastore {
   }
 
   /** The endpoints of these pools the proxy's subset hint (null: none) allows, right now. */
+  /**
+   * The route that serves this model in {@code t}: a route's or a rewrite's ({@link Topology#route}), else that of a
+   * pool no route names whose pods report serving the model (llm-d's EPP routes every model to its one pool; a model
+   * no pod reports is still answered 404 here rather than by the engine). Null when none.
+   */
+  public RouteView route(Topology t, String model) {
+    RouteView view = t.route(model);
+    if (view != null) {
+      return view;
+    }
+    for (PoolView pool : t.routelessPools()) {
+      for (EndpointState e : states(List.of(pool))) {
+        if (e.serves(model)) {
+          return Topology.routeless(pool, model);
+        }
+      }
+    }
+    return null;
+  }
+
   public List<EndpointState> states(List<PoolView> pools, Set<String> subset) {
     return allowed(states(pools), subset);
   }

@@ -4,6 +4,7 @@ import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.InferenceObjective;
 import io.llmgw.api.InferencePool;
 import io.llmgw.api.LLMRoute;
+import io.llmgw.api.ModelRewrite;
 import io.llmgw.api.ObjectiveKey;
 import io.llmgw.api.PodInfo;
 import io.llmgw.api.PoolKey;
@@ -24,11 +25,17 @@ import org.slf4j.LoggerFactory;
 /**
  * An immutable view of the configuration, indexed for the request path: model name → route with its pools.
  *
+ * @param routesByModel LLMRoutes by the model they serve, then llm-d's rewrites' exact matches (an LLMRoute keeps its
+ *     model name; among rewrites the oldest, then its first rule, wins)
+ * @param anyModel the route of the oldest rewrite rule without matches, for a model no route names; null when none
+ * @param routelessPools the pools no LLMRoute names: each serves, as llm-d serves its pool, every model its
+ *     pods report ({@link Datastore#route})
  * @param addresses every endpoint address of every pool, i.e. what is live now
  * @param budgetsByTenant each TenantBudget by the tenant it names
  * @param config what this view was built from, for those who serve it onwards (the xDS server)
  */
-public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolView> poolsByKey,
+public record Topology(Map<String, RouteView> routesByModel, RouteView anyModel, List<PoolView> routelessPools,
+    Map<PoolKey, PoolView> poolsByKey,
     Map<ObjectiveKey, InferenceObjective> objectivesByKey, List<ScrapeTarget> targets, Set<String> addresses,
     Map<String, TenantBudget> budgetsByTenant, GatewayConfig config) {
   private static final Logger LOG = LoggerFactory.getLogger(Topology.class);
@@ -56,6 +63,17 @@ public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolVi
     for (LLMRoute r : config.routes()) {
       routes.put(r.modelName(), new RouteView(r, poolsOf(r, pools)));
     }
+    RouteView anyModel = null;
+    for (ModelRewrite w : config.rewrites()) {
+      for (LLMRoute r : w.routes()) {
+        RouteView view = new RouteView(r, poolsOf(r, pools));
+        if (!r.modelName().equals(ModelRewrite.ANY_MODEL)) {
+          routes.putIfAbsent(r.modelName(), view);
+        } else if (anyModel == null) {
+          anyModel = view;
+        }
+      }
+    }
     Map<ObjectiveKey, InferenceObjective> objectives = new HashMap<>();
     for (InferenceObjective o : config.objectives()) {
       objectives.put(o.key(), o);
@@ -64,8 +82,36 @@ public record Topology(Map<String, RouteView> routesByModel, Map<PoolKey, PoolVi
     for (TenantBudget b : config.budgets()) {
       budgets.put(b.name(), b);
     }
-    return new Topology(Map.copyOf(routes), pools, Map.copyOf(objectives), List.copyOf(targets.values()),
+    // a rewrite's exact matches leave the pool's other models to pass through, as in llm-d; its rule without matches
+    // takes them all before this is asked
+    Set<PoolKey> named = new java.util.HashSet<>();
+    config.routes().forEach(r -> r.poolNames().forEach(n -> named.add(r.key().pool(n))));
+    List<PoolView> routeless = pools.values().stream().filter(p -> !named.contains(p.key())).toList();
+    return new Topology(Map.copyOf(routes), anyModel, routeless, pools, Map.copyOf(objectives),
+        List.copyOf(targets.values()),
         Set.copyOf(targets.keySet()), Map.copyOf(budgets), config);
+  }
+
+  /** The route that serves this model name: its own, else a rewrite's that takes any model; null when none. */
+  public RouteView route(String model) {
+    RouteView view = routesByModel.get(model);
+    return view != null ? view : anyModel;
+  }
+
+  /** The route a pool no route names serves one model its pods report by: the model itself, at priority 0. */
+  static RouteView routeless(PoolView pool, String model) {
+    LLMRoute route = new LLMRoute(pool.key().namespace(), pool.key().name(), List.of(pool.key().name()),
+        new io.llmgw.api.RouteAdapter(model, 0, List.of(), List.of()));
+    return new RouteView(route, List.of(pool));
+  }
+
+  /** Every route, the one that takes any model included. */
+  public List<RouteView> routes() {
+    List<RouteView> out = new ArrayList<>(routesByModel.values());
+    if (anyModel != null) {
+      out.add(anyModel);
+    }
+    return out;
   }
 
   /** The priority of one request: that of the objective it names ({@link #objective}), else the route's. */

@@ -97,6 +97,38 @@ class ClusterModeTest {
     }
   }
 
+  /** Issue 48: a namespace set up for llm-d's router (no LLMRoute) is served from llm-d's own kinds as they change. */
+  @Test
+  void llmdsObjectivesAndRewritesAreWatchedAndThePoolServesWhatItsPodsReport() throws Exception {
+    FakeCluster k = new FakeCluster(client, "llmd");
+    k.pool("pool", "vllm", port());
+    k.pod("p0", "vllm", ip(0), true);
+    try (ClusterEpp e = new ClusterEpp(client, "llmd", "solo", false)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> e.route("chat-lora").startsWith(ip(0)));
+      assertThat(e.route("to-be-rewritten")).as("no pod reports it, no rewrite names it").isEqualTo("HTTP 404");
+      k.apply(Kinds.LLMD_REWRITE, """
+          apiVersion: llm-d.ai/v1alpha2
+          kind: InferenceModelRewrite
+          metadata: {name: rewrite}
+          spec:
+            poolRef: {name: pool}
+            rules: [{matches: [{model: {value: to-be-rewritten}}], targets: [{modelRewrite: chat-lora}]}]
+          """);
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.route("to-be-rewritten").startsWith(ip(0)));
+      assertThat(e.routeWithObjective("chat-lora", "critical")).as("not yet created").isEqualTo("HTTP 400");
+      k.apply(Kinds.LLMD_OBJECTIVE, """
+          apiVersion: llm-d.ai/v1alpha2
+          kind: InferenceObjective
+          metadata: {name: critical}
+          spec: {priority: 10, poolRef: {name: pool}}
+          """);
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.routeWithObjective("chat-lora", "critical")
+          .startsWith(ip(0)));
+      k.delete(Kinds.LLMD_REWRITE, "rewrite");
+      await().atMost(Duration.ofSeconds(5)).until(() -> e.route("to-be-rewritten").equals("HTTP 404"));
+    }
+  }
+
   @Test
   void aMissingCrdIsLoggedAndRetriedNeverFatalAndAnOptionalOneDoesNotHoldReadiness() throws Exception {
     FakeCluster k = new FakeCluster(client, "nocrd");

@@ -75,6 +75,12 @@ final class EppHarness implements AutoCloseable {
   /** @param roles each pod's role label in disaggregated serving, by index (prefill, decode, both) */
   EppHarness(int podCount, int firstIp, String extraDocs, List<String> roles, UnaryOperator<EppSettings> tweak)
       throws Exception {
+    this(podCount, firstIp, ROUTES, extraDocs, roles, tweak);
+  }
+
+  /** @param routes the file's routes (instead of {@link #ROUTES}; empty: none), each document ending its own */
+  EppHarness(int podCount, int firstIp, String routes, String extraDocs, List<String> roles,
+      UnaryOperator<EppSettings> tweak) throws Exception {
     this.roles = roles;
     FakeModelServer first = new FakeModelServer("127.0.0." + firstIp, 0);
     pods.add(first);
@@ -85,7 +91,7 @@ final class EppHarness implements AutoCloseable {
       p.setModels("base-model", List.of("adapter-a", "split-v1", "shed-me"));
     }
     configFile = Files.createTempFile("llmgw-test", ".yaml");
-    Files.writeString(configFile, yaml(ROUTES) + extraDocs);
+    Files.writeString(configFile, yaml(routes) + extraDocs);
     EppSettings settings = tweak.apply(EppSettings.defaults(configFile).onLoopbackEphemeralPorts());
     epp = Epp.start(settings, Clock.systemUTC());
     channel = NettyChannelBuilder.forAddress("127.0.0.1", epp.grpcPort()).usePlaintext().build();
@@ -94,7 +100,7 @@ final class EppHarness implements AutoCloseable {
   }
 
   String yaml(String routes) {
-    StringBuilder sb = new StringBuilder(routes).append(FileModeYaml.SEPARATOR)
+    StringBuilder sb = new StringBuilder(routes).append(routes.isEmpty() ? "" : FileModeYaml.SEPARATOR)
         .append(FileModeYaml.pool("sim-pool", "sim", pods.getFirst().port()));
     for (int i = 0; i < pods.size(); i++) {
       sb.append(FileModeYaml.SEPARATOR)

@@ -73,4 +73,31 @@ class TopologyTest {
     assertThat(t.objective(chat, null)).isNull();
     assertThat(t.priority(chat, null)).isEqualTo(5);
   }
+
+  @Test
+  void routesComeFromLlmRoutesThenRewritesByPrecedenceThenAnyModelAndAPoolNoRouteNamesIsRouteless() throws Exception {
+    String rewrite = """
+        apiVersion: llm-d.ai/v1alpha2
+        kind: InferenceModelRewrite
+        metadata: {name: %s}
+        spec:
+          poolRef: {name: %s}
+          rules:
+          - matches: [{model: {value: m}}]
+            targets: [{modelRewrite: %s-exact}]
+          - targets: [{modelRewrite: %s-any}]
+        """;
+    String yaml = FileModeYaml.pool("a", "vllm", 8000) + FileModeYaml.SEPARATOR + FileModeYaml.pool("b", "x", 8000)
+        + FileModeYaml.SEPARATOR + FileModeYaml.route("chat", "a", "chat-lora", 5) + FileModeYaml.SEPARATOR
+        + rewrite.formatted("first", "b", "first", "first") + FileModeYaml.SEPARATOR
+        + rewrite.formatted("second", "b", "second", "second");
+    Topology w = Topology.of(ConfigFileLoader.parse("w.yaml", yaml));
+    assertThat(w.route("chat-lora").key().name()).isEqualTo("chat");
+    assertThat(w.route("m").route().adapter().targets().getFirst().name()).as("the older rewrite").isEqualTo(
+        "first-exact");
+    assertThat(w.route("anything").route().adapter().targets().getFirst().name()).isEqualTo("first-any");
+    assertThat(w.routelessPools()).extracting(PoolView::key).containsExactly(new PoolKey("default", "b"));
+    assertThat(t.routelessPools()).isEmpty();
+    assertThat(t.route("anything")).isNull();
+  }
 }

@@ -29,12 +29,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cluster mode's control loop: shared informers on InferencePools, LLMRoutes, InferenceObjectives, TenantBudgets and
- * Pods of one
+ * Cluster mode's control loop: shared informers on InferencePools, LLMRoutes, InferenceObjectives (GIE's and
+ * llm-d's), llm-d's InferenceModelRewrites, TenantBudgets and Pods of one
  * namespace keep a {@link ClusterStore}; every change is folded into one new configuration for the datastore, the same
  * shape file mode produces. Bursts of events coalesce into one rebuild, and a pod leaving is out of picking as soon as
  * its event arrives. A kind whose CRD is not installed is logged and retried, never fatal; readiness waits for pools,
- * routes and pods only, so InferenceObjective and TenantBudget stay optional (until budgets are listed, tenants have
+ * routes and pods only, so InferenceObjective, InferenceModelRewrite and TenantBudget stay optional (until budgets are listed, tenants have
  * no limits).
  */
 public final class ClusterConfigSource implements ConfigSource {
@@ -77,7 +77,9 @@ public final class ClusterConfigSource implements ConfigSource {
 
   @Override
   public void start() {
-    LOG.info("watching namespace {} at {} for InferencePools{}, LLMRoutes, InferenceObjectives, TenantBudgets and Pods",
+    LOG.info(
+        "watching namespace {} at {} for InferencePools{}, LLMRoutes, InferenceObjectives, InferenceModelRewrites, "
+            + "TenantBudgets and Pods",
         namespace,
         client.getMasterUrl(), settings.poolLabels().isEmpty() ? "" : " labelled " + settings.poolLabels());
     var pools = client.genericKubernetesResources(Kinds.POOL).inNamespace(namespace);
@@ -89,6 +91,9 @@ public final class ClusterConfigSource implements ConfigSource {
     required.add(watch(generic(Kinds.ROUTE), "LLMRoute", store::putRoute, store::removeRoute));
     watch(generic(Kinds.OBJECTIVE), "InferenceObjective", store::putObjective, store::removeObjective);
     watch(generic(Kinds.BUDGET), "TenantBudget", store::putBudget, store::removeBudget);
+    watch(generic(Kinds.LLMD_OBJECTIVE), "InferenceObjective (llm-d.ai)", store::putLlmdObjective,
+        store::removeLlmdObjective);
+    watch(generic(Kinds.LLMD_REWRITE), "InferenceModelRewrite", store::putRewrite, store::removeRewrite);
     required.add(watch(client.pods().inNamespace(namespace).runnableInformer(0), "Pod", store::putPod,
         store::removePod));
     CompletableFuture.allOf(required.toArray(CompletableFuture[]::new)).thenRun(() -> {

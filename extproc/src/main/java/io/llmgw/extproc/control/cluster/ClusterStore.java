@@ -11,6 +11,7 @@ import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.InferenceObjective;
 import io.llmgw.api.InferencePool;
 import io.llmgw.api.LLMRoute;
+import io.llmgw.api.ModelRewrite;
 import io.llmgw.api.PodInfo;
 import io.llmgw.api.TenantBudget;
 import java.util.ArrayList;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The cluster's objects as the informers last delivered them, updated one event at a time, and the rules that turn
- * them into one {@link GatewayConfig}: invalid objects are left out (and named), the oldest route wins a model name.
+ * them into one {@link GatewayConfig}: invalid objects are left out (and named), the oldest route wins a model name, and
+ * llm-d's model rewrites are handed on oldest first, the order of their precedence.
  * Thread-safe; informers write from their own threads while the control loop reads snapshots.
  */
 final class ClusterStore {
@@ -36,6 +38,8 @@ final class ClusterStore {
   private final Map<Kinds.Key, Seen<InferencePool>> pools = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, Seen<LLMRoute>> routes = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, Seen<InferenceObjective>> objectives = new ConcurrentHashMap<>();
+  private final Map<Kinds.Key, Seen<InferenceObjective>> llmdObjectives = new ConcurrentHashMap<>();
+  private final Map<Kinds.Key, Seen<ModelRewrite>> rewrites = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, Seen<TenantBudget>> budgets = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, PodInfo> pods = new ConcurrentHashMap<>();
   private final boolean poolsSelectedByLabel;
@@ -55,6 +59,22 @@ final class ClusterStore {
 
   void putObjective(GenericKubernetesResource r) {
     objectives.put(key(r), parse(r, ClusterObjects::objective));
+  }
+
+  void putLlmdObjective(GenericKubernetesResource r) {
+    llmdObjectives.put(key(r), parse(r, ClusterObjects::objective));
+  }
+
+  void removeLlmdObjective(GenericKubernetesResource r) {
+    llmdObjectives.remove(key(r));
+  }
+
+  void putRewrite(GenericKubernetesResource r) {
+    rewrites.put(key(r), parse(r, ClusterObjects::modelRewrite));
+  }
+
+  void removeRewrite(GenericKubernetesResource r) {
+    rewrites.remove(key(r));
   }
 
   void putBudget(GenericKubernetesResource r) {
@@ -99,7 +119,23 @@ final class ClusterStore {
     }
     Map<String, LLMRoute> byModel = new HashMap<>();
     accepted.removeIf(r -> byModel.putIfAbsent(r.modelName(), r) != null);
-    return new GatewayConfig(valid(pools), accepted, valid(objectives), List.copyOf(pods.values()), valid(budgets));
+    Map<Kinds.Key, InferenceObjective> allObjectives = new HashMap<>();
+    objectives.forEach((k, s) -> {
+      if (s.valid()) {
+        allObjectives.put(k, s.value());
+      }
+    });
+    llmdObjectives.forEach((k, s) -> {
+      if (s.valid()) {
+        allObjectives.putIfAbsent(k, s.value());
+      }
+    });
+    List<ModelRewrite> rewritesByAge = rewrites.values().stream().filter(Seen::valid)
+        .sorted(Comparator.comparing((Seen<ModelRewrite> s) -> s.creationTimestamp())
+            .thenComparing(s -> s.value().namespace() + "/" + s.value().name()))
+        .map(Seen::value).toList();
+    return new GatewayConfig(valid(pools), accepted, List.copyOf(allObjectives.values()),
+        List.copyOf(pods.values()), valid(budgets), rewritesByAge);
   }
 
   /** A verdict for every route seen, valid or not. */

@@ -14,6 +14,11 @@ public final class Kinds {
   public static final ResourceDefinitionContext OBJECTIVE = context(CrdNames.OBJECTIVE_GROUP,
       CrdNames.OBJECTIVE_VERSION,
       "InferenceObjective", "inferenceobjectives");
+  /** llm-d-router's InferenceObjective, read beside GIE's; a GIE objective keeps its name when both use it. */
+  public static final ResourceDefinitionContext LLMD_OBJECTIVE = context(CrdNames.LLMD_GROUP, CrdNames.LLMD_VERSION,
+      "InferenceObjective", "inferenceobjectives");
+  public static final ResourceDefinitionContext LLMD_REWRITE = context(CrdNames.LLMD_GROUP, CrdNames.LLMD_VERSION,
+      "InferenceModelRewrite", "inferencemodelrewrites");
   public static final ResourceDefinitionContext BUDGET = context(CrdNames.ROUTE_GROUP, CrdNames.ROUTE_VERSION,
       "TenantBudget", "tenantbudgets");
 

@@ -47,6 +47,36 @@ class ClusterStoreTest {
     assertThat(store.config().routes()).extracting(LLMRoute::name).containsExactly("newer");
   }
 
+  static GenericKubernetesResource llmd(String kind, String name, String created, String spec) {
+    return K8S.unmarshal("""
+        apiVersion: llm-d.ai/v1alpha2
+        kind: %s
+        metadata: {name: %s, namespace: ns, creationTimestamp: "%s"}
+        spec: %s
+        """.formatted(kind, name, created, spec), GenericKubernetesResource.class);
+  }
+
+  @Test
+  void llmdsRewritesComeOldestFirstAndAGieObjectiveKeepsASharedName() {
+    ClusterStore store = new ClusterStore(false);
+    String rule = "{poolRef: {name: pool}, rules: [{targets: [{modelRewrite: %s}]}]}";
+    store.putRewrite(llmd("InferenceModelRewrite", "newer", "2026-11-22T10:00:00Z", rule.formatted("b")));
+    store.putRewrite(llmd("InferenceModelRewrite", "older", "2026-11-21T10:00:00Z", rule.formatted("a")));
+    store.putRewrite(llmd("InferenceModelRewrite", "bad", "2026-11-20T10:00:00Z", "{poolRef: {name: pool}}"));
+    assertThat(store.config().rewrites()).extracting(w -> w.name()).containsExactly("older", "newer");
+
+    store.putObjective(K8S.unmarshal("""
+        apiVersion: inference.networking.x-k8s.io/v1alpha2
+        kind: InferenceObjective
+        metadata: {name: shared, namespace: ns}
+        spec: {priority: 7, poolRef: {name: pool}}
+        """, GenericKubernetesResource.class));
+    store.putLlmdObjective(llmd("InferenceObjective", "shared", "", "{priority: 1, poolRef: {name: pool}}"));
+    store.putLlmdObjective(llmd("InferenceObjective", "own", "", "{priority: 3, poolRef: {name: pool}}"));
+    assertThat(store.config().objectives()).extracting(o -> o.name() + "=" + o.priority())
+        .containsExactlyInAnyOrder("shared=7", "own=3");
+  }
+
   @Test
   void anInvalidRouteIsLeftOutAndItsFieldNamed() {
     ClusterStore store = new ClusterStore(false);

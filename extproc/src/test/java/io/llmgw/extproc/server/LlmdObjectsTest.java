@@ -1,0 +1,108 @@
+package io.llmgw.extproc.server;
+
+import static io.llmgw.extproc.server.ExtProcCall.requestBody;
+import static io.llmgw.extproc.server.ExtProcCall.requestHeaders;
+import static io.llmgw.extproc.server.ExtProcCall.setHeader;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.llmgw.api.EppProtocol;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 48: a gateway file written as a team on llm-d's router has it: an InferencePool, llm-d's InferenceObjectives
+ * and InferenceModelRewrite (as llm-d's hermetic test data writes them), and no LLMRoute. Driven over real ext_proc
+ * frames against two real HTTP pods at 127.0.0.{71,72}, buffered as llm-d's hermetic cases send their bodies.
+ */
+class LlmdObjectsTest {
+  static final String LLMD_OBJECTS = """
+      ---
+      apiVersion: llm-d.ai/v1alpha2
+      kind: InferenceObjective
+      metadata: {name: inference-objective-with-priority-4, namespace: default}
+      spec: {priority: 4, poolRef: {name: sim-pool}}
+      ---
+      apiVersion: llm-d.ai/v1alpha2
+      kind: InferenceModelRewrite
+      metadata: {name: rewrite-test, namespace: default}
+      spec:
+        poolRef: {name: sim-pool}
+        rules:
+        - matches:
+          - model: {value: model-to-be-rewritten}
+          targets:
+          - modelRewrite: rewritten-model
+      """;
+
+  static EppHarness h;
+
+  @BeforeAll
+  static void start() throws Exception {
+    h = new EppHarness(2, 71, "", LLMD_OBJECTS, List.of(), s -> s);
+    for (var p : h.pods) {
+      p.setModels("base-model", List.of("rewritten-model", "direct-model"));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.pods.stream().allMatch(p -> h.epp.datastore()
+        .scrapeState(p.address()).metrics().baseModels().contains("base-model")
+        && h.epp.datastore().scrapeState(p.address()).metrics().reportsAdapter("direct-model")));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    h.close();
+  }
+
+  private static ProcessingResponse buffered(String body, Map<String, String> extra) throws Exception {
+    ExtProcCall call = h.open();
+    Map<String, String> headers = new HashMap<>(Map.of(":method", "POST", ":path", "/v1/completions"));
+    headers.putAll(extra);
+    call.send(requestHeaders(headers, false, BodySendMode.BUFFERED, null));
+    assertThat(call.next().hasRequestHeaders()).isTrue();
+    call.send(requestBody(body, true));
+    ProcessingResponse r = call.next();
+    call.cancel();
+    return r;
+  }
+
+  private static String sentBody(ProcessingResponse r) {
+    return r.getRequestBody().getResponse().getBodyMutation().getBody().toStringUtf8();
+  }
+
+  @Test
+  void llmdsRewriteCaseSendsTheRewrittenModelToThePodThatServesIt() throws Exception {
+    ProcessingResponse r = buffered(
+        "{\"max_tokens\":100,\"model\":\"model-to-be-rewritten\",\"prompt\":\"test-rewrite\","
+            + "\"temperature\":0}",
+        Map.of());
+    assertThat(setHeader(r, EppProtocol.DESTINATION)).isIn(h.pods.get(0).address(), h.pods.get(1).address());
+    assertThat(sentBody(r)).contains("\"model\":\"rewritten-model\"").contains("\"prompt\":\"test-rewrite\"");
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(h.metricsText()).contains(
+        "llmgw_requests_total{code=\"cancelled\",model=\"model-to-be-rewritten\",priority=\"0\",target=\"rewritten-model\"}"));
+  }
+
+  @Test
+  void aPoolNoRouteNamesServesEveryModelItsPodsReportWithTheObjectivesPriority() throws Exception {
+    // llm-d's passthrough case: a model no rewrite names goes to the pool unchanged, at the objective's priority
+    ProcessingResponse r = buffered("{\"max_tokens\":100,\"model\":\"direct-model\",\"prompt\":\"test6\","
+        + "\"temperature\":0}", Map.of(EppProtocol.OBJECTIVE, "inference-objective-with-priority-4"));
+    assertThat(setHeader(r, EppProtocol.DESTINATION)).isNotNull();
+    assertThat(r.getRequestBody().getResponse().hasBodyMutation()).as("the body passes unchanged").isFalse();
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(h.metricsText()).contains(
+        "llmgw_requests_total{code=\"cancelled\",model=\"direct-model\",priority=\"4\",target=\"direct-model\"}"));
+  }
+
+  @Test
+  void aModelNoPodReportsIsStill404WithItsDropReason() throws Exception {
+    ProcessingResponse r = buffered("{\"model\":\"nobody-serves-this\",\"prompt\":\"x\"}", Map.of());
+    assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);
+    assertThat(LlmdDropInTest.dropReason(r)).isNotNull();
+  }
+}
