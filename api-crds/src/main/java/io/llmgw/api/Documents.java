@@ -225,7 +225,9 @@ final class Documents {
         ready = "True".equals(v);
       }
     }
-    return new PodInfo(ns, name, labels, ip, phase == null ? "Running" : phase, ready);
+    Map<String, String> annotations = r.stringMap(meta, "annotations", "metadata.annotations");
+    return new PodInfo(ns, name, labels, ip, phase == null ? "Running" : phase, ready,
+        PodInfo.activePortsOf(annotations));
   }
 
   private static String namespace(NodeReader r, JsonNode meta) throws ConfigException {

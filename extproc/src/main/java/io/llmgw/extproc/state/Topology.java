@@ -50,7 +50,7 @@ public record Topology(Map<String, RouteView> routesByModel, RouteView anyModel,
         if (!pool.selects(pod)) {
           continue;
         }
-        for (int port : pool.targetPorts()) {
+        for (int port : ActivePorts.of(pod, pool.targetPorts())) {
           Endpoint e = new Endpoint(pool.name(), pod.name(), pod.podIP(), port, roleOf(pod));
           endpoints.add(e);
           targets.putIfAbsent(e.address(), new ScrapeTarget(e.address(), Engine.fromLabel(pod.engineType())));

@@ -246,6 +246,8 @@ final class ClusterStore {
     }
     boolean terminating = meta.getDeletionTimestamp() != null;
     Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
-    return new PodInfo(meta.getNamespace(), meta.getName(), labels, ip, phase, ready && !terminating);
+    Map<String, String> annotations = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+    return new PodInfo(meta.getNamespace(), meta.getName(), labels, ip, phase, ready && !terminating,
+        PodInfo.activePortsOf(annotations));
   }
 }

@@ -78,6 +78,19 @@ class ClusterStoreTest {
   }
 
   @Test
+  void aPodsActivePortsAnnotationIsReadUnderLlmdsNameFirstThenGies() {
+    Pod both = pod(true, false);
+    both.getMetadata()
+        .setAnnotations(Map.of("llm-d.ai/active-ports", "3000", "inference.networking.k8s.io/active-ports",
+            "3002"));
+    assertThat(ClusterStore.podInfo(both).activePorts()).isEqualTo("3000");
+    Pod legacy = pod(true, false);
+    legacy.getMetadata().setAnnotations(Map.of("inference.networking.k8s.io/active-ports", "3002,3004"));
+    assertThat(ClusterStore.podInfo(legacy).activePorts()).isEqualTo("3002,3004");
+    assertThat(ClusterStore.podInfo(pod(true, false)).activePorts()).isNull();
+  }
+
+  @Test
   void anInvalidRouteIsLeftOutAndItsFieldNamed() {
     ClusterStore store = new ClusterStore(false);
     GenericKubernetesResource bad = route("bad", "chat", "2026-11-22T10:00:00Z");
