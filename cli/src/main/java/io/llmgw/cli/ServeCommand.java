@@ -391,7 +391,7 @@ public final class ServeCommand implements Callable<Integer> {
   }
 
   /** The flags over the settings' defaults; the scheduling from --plugins-config, else from --policy. */
-  EppSettings settings() throws ConfigException {
+  public EppSettings settings() throws ConfigException {
     if (pluginsConfig != null && spec.commandLine().getParseResult().hasMatchedOption("--policy")) {
       throw new IllegalArgumentException("--policy and --plugins-config both choose the scheduling; give one");
     }

@@ -1,15 +1,28 @@
 package io.llmgw.picker;
 
+import java.util.Map;
 import java.util.Set;
 
-/** One model server: a pod's address and one of its pool's target ports, and its role in disaggregated serving. */
-public record Endpoint(String pool, String podName, String ip, int port, String address, Role role) {
+/**
+ * One model server: a pod's address and one of its pool's target ports, its role in disaggregated serving, and the
+ * pod's labels (for label selectors).
+ */
+public record Endpoint(String pool, String podName, String ip, int port, String address, Role role,
+    Map<String, String> labels) {
+  public Endpoint {
+    labels = Map.copyOf(labels);
+  }
+
   public Endpoint(String pool, String podName, String ip, int port) {
     this(pool, podName, ip, port, Role.BOTH);
   }
 
   public Endpoint(String pool, String podName, String ip, int port, Role role) {
-    this(pool, podName, ip, port, (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + port, role);
+    this(pool, podName, ip, port, role, Map.of());
+  }
+
+  public Endpoint(String pool, String podName, String ip, int port, Role role, Map<String, String> labels) {
+    this(pool, podName, ip, port, (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + port, role, labels);
   }
 
   /**

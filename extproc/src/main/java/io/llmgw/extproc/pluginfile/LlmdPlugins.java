@@ -20,6 +20,30 @@ final class LlmdPlugins {
 
   private LlmdPlugins() {}
 
+  /** llm-d's vLLM render backend ({@code vllm: {url, timeout, mmTimeout}} and {@code modelName}) as ours. */
+  private static ObjectNode renderServer(LlmdParameters p, ObjectNode params) throws ConfigException {
+    p.allowOnly("vllm", "url", "timeout", "mmTimeout");
+    if (!p.has("modelName") || p.text("modelName").isBlank()) {
+      throw p.refuse("modelName", "is required with vllm: the model the render server serves (the request's own may "
+          + "name an adapter it does not know)");
+    }
+    // llm-d's default: a render sidecar in the EPP's own pod
+    String url = p.has("vllm.url") ? p.text("vllm.url").strip() : "http://localhost:8000";
+    if (!url.matches("https?://[^/?#\\s]+/?")) {
+      throw p.refuse("vllm.url", "'" + url + "' is not http://HOST:PORT of a render server");
+    }
+    ObjectNode ours = params.objectNode().put("tokenizer", "vllm:" + url).put("model", p.text("modelName"));
+    p.absent("vllm.mmTimeout", "this EPP gives every request the one time limit vllm.timeout (multimodal ones too)");
+    if (p.has("vllm.timeout")) {
+      java.time.Duration d = io.llmgw.api.Durations.parse(p.text("vllm.timeout"));
+      if (d == null || d.isZero() || d.toMillis() > 120_000) {
+        throw p.refuse("vllm.timeout", "'" + p.text("vllm.timeout") + "' is not a duration between 10ms and 2m");
+      }
+      ours.put("renderTimeoutMillis", Math.max(10, (int) d.toMillis()));
+    }
+    return ours;
+  }
+
   /** The plugin as this EPP's, or null when absorbed. */
   static JsonNode translate(LlmdTranslation.State s, ObjectNode plugin, String path) throws ConfigException {
     String type = plugin.path("type").asText("").trim();
@@ -90,13 +114,16 @@ final class LlmdPlugins {
       }
       case "token-producer", "tokenizer" -> {
         p.allowOnly("", "modelName", "vllm", "udsTokenizerConfig", "estimate", "tokenizer");
-        String nearest = "this EPP tokenizes in process: give the parameter tokenizer: hf:DIR (a model's "
-            + "tokenizer.json) or serve --tokenizer hf:DIR";
-        p.absent("vllm", nearest);
-        p.absent("udsTokenizerConfig", nearest);
-        p.absent("estimate", nearest);
+        String nearest = "this EPP tokenizes in process (parameter tokenizer: hf:DIR, a model's tokenizer.json) or "
+            + "asks a vLLM render server (parameters vllm.url and modelName)";
+        p.absent("udsTokenizerConfig", nearest + "; llm-d deprecates the UDS tokenizer for the latter");
+        p.absent("estimate", nearest + "; without a tokenizer prompts are matched approximately, as llm-d's "
+            + "estimate does");
+        if (p.has("vllm")) {
+          return ours(plugin, name, "prompt-tokens-producer", renderServer(p, params));
+        }
         if (!p.has("tokenizer")) {
-          throw p.refuse(p.has("modelName") ? "modelName" : "", "cannot be honoured; " + nearest);
+          throw p.refuse(p.has("modelName") ? "modelName" : "", "cannot be honoured alone; " + nearest);
         }
         return ours(plugin, name, "prompt-tokens-producer", params.objectNode().put("tokenizer", p.text("tokenizer")));
       }
@@ -160,7 +187,7 @@ final class LlmdPlugins {
         return disaggHandler(s, plugin, name, p);
       }
       case "prefix-based-pd-decider", "always-disagg-pd-decider" -> {
-        p.allowOnly("", "nonCachedTokens");
+        p.allowOnly("", "nonCachedTokens", "promptTokens");
         return absorbed(s, name); // read by the disagg-profile-handler that names it
       }
       case "data-parallel-profile-handler" -> {
@@ -276,13 +303,14 @@ final class LlmdPlugins {
     if (decider != null && deciderType == null) {
       throw p.refuse("deciders.prefill", "names '" + decider + "', which the plugins list does not define");
     }
-    int threshold = "prefix-based-pd-decider".equals(deciderType)
+    LlmdParameters deciderParams = "prefix-based-pd-decider".equals(deciderType)
         ? new LlmdParameters(s.source, "plugins[" + decider + "]", decider, s.paramsByName.get(decider))
-            .integer("nonCachedTokens", 0, 0, 10_000_000)
-        : 0;
+        : null;
+    int threshold = deciderParams == null ? 0 : deciderParams.integer("nonCachedTokens", 0, 0, 10_000_000);
+    int minPrompt = deciderParams == null ? 0 : deciderParams.integer("promptTokens", 0, 0, 10_000_000);
     // llm-d's rule (split at the threshold whatever the loads), not this EPP's cost-aware one
-    return ours(plugin, name, "pd-profile-handler", plugin.objectNode().put("threshold", threshold)
-        .put("costAware", false));
+    ObjectNode ours = plugin.objectNode().put("threshold", threshold).put("costAware", false);
+    return ours(plugin, name, "pd-profile-handler", minPrompt > 0 ? ours.put("minPromptTokens", minPrompt) : ours);
   }
 
   private static ObjectNode ours(ObjectNode plugin, String name, String type, ObjectNode params) {

@@ -172,8 +172,14 @@ public final class PluginConfigFile {
     if (v.isBoolean()) {
       return v.booleanValue();
     }
-    return v.isValueNode() ? v.asText() : v.toString();
+    if (v.isValueNode()) {
+      return v.asText();
+    }
+    // a mapping or a list, as plain maps and lists for the factories that take structured parameters
+    return CONTAINERS.convertValue(v, Object.class);
   }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper CONTAINERS = new com.fasterxml.jackson.databind.ObjectMapper();
 
   private static JsonNode list(String source, JsonNode parent, String field) throws ConfigException {
     return list(source, parent, field, field);

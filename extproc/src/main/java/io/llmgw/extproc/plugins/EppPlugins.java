@@ -31,6 +31,7 @@ import io.llmgw.extproc.request.resolve.WeightedTargets;
 import io.llmgw.extproc.tokens.HuggingFaceTokenizer;
 import io.llmgw.extproc.tokens.SimTokenizer;
 import io.llmgw.extproc.tokens.Tokenizer;
+import io.llmgw.extproc.tokens.VllmRenderTokenizer;
 import io.llmgw.picker.Plugin;
 import io.llmgw.picker.PluginId;
 import io.llmgw.picker.SessionKey;
@@ -263,9 +264,22 @@ public final class EppPlugins {
   }
 
   private static Plugin promptTokens(Parameters p, LifecycleEnv env) {
-    p.allowOnly("tokenizer", "maxPromptBytes");
-    String name = p.text("tokenizer", Tokenizer.NONE.name(), "none|sim|hf:.+",
-        "none, sim (the simulator's), or hf:PATH of a model's Hugging Face tokenizer.json");
+    p.allowOnly("tokenizer", "maxPromptBytes", "model", "renderTimeoutMillis", "renderMaxInFlight");
+    String name = p.text("tokenizer", Tokenizer.NONE.name(), "none|sim|hf:.+|vllm:https?://[^/?#]+/?",
+        "none, sim (the simulator's), hf:PATH of a model's Hugging Face tokenizer.json, or vllm:http://HOST:PORT of a "
+            + "vLLM render server (vllm launch render MODEL)");
+    if (name.startsWith(VllmRenderTokenizer.PREFIX)) {
+      String model = p.text("model", "", ".+", "the model the render server serves");
+      if (model.isEmpty()) {
+        throw new IllegalArgumentException("plugin " + PromptTokensProducer.TYPE + ": a vLLM render server needs the "
+            + "parameter model, the model it serves (the request's own may name an adapter it does not know)");
+      }
+      return new PromptTokensProducer(new VllmRenderTokenizer(java.net.URI.create(name.substring(
+          VllmRenderTokenizer.PREFIX.length())), model, java.time.Duration.ofMillis(
+              p.integer("renderTimeoutMillis",
+                  5000, 10, 120_000)),
+          p.integer("renderMaxInFlight", 256, 1, 65_536)), maxPromptBytes(p));
+    }
     Tokenizer tokenizer = switch (name) {
       case "none" -> {
         LOG.warn("{} has no tokenizer (its parameter tokenizer, or serve --tokenizer): every prompt is matched "
@@ -275,8 +289,11 @@ public final class EppPlugins {
       case SimTokenizer.NAME -> new SimTokenizer();
       default -> new HuggingFaceTokenizer(java.nio.file.Path.of(name.substring(HuggingFaceTokenizer.PREFIX.length())));
     };
-    return new PromptTokensProducer(tokenizer, p.integer("maxPromptBytes",
-        PromptTokensProducer.DEFAULT_MAX_PROMPT_BYTES, 1024, 16 << 20));
+    return new PromptTokensProducer(tokenizer, maxPromptBytes(p));
+  }
+
+  private static int maxPromptBytes(Parameters p) {
+    return p.integer("maxPromptBytes", PromptTokensProducer.DEFAULT_MAX_PROMPT_BYTES, 1024, 16 << 20);
   }
 
   private static Plugin sessionId(Parameters p, LifecycleEnv env) {

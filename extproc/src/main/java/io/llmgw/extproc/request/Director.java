@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 
 /**
@@ -61,6 +62,7 @@ public final class Director {
   /** One request in this many reads the clock around its plugins; a lost update of the count only moves a sample. */
   private final int timingSample;
   private int decisions;
+  private static final Step.Resumption PREPARED = new Step.Resumption.Proceed(null);
 
   /** @param decisionNanos told how long each first decision took (from a complete body to the stream's first step) */
   public Director(Pipeline pipeline, Datastore datastore, SaturationDetector saturation, FlowControl flow,
@@ -204,10 +206,18 @@ public final class Director {
   }
 
   private Step prepare(RequestContext ctx) {
+    CompletableFuture<?> later = null;
     for (TimedPlugin<Producer> p : producers) {
       long t0 = p.start(ctx, ticker);
-      p.plugin().produce(ctx);
+      CompletableFuture<?> f = p.plugin().produceLater(ctx);
       p.stop(t0, ticker);
+      if (f != null && !f.isDone()) {
+        later = later == null ? f : CompletableFuture.allOf(later, f);
+      }
+    }
+    if (later != null) {
+      ctx.moveTo(RequestState.PREPARING);
+      return new Step.Wait(later.handle((v, e) -> PREPARED), () -> {});
     }
     ctx.moveTo(RequestState.ADMIT);
     return null;

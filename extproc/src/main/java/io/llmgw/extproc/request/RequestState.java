@@ -23,6 +23,8 @@ public enum RequestState {
   RESOLVE,
   /** Next: the producers make the request's attributes (prompt blocks, session, the objective check, …). */
   PREPARE,
+  /** Waiting for a producer's value from elsewhere (a tokenizer server). */
+  PREPARING,
   /** Next: the tenant's budget, shedding, objective shedding, flow control. */
   ADMIT,
   /** Waiting in admission: for its tenant's budget, or in flow control for its pool to have room. */
@@ -50,7 +52,7 @@ public enum RequestState {
 
   /** Waiting for something outside the request (the stream holds no thread meanwhile). */
   public boolean waiting() {
-    return this == QUEUED || this == LOADING;
+    return this == QUEUED || this == LOADING || this == PREPARING;
   }
 
   /** A pod was chosen and the request counts in flight there. */
@@ -68,7 +70,8 @@ public enum RequestState {
     return switch (this) {
       case RECEIVING -> next == RESOLVE;
       case RESOLVE -> next == PREPARE;
-      case PREPARE -> next == ADMIT;
+      case PREPARE -> next == ADMIT || next == PREPARING;
+      case PREPARING -> next == ADMIT;
       case ADMIT -> next == LOAD || next == QUEUED;
       case QUEUED -> next == ADMIT;
       case LOAD -> next == SCHEDULE || next == LOADING;

@@ -19,6 +19,7 @@ final class Traces {
       case QUEUED -> trace.phase("admission wait");
       case LOAD -> trace.phase("load");
       case LOADING -> trace.phase("load wait");
+      case PREPARING -> trace.phase("prepare wait");
       case SCHEDULE -> trace.phase("schedule");
       case ROUTED -> trace.phase(null);
       case RESPONDING -> trace.event("response started");

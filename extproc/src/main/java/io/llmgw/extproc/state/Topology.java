@@ -51,7 +51,7 @@ public record Topology(Map<String, RouteView> routesByModel, RouteView anyModel,
           continue;
         }
         for (int port : ActivePorts.of(pod, pool.targetPorts())) {
-          Endpoint e = new Endpoint(pool.name(), pod.name(), pod.podIP(), port, roleOf(pod));
+          Endpoint e = new Endpoint(pool.name(), pod.name(), pod.podIP(), port, roleOf(pod), pod.labels());
           endpoints.add(e);
           targets.putIfAbsent(e.address(), new ScrapeTarget(e.address(), Engine.fromLabel(pod.engineType())));
         }

@@ -110,6 +110,55 @@ class LlmdConfigTest {
     assertThat(loaded.config().plugins().getFirst().parameters()).containsEntry("tokenizer", "sim");
   }
 
+  /** llm-d's sample (deploy/config/epp-precise-prefix-cache-config.yaml): a vLLM render server tokenizes. */
+  @Test
+  void theTokenProducersRenderServerIsAskedWithItsModelAndTimeLimit() throws Exception {
+    var loaded = read("""
+        plugins:
+        - type: token-producer
+          parameters: {modelName: hf-repo/model-name, vllm: {url: "http://127.0.0.1:8000", timeout: 2s}}
+        - {type: precise-prefix-cache-producer, parameters: {tokenProcessorConfig: {blockSize: 64}}}
+        - {type: prefix-cache-scorer, parameters: {prefixMatchInfoProducerName: precise-prefix-cache-producer}}
+        schedulingProfiles: [{name: default, plugins: [{pluginRef: prefix-cache-scorer, weight: 2}]}]
+        """, new ArrayList<>());
+    assertThat(loaded.config().plugins().getFirst().parameters()).containsEntry("tokenizer",
+        "vllm:http://127.0.0.1:8000").containsEntry("model", "hf-repo/model-name")
+        .containsEntry("renderTimeoutMillis", 2000);
+    assertThat(read("""
+        plugins: [{type: token-producer, parameters: {modelName: m, vllm: {}}}]
+        schedulingProfiles: [{name: default, plugins: []}]
+        """, new ArrayList<>()).config().plugins().getFirst().parameters())
+        .as("llm-d's default: a sidecar in the EPP's pod").containsEntry("tokenizer", "vllm:http://localhost:8000");
+  }
+
+  /** llm-d's disaggregation guide (docs/disaggregation.md): pods chosen by a label selector, a prompt-length floor. */
+  @Test
+  void theDisaggregationGuidesLabelSelectorsAndPromptFloorAreKept() throws Exception {
+    var loaded = read("""
+        plugins:
+        - type: label-selector-filter
+          name: prefill-pods
+          parameters: {matchExpressions: [{key: role, operator: In, values: [prefill]}]}
+        - {type: label-selector-filter, name: decode-pods, parameters: {matchLabels: {role: decode}}}
+        - {type: approx-prefix-cache-producer, parameters: {autoTune: false, blockSizeTokens: 5}}
+        - type: prefix-cache-scorer
+        - type: max-score-picker
+        - {type: prefix-based-pd-decider, parameters: {nonCachedTokens: 8, promptTokens: 100}}
+        - type: disagg-profile-handler
+          parameters: {profiles: {prefill: prefill, decode: decode}, deciders: {prefill: prefix-based-pd-decider}}
+        schedulingProfiles:
+        - {name: prefill, plugins: [{pluginRef: prefill-pods}, {pluginRef: max-score-picker},
+            {pluginRef: prefix-cache-scorer}]}
+        - {name: decode, plugins: [{pluginRef: decode-pods}, {pluginRef: max-score-picker},
+            {pluginRef: prefix-cache-scorer}]}
+        """, new ArrayList<>());
+    PluginSpec handler = loaded.config().plugins().stream().filter(p -> p.type().equals("pd-profile-handler"))
+        .findFirst().orElseThrow();
+    assertThat(handler.parameters()).containsEntry("threshold", 8).containsEntry("minPromptTokens", 100);
+    assertThat(loaded.config().plugins().getFirst().parameters().get("matchExpressions"))
+        .isEqualTo(List.of(java.util.Map.of("key", "role", "operator", "In", "values", List.of("prefill"))));
+  }
+
   @Test
   void disaggregationBecomesThePdHandlerWithLlmdsRule() throws Exception {
     var loaded = read("""
@@ -137,10 +186,22 @@ class LlmdConfigTest {
   @Test
   void whatCannotBeHonouredIsRefusedByNameWithTheNearestThingOffered() {
     assertThatThrownBy(() -> read("""
-        plugins: [{type: token-producer, parameters: {modelName: m, vllm: {url: "http://localhost:8000"}}}]
+        plugins: [{type: token-producer, parameters: {vllm: {url: "http://127.0.0.1:8000"}}}]
         schedulingProfiles: [{name: default, plugins: []}]
-        """, new ArrayList<>())).hasMessageContaining("plugins[0].parameters.vllm")
-        .hasMessageContaining("plugin token-producer, parameter vllm").hasMessageContaining("tokenizer: hf:DIR");
+        """, new ArrayList<>())).hasMessageContaining("plugins[0].parameters.modelName")
+        .hasMessageContaining("the model the render server serves");
+    assertThatThrownBy(() -> read("""
+        plugins: [{type: token-producer, parameters: {modelName: m, vllm: {url: "unix:///run/render.sock"}}}]
+        schedulingProfiles: [{name: default, plugins: []}]
+        """, new ArrayList<>())).hasMessageContaining("vllm.url").hasMessageContaining("http://HOST:PORT");
+    assertThatThrownBy(() -> read("""
+        plugins: [{type: token-producer, parameters: {modelName: m, vllm: {mmTimeout: 30s}}}]
+        schedulingProfiles: [{name: default, plugins: []}]
+        """, new ArrayList<>())).hasMessageContaining("vllm.mmTimeout").hasMessageContaining("vllm.timeout");
+    assertThatThrownBy(() -> read("""
+        plugins: [{type: token-producer, parameters: {modelName: m, estimate: {}}}]
+        schedulingProfiles: [{name: default, plugins: []}]
+        """, new ArrayList<>())).hasMessageContaining("parameter estimate").hasMessageContaining("approximately");
     assertThatThrownBy(() -> read("""
         plugins: [{type: precise-prefix-cache-producer, parameters: {kvEventsConfig: {zmqEndpoint: "tcp://x:5557"}}}]
         schedulingProfiles: [{name: default, plugins: []}]

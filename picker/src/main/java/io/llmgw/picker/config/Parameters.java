@@ -95,6 +95,16 @@ public final class Parameters {
     return s;
   }
 
+  /** A structured parameter (a mapping or a list) as read, for a factory that checks its shape; null when absent. */
+  public Object raw(String name) {
+    return values.get(name);
+  }
+
+  /** The error a factory raises for a parameter whose shape or value it cannot use. */
+  public ParameterException refuse(String name, String why) {
+    return new ParameterException(plugin, name, "plugin " + plugin + ": parameter " + name + " " + why);
+  }
+
   /** The first of several accepted spellings that is present (the reference EPP renamed some parameters). */
   public String present(String... spellings) {
     for (String s : spellings) {

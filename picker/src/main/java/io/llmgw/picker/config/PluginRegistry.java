@@ -10,6 +10,7 @@ import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.disagg.Disaggregation;
 import io.llmgw.picker.disagg.PdProfileHandler;
 import io.llmgw.picker.filters.FreshMetricsFilter;
+import io.llmgw.picker.filters.LabelSelectorFilter;
 import io.llmgw.picker.filters.LatencyObjectiveFilter;
 import io.llmgw.picker.filters.ResidencyFilter;
 import io.llmgw.picker.filters.RoleFilter;
@@ -109,6 +110,7 @@ public final class PluginRegistry {
     r.register(RoleFilter.PREFILL_TYPE, (p, env) -> none(p, RoleFilter.prefill()));
     r.register(RoleFilter.DECODE_TYPE, (p, env) -> none(p, RoleFilter.decode()));
     r.register(PdProfileHandler.TYPE, PluginRegistry::pdProfileHandler);
+    r.register(LabelSelectorFilter.TYPE, (p, env) -> LabelSelectors.filter(p));
     return r;
   }
 
@@ -156,12 +158,13 @@ public final class PluginRegistry {
 
   private static Plugin pdProfileHandler(Parameters p, PluginEnv env) {
     // hashBlockSize and primaryPort: llm-d's, not needed here (the profiles' prefix scorer cuts prompts)
-    p.allowOnly("threshold", "transferCost", "costAware", "stallWeight", "splitOverhead", "hashBlockSize",
-        "primaryPort");
+    p.allowOnly("threshold", "transferCost", "costAware", "stallWeight", "splitOverhead", "minPromptTokens",
+        "hashBlockSize", "primaryPort");
     return new PdProfileHandler(p.integer("threshold", PdProfileHandler.DEFAULT_THRESHOLD, 0, 10_000_000),
         p.number("transferCost", PdProfileHandler.DEFAULT_TRANSFER_COST, 0.0, 1000.0), p.bool("costAware", true),
         p.number("stallWeight", PdProfileHandler.DEFAULT_STALL_WEIGHT, 0.0, 1000.0),
-        p.integer("splitOverhead", PdProfileHandler.DEFAULT_SPLIT_OVERHEAD, 0, 10_000_000));
+        p.integer("splitOverhead", PdProfileHandler.DEFAULT_SPLIT_OVERHEAD, 0, 10_000_000),
+        p.integer("minPromptTokens", 0, 0, 10_000_000));
   }
 
   private static Plugin sessionAffinityScorer(Parameters p, PluginEnv env) {

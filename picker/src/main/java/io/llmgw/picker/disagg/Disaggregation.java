@@ -47,7 +47,7 @@ public final class Disaggregation {
     }
     long prompt = Math.max(0, request.promptTokens());
     double uncachedHere = prompt * (1 - cachedHere);
-    if (uncachedHere < handler.threshold() || prompt == 0) {
+    if (uncachedHere < handler.threshold() || prompt == 0 || prompt < handler.minPromptTokens()) {
       return PrefillChoice.whole(PrefillChoice.Outcome.SHORT);
     }
     PickOutcome outcome = prefill.rank(request, pool, null, timedRequest);

@@ -32,9 +32,11 @@ import io.llmgw.picker.scorers.TokenLoadScorer;
  * @param stallWeight what one token-time of stall to a running sequence counts, against one of this request's own
  *     wait (1: the same)
  * @param splitOverhead the second hop's fixed costs, in prefill tokens
+ * @param minPromptTokens a prompt shorter than this is served whole, whatever is cached (llm-d's decider's
+ *     {@code promptTokens}; 0: no such floor)
  */
 public record PdProfileHandler(int threshold, double transferCost, boolean costAware, double stallWeight,
-    int splitOverhead) implements Plugin {
+    int splitOverhead, int minPromptTokens) implements Plugin {
   public static final String TYPE = "pd-profile-handler";
   public static final int DEFAULT_THRESHOLD = 256;
   public static final double DEFAULT_TRANSFER_COST = 0.1;

@@ -136,6 +136,21 @@ class DisaggregationTest {
         .isEqualTo(PrefillChoice.Outcome.SPLIT);
   }
 
+  /** llm-d's prefix-based-pd-decider's promptTokens: a prompt under the floor is served whole, however uncached. */
+  @Test
+  void aPromptUnderTheFloorIsServedWholeAndOneAtItIsSplit() {
+    List<EndpointState> pool = List.of(pod(1, Role.PREFILL, 0, 0), pod(2, Role.DECODE, 8, 0));
+    PluginRegistry.Assembled floored = PluginRegistry.builtIn().assemble(new SchedulingConfig("test",
+        config(PD).plugins().stream().map(p -> p.type().equals("pd-profile-handler") ? new PluginSpec(p.name(),
+            p.type(), Map.of("threshold", 8, "costAware", false, "minPromptTokens", 1_000)) : p).toList(),
+        PD),
+        ENV, w -> {});
+    assertThat(floored.disaggregation().choose(PickRequest.of("base").withPromptTokens(999), pool, pool.get(1), 0,
+        false).outcome()).isEqualTo(PrefillChoice.Outcome.SHORT);
+    assertThat(floored.disaggregation().choose(PickRequest.of("base").withPromptTokens(1_000), pool, pool.get(1), 0,
+        false).outcome()).isEqualTo(PrefillChoice.Outcome.SPLIT);
+  }
+
   @Test
   void aPoolWithoutPrefillPodsServesWhole() {
     List<EndpointState> pool = List.of(pod(2, Role.DECODE, 8, 0), pod(3, Role.BOTH, 8, 0));

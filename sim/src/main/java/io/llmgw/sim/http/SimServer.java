@@ -41,6 +41,7 @@ public final class SimServer extends AbstractVerticle {
   /** The seed of this pod's block hashes, which only the pod knows (vLLM draws its own at random). */
   private final long blockHashSeed;
   private volatile Engine engine;
+  private final java.util.concurrent.atomic.AtomicLong renders = new java.util.concurrent.atomic.AtomicLong();
   private KvEventPublisher kvEvents;
   private HttpServer server;
   private KvHandoffs handoffs;
@@ -88,6 +89,11 @@ public final class SimServer extends AbstractVerticle {
     return host + ":" + (server == null ? port : server.actualPort());
   }
 
+  /** Requests to the render endpoints, answered or not, for in-process inspection. */
+  public long renders() {
+    return renders.get();
+  }
+
   /** The engine, for in-process inspection. Its counters are safe to read from any thread. */
   public Engine engine() {
     return engine;
@@ -104,6 +110,13 @@ public final class SimServer extends AbstractVerticle {
       case "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/responses" -> {
         if (post) {
           withBody(req, body -> generate(req, API.get(path), body));
+        } else {
+          methodNotAllowed(req);
+        }
+      }
+      case RenderEndpoint.CHAT_PATH, RenderEndpoint.COMPLETIONS_PATH -> {
+        if (post) {
+          withBody(req, body -> render(req, body));
         } else {
           methodNotAllowed(req);
         }
@@ -143,6 +156,18 @@ public final class SimServer extends AbstractVerticle {
   private static final java.util.Map<String, OpenAiRequest.Api> API = java.util.Map.of(
       "/v1/chat/completions", OpenAiRequest.Api.CHAT, "/v1/completions", OpenAiRequest.Api.COMPLETIONS,
       "/v1/embeddings", OpenAiRequest.Api.EMBEDDINGS, "/v1/responses", OpenAiRequest.Api.RESPONSES);
+
+  private void render(HttpServerRequest req, Buffer bytes) {
+    renders.incrementAndGet();
+    JsonNode answer;
+    try {
+      answer = RenderEndpoint.render(req.path(), readJson(bytes));
+    } catch (IllegalArgumentException e) {
+      error(req.response(), 400, "BadRequestError", e.getMessage());
+      return;
+    }
+    json(req.response(), 200, answer);
+  }
 
   private void generate(HttpServerRequest req, OpenAiRequest.Api api, Buffer bytes) {
     OpenAiRequest request;

@@ -4,6 +4,7 @@ import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.picker.Plugin;
 import io.llmgw.picker.attributes.AttributeKey;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The PREPARE phase's extension point: makes request attributes that admission steps, filters and scorers read. Runs
@@ -22,4 +23,14 @@ public interface Producer extends Plugin {
   }
 
   void produce(RequestContext ctx);
+
+  /**
+   * As {@link #produce}, for a producer whose value comes from elsewhere (a tokenizer server): the request waits,
+   * holding no thread, until the returned future completes, which it does within the producer's own time bound and
+   * never exceptionally (a value that did not come is left unset). Null: the value was made at once.
+   */
+  default CompletableFuture<?> produceLater(RequestContext ctx) {
+    produce(ctx);
+    return null;
+  }
 }

@@ -1,15 +1,18 @@
 package io.llmgw.extproc.request.prepare;
 
 import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.tokens.RemoteTokenizer;
 import io.llmgw.extproc.tokens.Tokenizer;
 import io.llmgw.picker.attributes.AttributeKey;
 import io.llmgw.picker.attributes.PromptTokens;
 import io.llmgw.picker.attributes.RequestAttributes;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * The prompt's token ids as the model server computes them, for matching the engines' KV-cache events. Tokenizing
- * waits for the first reader, and reads at most {@code maxPromptBytes} of the prompt.
+ * The prompt's token ids as the model server computes them, for matching the engines' KV-cache events. In process,
+ * tokenizing waits for the first reader and reads at most {@code maxPromptBytes} of the prompt; a render server is
+ * handed the whole request when it is prepared.
  */
 public final class PromptTokensProducer implements Producer {
   public static final String TYPE = RequestAttributes.PROMPT_TOKENS.defaultProducer();
@@ -32,6 +35,28 @@ public final class PromptTokensProducer implements Producer {
   @Override
   public Set<AttributeKey<?>> produces() {
     return Set.of(RequestAttributes.PROMPT_TOKENS);
+  }
+
+  /**
+   * A remote tokenizer is asked for the whole request now (chat and completions only; it renders the rest of the
+   * request too), and the request waits for its answer; an in-process one tokenizes when first read.
+   */
+  @Override
+  public CompletableFuture<?> produceLater(RequestContext ctx) {
+    if (!(tokenizer instanceof RemoteTokenizer remote)) {
+      produce(ctx);
+      return null;
+    }
+    String path = ctx.headers().getOrDefault(":path", "");
+    int query = path.indexOf('?');
+    String api = query < 0 ? path : path.substring(0, query);
+    boolean chat = api.equals("/v1/chat/completions");
+    if (!chat && !api.equals("/v1/completions")) {
+      return null; // embeddings, the Responses API: vLLM's render server has no endpoint for them
+    }
+    CompletableFuture<int[]> ids = remote.render(chat, ctx.body().withModel(ctx.found(), remote.modelName()));
+    ctx.attributes().put(RequestAttributes.PROMPT_TOKENS, new PromptTokens(() -> ids.getNow(null)));
+    return ids;
   }
 
   @Override

@@ -1,0 +1,31 @@
+package io.llmgw.sim.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmgw.sim.engine.SimTokens;
+
+/**
+ * vLLM's render endpoints ({@code vllm launch render}, the tokenizer sidecar llm-d's {@code token-producer} calls):
+ * {@code POST /v1/chat/completions/render} answers the prompt's token ids as one object, {@code
+ * /v1/completions/render} as a list with one object per prompt. The ids are what this pod would cache for the request
+ * (its prompt rendered and tokenized as {@link OpenAiRequest} and {@link SimTokens} do). The simulator answers
+ * {@code token_ids} only: no multimodal features, no sampling parameters echoed.
+ */
+final class RenderEndpoint {
+  static final String CHAT_PATH = "/v1/chat/completions/render";
+  static final String COMPLETIONS_PATH = "/v1/completions/render";
+
+  private RenderEndpoint() {}
+
+  /** The answer's body; {@link IllegalArgumentException} with a message fit for a 400. */
+  static JsonNode render(String path, JsonNode body) {
+    boolean chat = path.equals(CHAT_PATH);
+    OpenAiRequest request = OpenAiRequest.parse(chat ? OpenAiRequest.Api.CHAT : OpenAiRequest.Api.COMPLETIONS, body);
+    ObjectNode one = OpenAiResponses.JSON.createObjectNode();
+    var ids = one.putArray("token_ids");
+    for (int id : SimTokens.encode(request.prompt())) {
+      ids.add(id);
+    }
+    return chat ? one : OpenAiResponses.JSON.createArrayNode().add(one);
+  }
+}
