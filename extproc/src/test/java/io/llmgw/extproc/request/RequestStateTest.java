@@ -14,6 +14,9 @@ class RequestStateTest {
     assertThat(RequestState.ADMIT.canMoveTo(RequestState.QUEUED)).isTrue();
     assertThat(RequestState.QUEUED.canMoveTo(RequestState.ADMIT)).as("the admission steps after the wait").isTrue();
     assertThat(RequestState.LOADING.canMoveTo(RequestState.SCHEDULE)).isTrue();
+    assertThat(RequestState.PREPARE.canMoveTo(RequestState.PREPARING)).isTrue();
+    assertThat(RequestState.PREPARING.canMoveTo(RequestState.ADMIT)).as("a render server answered").isTrue();
+    assertThat(RequestState.PREPARING.canMoveTo(RequestState.PREPARE)).as("never prepared twice").isFalse();
     assertThat(RequestState.QUEUED.canMoveTo(RequestState.LOAD)).as("never past the steps after the wait").isFalse();
     assertThat(RequestState.LOADING.canMoveTo(RequestState.LOAD)).as("never prepared twice").isFalse();
     assertThat(RequestState.SCHEDULE.canMoveTo(RequestState.RESOLVE)).as("never re-entered from the top").isFalse();
@@ -42,9 +45,10 @@ class RequestStateTest {
   }
 
   @Test
-  void onlyQueuedAndLoadingWaitAndOnlyRoutedAndRespondingCountInFlight() {
+  void onlyPreparingQueuedAndLoadingWaitAndOnlyRoutedAndRespondingCountInFlight() {
     for (RequestState s : RequestState.values()) {
-      assertThat(s.waiting()).isEqualTo(s == RequestState.QUEUED || s == RequestState.LOADING);
+      assertThat(s.waiting()).isEqualTo(s == RequestState.PREPARING || s == RequestState.QUEUED
+          || s == RequestState.LOADING);
       assertThat(s.routed()).isEqualTo(s == RequestState.ROUTED || s == RequestState.RESPONDING);
     }
   }

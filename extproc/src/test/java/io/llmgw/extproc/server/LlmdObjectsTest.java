@@ -105,4 +105,58 @@ class LlmdObjectsTest {
     assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);
     assertThat(LlmdDropInTest.dropReason(r)).isNotNull();
   }
+
+  /** llm-d's "invalid json body": a 400 with llm-d's reason. */
+  @Test
+  void llmdsInvalidJsonCaseIsA400WithItsDropReason() throws Exception {
+    ProcessingResponse r = buffered("no healthy upstream", Map.of());
+    assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(400);
+    assertThat(LlmdDropInTest.dropReason(r)).isEqualTo("rejected-bad-request");
+  }
+
+  /** llm-d's "split body across chunks": two pods alike but for KV-cache use, the body in two chunks mid-name. */
+  @Test
+  void llmdsSplitBodyCaseRoutesToTheLessLoadedPod() throws Exception {
+    h.pods.get(0).setVllm(4, 0, 0.2, 2, List.of(), List.of());
+    h.pods.get(1).setVllm(4, 0, 0.85, 2, List.of(), List.of());
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.epp.datastore().scrapeState(h.pods.get(1).address())
+        .metrics().kvCacheUsage() == 0.85
+        && h.epp.datastore().scrapeState(h.pods.get(0).address()).metrics()
+            .waitingQueue() == 4);
+    try {
+      ExtProcCall call = h.open();
+      call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.OBJECTIVE,
+          "inference-objective-with-priority-4"), false, BodySendMode.FULL_DUPLEX_STREAMED, null));
+      call.send(requestBody("{\"max_tokens\":100,\"model\":\"direct-", false));
+      call.send(requestBody("model\",\"prompt\":\"test6\",\"temperature\":0}", true));
+      assertThat(setHeader(call.next(), EppProtocol.DESTINATION)).isEqualTo(h.pods.get(0).address());
+      call.cancel();
+    } finally {
+      h.pods.forEach(p -> p.setVllm(0, 0, 0.1, 2, List.of(), List.of()));
+    }
+  }
+
+  /** llm-d's "response streaming: SSE token counting": the usage in a streamed response's last event is counted. */
+  @Test
+  void llmdsSseUsageCaseCountsTheTokens() throws Exception {
+    ExtProcCall call = h.open();
+    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions"), false,
+        BodySendMode.FULL_DUPLEX_STREAMED, null));
+    call.send(requestBody("{\"model\":\"rewritten-model\",\"prompt\":\"count me\",\"stream\":true}", true));
+    String pod = setHeader(call.next(), EppProtocol.DESTINATION);
+    ExtProcIntegrationTest.drainRequestBody(call);
+    call.send(ExtProcCall.responseHeaders(200, "text/event-stream", pod, false));
+    assertThat(call.next().hasResponseHeaders()).isTrue();
+    call.send(ExtProcCall.responseBody("data: {}\n\n", false));
+    call.next();
+    call.send(ExtProcCall.responseBody("data: {\"usage\":{\"prompt_tokens\":7,\"total_tokens\":17,"
+        + "\"completion_tokens\":10}}\n\ndata: [DONE]\n\n", false));
+    call.next();
+    call.send(ExtProcCall.responseBody("", true));
+    call.next();
+    call.end();
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(h.metricsText())
+        .contains("llmgw_tokens_total{kind=\"prompt\",model=\"rewritten-model\"} 7.0")
+        .contains("llmgw_tokens_total{kind=\"completion\",model=\"rewritten-model\"} 10.0"));
+  }
 }
