@@ -146,8 +146,10 @@ public final class Datastore {
       return view;
     }
     for (PoolView pool : t.routelessPools()) {
-      for (EndpointState e : states(List.of(pool))) {
-        if (e.serves(model)) {
+      for (Endpoint e : pool.endpoints()) {
+        ScrapeState s = scraper.state(e.address());
+        // what the pod reports, read in place: this runs for every request to such a pool
+        if (s.metrics().baseModels().contains(model) || s.metrics().reportsAdapter(model)) {
           return Topology.routeless(pool, model);
         }
       }

@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -19,8 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 48: a gateway file written as a team on llm-d's router has it: an InferencePool, llm-d's InferenceObjectives
- * and InferenceModelRewrite (as llm-d's hermetic test data writes them), and no LLMRoute. Driven over real ext_proc
- * frames against two real HTTP pods at 127.0.0.{71,72}, buffered as llm-d's hermetic cases send their bodies.
+ * and InferenceModelRewrite (as llm-d's hermetic test data writes them), and no LLMRoute, scheduled with llm-d's
+ * hermetic default scorers. Driven over real ext_proc frames against two real HTTP pods at 127.0.0.{71,72}, as llm-d's
+ * hermetic cases drive theirs (their cases restated as facts).
  */
 class LlmdObjectsTest {
   static final String LLMD_OBJECTS = """
@@ -46,7 +48,15 @@ class LlmdObjectsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    h = new EppHarness(2, 71, "", LLMD_OBJECTS, List.of(), s -> s);
+    // llm-d's hermetic default scorers (queue, KV-cache use, prefix, LoRA affinity): its expected winners depend on them
+    h = new EppHarness(2, 71, "", LLMD_OBJECTS, List.of(), s -> {
+      try {
+        return s.withScheduling(PluginConfigFile.parse("llm-d default-config.yaml", LlmdDropInTest.LLMD_DEFAULT,
+            w -> {}));
+      } catch (io.llmgw.api.ConfigException e) {
+        throw new IllegalStateException(e);
+      }
+    });
     for (var p : h.pods) {
       p.setModels("base-model", List.of("rewritten-model", "direct-model"));
     }
@@ -119,16 +129,17 @@ class LlmdObjectsTest {
   void llmdsSplitBodyCaseRoutesToTheLessLoadedPod() throws Exception {
     h.pods.get(0).setVllm(4, 0, 0.2, 2, List.of(), List.of());
     h.pods.get(1).setVllm(4, 0, 0.85, 2, List.of(), List.of());
-    await().atMost(Duration.ofSeconds(10)).until(() -> h.epp.datastore().scrapeState(h.pods.get(1).address())
-        .metrics().kvCacheUsage() == 0.85
-        && h.epp.datastore().scrapeState(h.pods.get(0).address()).metrics()
-            .waitingQueue() == 4);
+    // the other cases' requests released (a count still in flight would add to one pod's queue), then the pods' state
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.pods.stream().allMatch(p -> h.inFlight(p.address()) == 0)
+        && h.epp.datastore().scrapeState(h.pods.get(1).address()).metrics().kvCacheUsage() == 0.85
+        && h.epp.datastore().scrapeState(h.pods.get(0).address()).metrics().waitingQueue() == 4);
     try {
       ExtProcCall call = h.open();
       call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/completions", EppProtocol.OBJECTIVE,
           "inference-objective-with-priority-4"), false, BodySendMode.FULL_DUPLEX_STREAMED, null));
       call.send(requestBody("{\"max_tokens\":100,\"model\":\"direct-", false));
-      call.send(requestBody("model\",\"prompt\":\"test6\",\"temperature\":0}", true));
+      // llm-d's prompt is test6, which the passthrough case here sent already: the prefix scorer would follow it
+      call.send(requestBody("model\",\"prompt\":\"test-split\",\"temperature\":0}", true));
       assertThat(setHeader(call.next(), EppProtocol.DESTINATION)).isEqualTo(h.pods.get(0).address());
       call.cancel();
     } finally {
