@@ -230,7 +230,8 @@ final class Documents {
         PodInfo.activePortsOf(annotations));
   }
 
-  private static String namespace(NodeReader r, JsonNode meta) throws ConfigException {
+  /** {@code metadata.namespace}, "default" when absent (as kubectl applies a file without one). */
+  static String namespace(NodeReader r, JsonNode meta) throws ConfigException {
     return meta.hasNonNull("namespace") ? r.name(meta, "namespace", "metadata.namespace") : "default";
   }
 

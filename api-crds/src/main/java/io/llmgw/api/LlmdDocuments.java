@@ -17,7 +17,7 @@ final class LlmdDocuments {
   static ModelRewrite modelRewrite(NodeReader r, JsonNode doc) throws ConfigException {
     JsonNode meta = r.object(doc, "metadata", "metadata");
     String name = r.name(meta, "name", "metadata.name");
-    String ns = meta.hasNonNull("namespace") ? r.name(meta, "namespace", "metadata.namespace") : "default";
+    String ns = Documents.namespace(r, meta);
     JsonNode spec = r.object(doc, "spec", "spec");
     r.onlyFields(spec, "spec", Set.of("poolRef", "rules"));
     JsonNode poolRef = r.object(spec, "poolRef", "spec.poolRef");

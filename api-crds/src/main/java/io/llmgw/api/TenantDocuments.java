@@ -16,7 +16,7 @@ final class TenantDocuments {
   static TenantBudget budget(NodeReader r, JsonNode doc) throws ConfigException {
     JsonNode meta = r.object(doc, "metadata", "metadata");
     String name = r.name(meta, "name", "metadata.name");
-    String ns = meta.hasNonNull("namespace") ? r.name(meta, "namespace", "metadata.namespace") : "default";
+    String ns = Documents.namespace(r, meta);
     JsonNode spec = r.object(doc, "spec", "spec");
     r.onlyFields(spec, "spec", Set.of("tokensPerMinute", "tokensPerDay", "maxConcurrentRequests", "routes",
         "priority", "weight", "overBudget", "demotedPriority", "defaultOutputTokens"));
