@@ -1,8 +1,8 @@
 package io.llmgw.cli;
 
 import io.llmgw.batch.BatchCommand;
-import io.llmgw.bench.load.BenchCommand;
 import io.llmgw.envoy.devproxy.ProxyCommand;
+import io.llmgw.loadgen.BenchCommand;
 import io.llmgw.sim.SimCommand;
 import java.util.List;
 import picocli.CommandLine;

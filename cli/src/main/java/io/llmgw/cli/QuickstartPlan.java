@@ -4,7 +4,7 @@ import io.llmgw.api.AdapterTarget;
 import io.llmgw.api.GatewayConfig;
 import io.llmgw.api.LLMRoute;
 import io.llmgw.api.PodInfo;
-import io.llmgw.bench.load.Workload;
+import io.llmgw.loadgen.Workload;
 import io.llmgw.sim.engine.SimConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

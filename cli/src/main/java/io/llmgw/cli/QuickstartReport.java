@@ -1,8 +1,8 @@
 package io.llmgw.cli;
 
-import io.llmgw.bench.load.ClassResult;
-import io.llmgw.bench.load.PoolStats;
-import io.llmgw.bench.load.RunResult;
+import io.llmgw.loadgen.ClassResult;
+import io.llmgw.loadgen.PoolStats;
+import io.llmgw.loadgen.RunResult;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;

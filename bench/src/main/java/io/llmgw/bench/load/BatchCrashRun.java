@@ -11,6 +11,8 @@ import io.llmgw.batch.store.LocalRedis;
 import io.llmgw.batch.store.StoredFile;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.loadgen.PoolStats;
+import io.llmgw.loadgen.Rig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;

@@ -7,6 +7,7 @@ import io.llmgw.batch.client.BatchClient;
 import io.llmgw.bench.faults.EppChild;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.loadgen.PoolStats;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.io.IOException;

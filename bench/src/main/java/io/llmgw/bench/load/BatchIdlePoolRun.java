@@ -7,6 +7,7 @@ import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.client.BatchClient;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.loadgen.Rig;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;

@@ -1,5 +1,8 @@
 package io.llmgw.bench.load;
 
+import io.llmgw.loadgen.OpenLoopRun;
+import io.llmgw.loadgen.RunResult;
+import io.llmgw.loadgen.Workload;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.lang.management.ManagementFactory;

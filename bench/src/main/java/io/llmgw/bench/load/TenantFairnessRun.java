@@ -4,6 +4,7 @@ import io.llmgw.api.FileModeYaml;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.tenants.TenancySettings;
+import io.llmgw.loadgen.Rig;
 import io.llmgw.picker.flow.FlowSettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;

@@ -34,6 +34,12 @@ class ArchitectureRulesTest {
     MODULES.put("envoy", Set.of("api"));
     MODULES.put("sim", Set.of("spi"));
     MODULES.put("batch", Set.of("api"));
+    MODULES.put("loadgen", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "envoy", "sim"));
+    // the shipped launcher never uses the lab; the lab is a leaf that nothing ships
+    MODULES.put("cli", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "envoy", "sim", "batch",
+        "loadgen"));
+    MODULES.put("bench", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "envoy", "sim", "batch",
+        "loadgen"));
   }
 
   static JavaClasses classes;
@@ -159,7 +165,7 @@ class ArchitectureRulesTest {
   void deliberateViolationsAreCaught() {
     // the EPP's classes with them, so that every layer has its classes (test sources included: the fixtures are there)
     JavaClasses fixtures = new ClassFileImporter().importPackages("io.llmgw.picker.archfixture",
-        "io.llmgw.scraper.archfixture", "io.llmgw.extproc");
+        "io.llmgw.scraper.archfixture", "io.llmgw.loadgen.archfixture", "io.llmgw.extproc");
     assertThat(PICKER_IS_PURE.evaluate(fixtures).getFailureReport().getDetails())
         .anyMatch(d -> d.contains("java.net.InetAddress")).anyMatch(d -> d.contains("java.lang.Thread"));
     assertThat(PICKER_TIME_IS_INJECTED.evaluate(fixtures).getFailureReport().getDetails())
@@ -168,5 +174,7 @@ class ArchitectureRulesTest {
         .anyMatch(d -> d.contains("UpwardImport") && d.contains("RequestContext"));
     assertThat(moduleRule("scraper").evaluate(fixtures).getFailureReport().getDetails())
         .anyMatch(d -> d.contains("ModuleUpward") && d.contains("Datastore"));
+    assertThat(moduleRule("loadgen").evaluate(fixtures).getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("LabImport") && d.contains("ProcessCpu"));
   }
 }

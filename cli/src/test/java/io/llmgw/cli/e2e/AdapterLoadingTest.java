@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.bench.load.EppMetricsText;
-import io.llmgw.bench.load.Rig;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.observe.AdminAccess;
+import io.llmgw.loadgen.Rig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.net.URI;

@@ -6,10 +6,10 @@ import static io.llmgw.cli.e2e.PrecisePrefixAcrossReplicasTest.served;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.llmgw.bench.load.Rig;
 import io.llmgw.cli.ServeCommand;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.loadgen.Rig;
 import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;

@@ -8,7 +8,7 @@ import com.openai.client.OpenAIClient;
 import com.openai.core.http.StreamResponse;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import io.llmgw.bench.load.Rig;
+import io.llmgw.loadgen.Rig;
 import io.llmgw.sim.http.SimServer;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.llmgw.bench.load.EppMetricsText;
-import io.llmgw.bench.load.Rig;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.request.prepare.PromptTokensProducer;
+import io.llmgw.loadgen.Rig;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.scraper.kvevents.KvEventSettings;

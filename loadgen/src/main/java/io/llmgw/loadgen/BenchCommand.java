@@ -1,4 +1,4 @@
-package io.llmgw.bench.load;
+package io.llmgw.loadgen;
 
 import io.llmgw.api.Causes;
 import io.llmgw.api.ConfigException;

@@ -1,4 +1,4 @@
-package io.llmgw.bench.load;
+package io.llmgw.loadgen;
 
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,4 +1,4 @@
-package io.llmgw.bench.load;
+package io.llmgw.loadgen;
 
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;

@@ -1,4 +1,4 @@
-package io.llmgw.bench.load;
+package io.llmgw.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

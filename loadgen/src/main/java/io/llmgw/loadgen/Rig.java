@@ -1,4 +1,4 @@
-package io.llmgw.bench.load;
+package io.llmgw.loadgen;
 
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.api.LoopbackPorts;
@@ -116,7 +116,7 @@ public final class Rig implements AutoCloseable {
   }
 
   /** Waits (30 s at most) until the EPP has scraped every pod's metrics and model list. */
-  static void awaitScraped(Epp epp, SimPods pods) throws InterruptedException {
+  public static void awaitScraped(Epp epp, SimPods pods) throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
     for (SimServer pod : pods.pods()) {
       while (true) {
