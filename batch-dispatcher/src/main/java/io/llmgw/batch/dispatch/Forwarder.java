@@ -1,5 +1,6 @@
 package io.llmgw.batch.dispatch;
 
+import io.llmgw.api.DropReason;
 import io.llmgw.api.EppProtocol;
 import io.llmgw.batch.store.Claim;
 import io.llmgw.batch.store.LineResult;
@@ -115,10 +116,13 @@ public final class Forwarder implements AutoCloseable {
           + MAX_RESPONSE_BYTES + " bytes"), "too_large");
     }
     String requestId = r.headers().firstValue("x-request-id").orElse(ResultLines.requestId(l));
-    if (status == 429 && OverBudget.isOwners(body)) {
+    String dropped = r.headers().firstValue(DropReason.HEADER).orElse("");
+    if (status == 429 && dropped.equals(DropReason.TENANT_QUOTA)) {
+      return new Outcome(Kind.DONE, ResultLines.answered(l, status, requestId, body), "429"); // no wait will fit it
+    }
+    if (status == 429 && dropped.equals(DropReason.TENANT_BUDGET)) {
       // the owner's budget, not the pool: this line waits for it; other owners' lines go on
-      return OverBudget.never(body) ? new Outcome(Kind.DONE, ResultLines.answered(l, status, requestId, body), "429")
-          : new Outcome(Kind.OWNER_OVER_BUDGET, null, "429_budget");
+      return new Outcome(Kind.OWNER_OVER_BUDGET, null, "429_budget");
     }
     if (status == 429 || status == 502 || status == 503 || status == 504) {
       return new Outcome(Kind.THROTTLED, null, Integer.toString(status));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.llmgw.api.BrowserHeaders;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.LogSampler;
+import io.llmgw.api.OpenAiError;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
@@ -82,7 +83,7 @@ public final class BatchApi {
     r.get("/v1/batches/:id").blockingHandler(this::getBatch, false);
     r.get("/v1/batches").blockingHandler(listings::batches, false);
     ServicePaths.route(r, store, status, registry, settings.access().readToken());
-    r.route().handler(ctx -> send(ctx, 404, OpenAiShapes.error("no such resource: " + ctx.request().method() + " "
+    r.route().handler(ctx -> send(ctx, 404, new OpenAiError("no such resource: " + ctx.request().method() + " "
         + ctx.request().path(), "invalid_request_error", null, "not_found")));
     r.route().failureHandler(this::failure);
     return r;
@@ -104,7 +105,7 @@ public final class BatchApi {
         LOG.warn("{} {}: {}{}", ctx.request().method(), ctx.request().path(), message, LogSampler.leftOut(skipped));
       }
     }
-    send(ctx, code, OpenAiShapes.error(message, code >= 500 ? "server_error" : "invalid_request_error", null, null));
+    send(ctx, code, new OpenAiError(message, code >= 500 ? "server_error" : "invalid_request_error", null, null));
   }
 
   private void createFile(RoutingContext ctx) {
@@ -117,7 +118,7 @@ public final class BatchApi {
         case Uploads.Outcome.Refused refused -> {
           // the body may not have been read to its end: the connection cannot carry another request
           ctx.response().putHeader("connection", "close");
-          send(ctx, refused.status(), OpenAiShapes.error(refused.message(), refused.status() >= 500 ? "server_error"
+          send(ctx, refused.status(), new OpenAiError(refused.message(), refused.status() >= 500 ? "server_error"
               : "invalid_request_error", refused.param(), refused.status() == 408 ? "request_timeout" : null));
         }
         case Uploads.Outcome.Gone gone -> ctx.request().connection().close();
@@ -143,7 +144,7 @@ public final class BatchApi {
     }
     List<String> readers = batchesReading(id);
     if (!readers.isEmpty()) {
-      send(ctx, 409, OpenAiShapes.error("file " + id + " is the input of " + readers.size() + " batch"
+      send(ctx, 409, new OpenAiError("file " + id + " is the input of " + readers.size() + " batch"
           + (readers.size() == 1 ? "" : "es") + " that have not ended (" + String.join(", ", readers.subList(0,
               Math.min(5, readers.size())))
           + (readers.size() > 5 ? ", …" : "") + "); delete it once they have, or "
@@ -251,7 +252,7 @@ public final class BatchApi {
     }
     b = store.batch(id).orElseThrow();
     if (b.status() != BatchStatus.CANCELLING && b.status() != BatchStatus.CANCELLED) {
-      send(ctx, 409, OpenAiShapes.error("a batch that is " + b.status().wire() + " cannot be cancelled",
+      send(ctx, 409, new OpenAiError("a batch that is " + b.status().wire() + " cannot be cancelled",
           "invalid_request_error", null, "batch_not_cancellable"));
       return;
     }
@@ -280,12 +281,18 @@ public final class BatchApi {
   }
 
   private static void invalid(RoutingContext ctx, String message, String param) {
-    send(ctx, 400, OpenAiShapes.error(message, "invalid_request_error", param, null));
+    send(ctx, 400, new OpenAiError(message, "invalid_request_error", param, null));
   }
 
   private static void notFound(RoutingContext ctx, String kind, String id) {
-    send(ctx, 404, OpenAiShapes.error("no " + kind + " with id '" + ClientText.clean(id) + "'", "invalid_request_error",
+    send(ctx, 404, new OpenAiError("no " + kind + " with id '" + ClientText.clean(id) + "'", "invalid_request_error",
         null, "not_found"));
+  }
+
+  static void send(RoutingContext ctx, int status, OpenAiError error) {
+    if (!ctx.response().ended()) {
+      ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(error.json());
+    }
   }
 
   static void send(RoutingContext ctx, int status, JsonNode body) {

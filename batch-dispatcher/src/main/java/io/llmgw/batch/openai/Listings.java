@@ -1,6 +1,7 @@
 package io.llmgw.batch.openai;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmgw.api.OpenAiError;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.StoredFile;
@@ -55,7 +56,7 @@ final class Listings {
     }
     String order = ctx.request().getParam("order", "desc");
     if (!order.equals("asc") && !order.equals("desc")) {
-      BatchApi.send(ctx, 400, OpenAiShapes.error("order must be asc or desc", "invalid_request_error", "order", null));
+      BatchApi.send(ctx, 400, new OpenAiError("order must be asc or desc", "invalid_request_error", "order", null));
       return;
     }
     String owner = Callers.owner(ctx);
@@ -91,7 +92,7 @@ final class Listings {
       limit = -1;
     }
     if (limit < 1 || limit > max) {
-      BatchApi.send(ctx, 400, OpenAiShapes.error("limit must be an integer from 1 to " + max, "invalid_request_error",
+      BatchApi.send(ctx, 400, new OpenAiError("limit must be an integer from 1 to " + max, "invalid_request_error",
           "limit", null));
       return null;
     }

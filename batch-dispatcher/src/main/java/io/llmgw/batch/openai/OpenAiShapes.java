@@ -97,17 +97,6 @@ final class OpenAiShapes {
     return n;
   }
 
-  /** @param type invalid_request_error, not_found_error, server_error */
-  static ObjectNode error(String message, String type, String param, String code) {
-    ObjectNode n = JSON.createObjectNode();
-    ObjectNode e = n.putObject("error");
-    e.put("message", message);
-    e.put("type", type);
-    putNullable(e, "param", param);
-    putNullable(e, "code", code);
-    return n;
-  }
-
   private static void putNullable(ObjectNode n, String field, String value) {
     if (value == null) {
       n.putNull(field);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.llmgw.api.DropReason;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.store.SqliteStore;
@@ -148,7 +149,8 @@ class BatchTenancyTest {
   @Test
   void aLineOverItsOwnersBudgetWaitsAndOneThatNoBudgetTakesEndsInTheErrorFile() throws Exception {
     gateway.answer = body -> new FakeGateway.Answer(429, "{\"error\":{\"message\":\"tenant 'team-a' has spent its "
-        + "tokens for the minute\",\"type\":\"rate_limit_error\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}");
+        + "tokens for the minute\",\"type\":\"rate_limit_error\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}")
+        .droppedFor(DropReason.TENANT_BUDGET);
     String a = submit(teamA);
     service.dispatcher().tick();
     service.lifecycle().tick();
@@ -162,7 +164,8 @@ class BatchTenancyTest {
         .isZero();
 
     gateway.answer = body -> new FakeGateway.Answer(429, "{\"error\":{\"message\":\"more than tenant 'team-a' may "
-        + "spend\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}");
+        + "spend\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}")
+        .droppedFor(DropReason.TENANT_QUOTA);
     String never = submit(teamA);
     service.lifecycle().tick();
     for (int i = 0; i < 3; i++) {

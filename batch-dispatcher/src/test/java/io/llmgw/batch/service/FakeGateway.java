@@ -22,14 +22,22 @@ import java.util.function.Function;
 final class FakeGateway implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
 
-  /** How the front door answers one request; null holds it until {@link #releaseHeld}. */
-  record Answer(int status, String body, long delayMillis) {
+  /**
+   * How the front door answers one request; null holds it until {@link #releaseHeld}.
+   *
+   * @param dropReason the gateway's {@code x-llm-d-request-dropped-reason}, or null
+   */
+  record Answer(int status, String body, long delayMillis, String dropReason) {
     Answer(int status, String body) {
-      this(status, body, 0);
+      this(status, body, 0, null);
     }
 
     Answer after(long millis) {
-      return new Answer(status, body, millis);
+      return new Answer(status, body, millis, dropReason);
+    }
+
+    Answer droppedFor(String reason) {
+      return new Answer(status, body, delayMillis, reason);
     }
   }
 
@@ -113,10 +121,10 @@ final class FakeGateway implements AutoCloseable {
       } else if (a == DROP) {
         req.connection().close();
       } else if (a.delayMillis() > 0) {
-        vertx.setTimer(a.delayMillis(), t -> req.response().setStatusCode(a.status())
+        vertx.setTimer(a.delayMillis(), t -> reason(req, a).setStatusCode(a.status())
             .putHeader("content-type", "application/json").end(a.body()));
       } else {
-        req.response().setStatusCode(a.status()).putHeader("content-type", "application/json").end(a.body());
+        reason(req, a).setStatusCode(a.status()).putHeader("content-type", "application/json").end(a.body());
       }
     });
   }
@@ -131,5 +139,10 @@ final class FakeGateway implements AutoCloseable {
   @Override
   public void close() throws Exception {
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private static io.vertx.core.http.HttpServerResponse reason(io.vertx.core.http.HttpServerRequest req, Answer a) {
+    return a.dropReason() == null ? req.response()
+        : req.response().putHeader(io.llmgw.api.DropReason.HEADER, a.dropReason());
   }
 }

@@ -1,5 +1,6 @@
 package io.llmgw.envoy.devproxy;
 
+import io.llmgw.api.OpenAiError;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpServerRequest;
@@ -55,8 +56,8 @@ final class BatchPassthrough {
   void forward(HttpServerRequest in) {
     if (host == null) {
       in.response().setStatusCode(404).putHeader("content-type", "application/json")
-          .end("{\"error\":{\"message\":\"no batch service behind this proxy (start it with `llmgw batch` and pass "
-              + "--batch-service)\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"not_found\"}}");
+          .end(new OpenAiError("no batch service behind this proxy (start it with `llmgw batch` and pass "
+              + "--batch-service)", "invalid_request_error", null, "not_found").json());
       return;
     }
     in.pause();
@@ -75,8 +76,7 @@ final class BatchPassthrough {
           LOG.info("{} {}: batch service {}:{} failed ({})", in.method(), in.path(), host, port, t.toString());
           if (!in.response().headWritten()) {
             in.response().setStatusCode(503).putHeader("content-type", "application/json")
-                .end("{\"error\":{\"message\":\"the batch service is unavailable\",\"type\":\"server_error\","
-                    + "\"param\":null,\"code\":null}}");
+                .end(new OpenAiError("the batch service is unavailable", "server_error", null, null).json());
           } else {
             in.response().reset(); // this stream only
           }

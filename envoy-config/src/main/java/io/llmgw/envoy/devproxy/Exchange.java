@@ -1,7 +1,5 @@
 package io.llmgw.envoy.devproxy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse;
@@ -12,6 +10,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.api.OpenAiError;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -37,7 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Exchange {
   private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
       "transfer-encoding", "te", "trailer", "upgrade", "content-length");
 
@@ -398,13 +396,9 @@ final class Exchange {
     }
   }
 
-  /** An OpenAI-style error body, as the EPP and the model servers answer. */
   /** OpenAI's error shape, as the EPP answers: the code a string, the type by who is at fault. */
   private static String errorJson(int status, String code, String message) {
-    ObjectNode root = JSON.createObjectNode();
-    root.putObject("error").put("message", message)
-        .put("type", status >= 500 ? "server_error" : "invalid_request_error").putNull("param").put("code", code);
-    return root.toString();
+    return new OpenAiError(message, OpenAiError.typeFor(status), null, code).json();
   }
 
   /** gRPC delivers on its own threads; every message hops onto the exchange's event loop. */

@@ -1,7 +1,8 @@
 package io.llmgw.extproc.reply;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.llmgw.api.ClientText;
+import io.llmgw.api.DropReason;
+import io.llmgw.api.OpenAiError;
 
 /**
  * A request the EPP answers itself, with an OpenAI-style JSON error body (the status table in docs/architecture.md).
@@ -95,8 +96,27 @@ public record ErrorReply(int status, String type, String code, String message, i
   }
 
   public String json() {
-    JsonStringEncoder enc = JsonStringEncoder.getInstance();
-    return "{\"error\":{\"message\":\"" + new String(enc.quoteAsString(message)) + "\",\"type\":\"" + type
-        + "\",\"param\":null,\"code\":\"" + code + "\"}}";
+    return new OpenAiError(message, type, null, code).json();
+  }
+
+  /** Why, in llm-d's header ({@link DropReason}): from the error code first and the status second. */
+  public String dropReason() {
+    return switch (code) {
+      case "pool_saturated", "objective_unattainable", "queue_full" -> DropReason.SATURATED;
+      case "no_ready_endpoint", "subset_mismatch", "no_prefill_pod" -> DropReason.NO_ENDPOINTS;
+      case "queue_timeout" -> DropReason.TTL_EXPIRED;
+      case "evicted" -> DropReason.EVICTED;
+      case "rate_limit_exceeded" -> DropReason.TENANT_BUDGET;
+      case "insufficient_quota" -> DropReason.TENANT_QUOTA;
+      case "model_not_found" -> DropReason.UNKNOWN_MODEL;
+      case "adapter_unavailable" -> DropReason.ADAPTER_UNAVAILABLE;
+      case "too_many_streams", "body_budget_exhausted" -> DropReason.GATEWAY_LIMIT;
+      default -> switch (status) {
+        case 401, 403 -> DropReason.UNAUTHENTICATED;
+        case 429 -> DropReason.SATURATED;
+        case 503 -> DropReason.NO_ENDPOINTS;
+        default -> status >= 500 ? DropReason.INTERNAL : DropReason.BAD_REQUEST;
+      };
+    };
   }
 }

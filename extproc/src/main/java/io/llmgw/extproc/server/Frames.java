@@ -15,8 +15,8 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
 import io.envoyproxy.envoy.type.v3.HttpStatus;
+import io.llmgw.api.DropReason;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.reply.DropReason;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.picker.Scored;
 import java.nio.charset.StandardCharsets;
@@ -92,7 +92,7 @@ final class Frames {
 
   static ProcessingResponse immediate(ErrorReply reply, String requestId) {
     return immediate(reply.status(), reply.json(), requestId, reply.code(), reply.retryAfterSeconds(),
-        DropReason.of(reply));
+        reply.dropReason());
   }
 
   static ProcessingResponse immediate(int status, String jsonBody, String requestId, String details) {

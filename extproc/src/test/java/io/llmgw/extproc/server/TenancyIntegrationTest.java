@@ -142,8 +142,10 @@ class TenancyIntegrationTest {
   void aRequestWithoutAKnownKeyIsAnswered401InOpenAisShapeAndTheKeyIsNeverEchoed() throws Exception {
     ProcessingResponse none = send(h.open(), Map.of(), chat("base-model"));
     assertThat(status(none)).isEqualTo(401);
-    assertThat(none.getImmediateResponse().getBody().toStringUtf8()).contains("\"code\":\"missing_api_key\"",
-        "\"type\":\"invalid_request_error\"");
+    assertThat(ExtProcIntegrationTest.errorField(none.getImmediateResponse().getBody().toStringUtf8(), "code"))
+        .isEqualTo("missing_api_key");
+    assertThat(ExtProcIntegrationTest.errorField(none.getImmediateResponse().getBody().toStringUtf8(), "type"))
+        .isEqualTo("invalid_request_error");
     ProcessingResponse wrong = send(h.open(), Map.of("authorization", "Bearer sk-not-a-key-7777"), chat("base-model"));
     assertThat(status(wrong)).isEqualTo(401);
     assertThat(wrong.getImmediateResponse().getBody().toStringUtf8()).contains("invalid_api_key")
@@ -172,8 +174,11 @@ class TenancyIntegrationTest {
     ProcessingResponse forOwner = send(h.open(), Map.of("authorization", "Bearer " + BATCH_KEY,
         EppProtocol.ON_BEHALF_OF, "team-z"), chat("base-model"));
     assertThat(status(forOwner)).as("the batch service's key sends for team-z, charged to team-z").isEqualTo(429);
-    assertThat(forOwner.getImmediateResponse().getBody().toStringUtf8()).contains("insufficient_quota");
+    assertThat(ExtProcIntegrationTest.errorField(forOwner.getImmediateResponse().getBody().toStringUtf8(), "code"))
+        .isEqualTo("insufficient_quota");
     assertThat(retryAfter(forOwner)).as("no window will ever take it").isNull();
+    assertThat(LlmdDropInTest.dropReason(forOwner)).as("what the batch service reads").isEqualTo(
+        io.llmgw.api.DropReason.TENANT_QUOTA);
     ProcessingResponse garbage = send(h.open(), Map.of("authorization", "Bearer " + BATCH_KEY,
         EppProtocol.ON_BEHALF_OF, "Team Z\u0007"), chat("base-model"));
     assert400(garbage);
