@@ -109,7 +109,7 @@ class ArchitectureRulesTest {
           "io.llmgw.extproc.objectives..", "io.llmgw.extproc.peers..", "io.llmgw.extproc.tenants..")
       .layer("state").definedBy("io.llmgw.extproc.state..")
       .layer("leaves").definedBy("io.llmgw.extproc.body..", "io.llmgw.extproc.pluginfile..",
-          "io.llmgw.extproc.reply..")
+          "io.llmgw.extproc.reply..", "io.llmgw.extproc.tokens..")
       .whereLayer("composition").mayNotBeAccessedByAnyLayer()
       .whereLayer("server").mayOnlyBeAccessedByLayers("composition")
       .whereLayer("lifecycle").mayOnlyBeAccessedByLayers("composition", "server")

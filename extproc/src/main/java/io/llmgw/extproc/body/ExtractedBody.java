@@ -8,7 +8,7 @@ package io.llmgw.extproc.body;
  * positive whole number) for the latency model.
  */
 public record ExtractedBody(String model, long modelStart, long modelEnd, long promptStart, long promptEnd,
-    String user, int maxTokens) {
+    String user, int maxTokens) implements BodyScan {
   public boolean hasPrompt() {
     return promptEnd > promptStart;
   }

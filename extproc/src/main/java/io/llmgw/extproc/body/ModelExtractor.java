@@ -53,8 +53,8 @@ public final class ModelExtractor {
     }
   }
 
-  /** Ends the input; the body is either an {@link ExtractedBody} or a {@link BodyProblem}. */
-  public Object finish() {
+  /** Ends the input: what the body holds for routing, or why it cannot be routed. */
+  public BodyScan finish() {
     if (problem == null) {
       scan.end();
     }

@@ -2,6 +2,7 @@ package io.llmgw.extproc.server;
 
 import com.google.protobuf.ByteString;
 import io.llmgw.extproc.body.BodyProblem;
+import io.llmgw.extproc.body.BodyScan;
 import io.llmgw.extproc.body.ModelExtractor;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.reply.ErrorReply;
@@ -37,10 +38,13 @@ final class BodyIntake {
         "request body is larger than the proxy's buffer (" + body.size() + " bytes arrived)");
   }
 
-  /** The body ended: what the scan found ({@code ExtractedBody}), or the 400 that refuses it. */
-  Object scanned() {
-    Object scanned = extractor.finish();
-    return scanned instanceof BodyProblem p
-        ? ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? "missing_model" : "invalid_body", p.message()) : scanned;
+  /** The body ended: what the scan found. */
+  BodyScan scanned() {
+    return extractor.finish();
+  }
+
+  /** The 400 that refuses a body the scan could not route. */
+  static ErrorReply refusal(BodyProblem p) {
+    return ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? "missing_model" : "invalid_body", p.message());
   }
 }

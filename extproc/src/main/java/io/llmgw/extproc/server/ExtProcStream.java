@@ -9,6 +9,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.extproc.body.BodyProblem;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.reply.ErrorReply;
@@ -175,13 +176,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private void decide() {
     slot.bodyDone();
-    Object scanned = intake.scanned();
-    if (scanned instanceof ErrorReply refusal) {
-      answer(refusal);
-      return;
+    switch (intake.scanned()) {
+      case BodyProblem problem -> answer(BodyIntake.refusal(problem));
+      case ExtractedBody found -> {
+        ctx.bodyComplete(found, intake.body(), deps.bytesPerToken());
+        apply(deps.director().start(ctx));
+      }
     }
-    ctx.bodyComplete((ExtractedBody) scanned, intake.body(), deps.bytesPerToken());
-    apply(deps.director().start(ctx));
   }
 
   private void apply(Step step) {

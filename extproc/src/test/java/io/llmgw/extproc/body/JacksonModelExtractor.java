@@ -64,7 +64,7 @@ final class JacksonModelExtractor {
   }
 
   /** Ends the input; the body is either an {@link ExtractedBody} or a {@link BodyProblem}. */
-  public Object finish() {
+  public BodyScan finish() {
     if (problem == null) {
       try {
         feeder.endOfInput();
