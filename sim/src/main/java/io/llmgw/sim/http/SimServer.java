@@ -5,7 +5,6 @@ import io.llmgw.sim.engine.Engine;
 import io.llmgw.sim.engine.KvEventSink;
 import io.llmgw.sim.engine.LoadResult;
 import io.llmgw.sim.engine.Sequence;
-import io.llmgw.sim.engine.SequenceListener;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.engine.SimRequest;
 import io.llmgw.sim.kvpublish.KvEventPublisher;
@@ -17,7 +16,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import java.io.IOException;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.slf4j.Logger;
@@ -105,27 +103,27 @@ public final class SimServer extends AbstractVerticle {
     switch (path) {
       case "/health" -> req.response().setStatusCode(200).end();
       case "/metrics" -> metrics(req.response(), List.of());
-      case "/v1/models" -> json(req.response(), 200,
+      case "/v1/models" -> SimHttp.json(req.response(), 200,
           OpenAiResponses.models(config.model(), created, engine.adapters(), config.maxModelLen()));
       case "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/responses" -> {
         if (post) {
-          withBody(req, body -> generate(req, API.get(path), body));
+          SimHttp.withBody(req, body -> generate(req, API.get(path), body));
         } else {
-          methodNotAllowed(req);
+          SimHttp.methodNotAllowed(req);
         }
       }
       case RenderEndpoint.CHAT_PATH, RenderEndpoint.COMPLETIONS_PATH -> {
         if (post) {
-          withBody(req, body -> render(req, body));
+          SimHttp.withBody(req, body -> render(req, body));
         } else {
-          methodNotAllowed(req);
+          SimHttp.methodNotAllowed(req);
         }
       }
       case KvHandoffs.PULL_PATH -> {
         if (post) {
-          withBody(req, body -> pull(req, body));
+          SimHttp.withBody(req, body -> pull(req, body));
         } else {
-          methodNotAllowed(req);
+          SimHttp.methodNotAllowed(req);
         }
       }
       case "/reset_prefix_cache" -> {
@@ -133,21 +131,21 @@ public final class SimServer extends AbstractVerticle {
           engine.resetPrefixCache();
           req.response().setStatusCode(200).end();
         } else {
-          methodNotAllowed(req);
+          SimHttp.methodNotAllowed(req);
         }
       }
       case "/v1/load_lora_adapter", "/v1/unload_lora_adapter" -> {
         if (post) {
-          withBody(req, body -> lora(req, path.equals("/v1/load_lora_adapter"), body));
+          SimHttp.withBody(req, body -> lora(req, path.equals("/v1/load_lora_adapter"), body));
         } else {
-          methodNotAllowed(req);
+          SimHttp.methodNotAllowed(req);
         }
       }
       default -> {
         if (path.startsWith("/metrics/")) {
           metrics(req.response(), MetricsPage.askedNames(req));
         } else {
-          error(req.response(), 404, "NotFoundError", "no route for " + req.method() + " " + path);
+          SimHttp.error(req.response(), 404, "NotFoundError", "no route for " + req.method() + " " + path);
         }
       }
     }
@@ -161,44 +159,44 @@ public final class SimServer extends AbstractVerticle {
     renders.incrementAndGet();
     JsonNode answer;
     try {
-      answer = RenderEndpoint.render(req.path(), readJson(bytes));
+      answer = RenderEndpoint.render(req.path(), SimHttp.readJson(bytes));
     } catch (IllegalArgumentException e) {
-      error(req.response(), 400, "BadRequestError", e.getMessage());
+      SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
       return;
     }
-    json(req.response(), 200, answer);
+    SimHttp.json(req.response(), 200, answer);
   }
 
   private void generate(HttpServerRequest req, OpenAiRequest.Api api, Buffer bytes) {
     OpenAiRequest request;
     JsonNode json;
     try {
-      json = readJson(bytes);
+      json = SimHttp.readJson(bytes);
       request = OpenAiRequest.parse(api, json);
     } catch (IllegalArgumentException e) {
       LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
-      error(req.response(), 400, "BadRequestError", e.getMessage());
+      SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
       return;
     }
     if (request.priority() != 0 && !config.priorityScheduling()) {
       // vLLM's engine refuses a priority it would not honour rather than ignore it
-      error(req.response(), 400, "BadRequestError", "Got priority " + request.priority()
+      SimHttp.error(req.response(), 400, "BadRequestError", "Got priority " + request.priority()
           + " but Priority scheduling is not enabled.");
       return;
     }
     String injected = req.getHeader(RETURN_ERROR);
     if (injected != null) {
-      int code = parseStatus(injected);
+      int code = SimHttp.parseStatus(injected);
       if (code < 0) {
-        error(req.response(), 400, "BadRequestError", RETURN_ERROR + " must be an HTTP status 400..599, got '"
+        SimHttp.error(req.response(), 400, "BadRequestError", RETURN_ERROR + " must be an HTTP status 400..599, got '"
             + injected + "'");
       } else {
-        error(req.response(), code, "InjectedError", "error injected by the " + RETURN_ERROR + " header");
+        SimHttp.error(req.response(), code, "InjectedError", "error injected by the " + RETURN_ERROR + " header");
       }
       return;
     }
     if (config.failureRate() > 0 && random.nextDouble() < config.failureRate()) {
-      error(req.response(), 500, "InternalServerError", "simulated failure (--failure-rate)");
+      SimHttp.error(req.response(), 500, "InternalServerError", "simulated failure (--failure-rate)");
       return;
     }
     boolean remoteDecode = KvHandoffs.remoteDecode(json);
@@ -230,11 +228,12 @@ public final class SimServer extends AbstractVerticle {
     String id = OpenAiResponses.id(api, responses++);
     Responder responder;
     if (!request.stream()) {
-      responder = new Whole(req.response(), request, id, forDecodePod);
+      responder = new Responder.Whole(engine, created, req.response(), request, id, forDecodePod
+          ? promptTokens -> handoffs.hold(promptTokens, host, server.actualPort()) : null);
     } else if (api == OpenAiRequest.Api.RESPONSES) {
-      responder = new ResponseEvents(req.response(), request, id);
+      responder = new Responder.ResponseEvents(engine, created, req.response(), request, id);
     } else {
-      responder = new Streaming(req.response(), request, id);
+      responder = new Responder.Streaming(engine, created, req.response(), request, id);
     }
     switch (engine.submit(sim, responder)) {
       case Sequence s -> {
@@ -243,11 +242,11 @@ public final class SimServer extends AbstractVerticle {
       }
       case Engine.Refusal r -> {
         switch (r) {
-          case QUEUE_FULL -> error(req.response(), 429, "TooManyRequests", "the waiting queue is full ("
+          case QUEUE_FULL -> SimHttp.error(req.response(), 429, "TooManyRequests", "the waiting queue is full ("
               + config.maxWaiting() + ")");
-          case TOO_LONG -> error(req.response(), 400, "BadRequestError", "prompt (" + sim.promptTokens()
+          case TOO_LONG -> SimHttp.error(req.response(), 400, "BadRequestError", "prompt (" + sim.promptTokens()
               + " tokens) plus max_tokens (" + sim.maxTokens() + ") exceeds max_model_len " + config.maxModelLen());
-          case UNKNOWN_MODEL -> error(req.response(), 404, "NotFoundError", "The model `" + request.model()
+          case UNKNOWN_MODEL -> SimHttp.error(req.response(), 404, "NotFoundError", "The model `" + request.model()
               + "` does not exist.");
         }
       }
@@ -258,16 +257,16 @@ public final class SimServer extends AbstractVerticle {
   private void pull(HttpServerRequest req, Buffer bytes) {
     JsonNode body;
     try {
-      body = readJson(bytes);
+      body = SimHttp.readJson(bytes);
     } catch (IllegalArgumentException e) {
-      error(req.response(), 400, "BadRequestError", e.getMessage());
+      SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
       return;
     }
     handoffs.pull(body, tokens -> {
       if (tokens == null) {
-        error(req.response(), 404, "NotFoundError", "no KV cache is held for those blocks");
+        SimHttp.error(req.response(), 404, "NotFoundError", "no KV cache is held for those blocks");
       } else {
-        json(req.response(), 200, OpenAiResponses.JSON.createObjectNode().put("tokens", tokens));
+        SimHttp.json(req.response(), 200, OpenAiResponses.JSON.createObjectNode().put("tokens", tokens));
       }
     });
   }
@@ -275,28 +274,28 @@ public final class SimServer extends AbstractVerticle {
   private void lora(HttpServerRequest req, boolean load, Buffer bytes) {
     JsonNode body;
     try {
-      body = readJson(bytes);
+      body = SimHttp.readJson(bytes);
     } catch (IllegalArgumentException e) {
       LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
-      text(req.response(), 400, e.getMessage());
+      SimHttp.text(req.response(), 400, e.getMessage());
       return;
     }
     String name = body == null ? "" : body.path("lora_name").asText("");
     String path = body == null ? "" : body.path("lora_path").asText("");
     if (name.isBlank() || (load && path.isBlank())) {
       LOG.info("{}: 400 for {}: lora_name{} missing", address(), req.path(), load ? " or lora_path" : "");
-      text(req.response(), 400, load ? "'lora_name' and 'lora_path' are required" : "'lora_name' is required");
+      SimHttp.text(req.response(), 400, load ? "'lora_name' and 'lora_path' are required" : "'lora_name' is required");
       return;
     }
     if (load) {
       engine.load(name, path, r -> {
         logLora("load", name, r);
-        text(req.response(), r.status(), r.message());
+        SimHttp.text(req.response(), r.status(), r.message());
       });
     } else {
       LoadResult r = engine.unload(name);
       logLora("unload", name, r);
-      text(req.response(), r.status(), r.message());
+      SimHttp.text(req.response(), r.status(), r.message());
     }
   }
 
@@ -313,68 +312,6 @@ public final class SimServer extends AbstractVerticle {
         .end(Buffer.buffer(MetricsPage.render(engine.metrics().registry(), names)));
   }
 
-  /** Reads the body up to {@link #MAX_BODY_BYTES}; a larger one is answered 413 and never buffered whole. */
-  private void withBody(HttpServerRequest req, java.util.function.Consumer<Buffer> then) {
-    Buffer buf = Buffer.buffer();
-    boolean[] tooLarge = {false};
-    req.handler(chunk -> {
-      if (tooLarge[0]) {
-        return;
-      }
-      if (buf.length() + chunk.length() > MAX_BODY_BYTES) {
-        tooLarge[0] = true;
-        error(req.response(), 413, "BadRequestError", "request body exceeds " + MAX_BODY_BYTES + " bytes");
-        return;
-      }
-      buf.appendBuffer(chunk);
-    });
-    req.endHandler(v -> {
-      if (!tooLarge[0]) {
-        then.accept(buf);
-      }
-    });
-  }
-
-  private static JsonNode readJson(Buffer bytes) {
-    try {
-      return OpenAiResponses.JSON.readTree(bytes.getBytes());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("the request body is not valid JSON: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw new IllegalArgumentException("the request body could not be read: " + e.getMessage());
-    }
-  }
-
-  private static int parseStatus(String value) {
-    try {
-      int code = Integer.parseInt(value.trim());
-      return code >= 400 && code <= 599 ? code : -1;
-    } catch (NumberFormatException e) {
-      return -1;
-    }
-  }
-
-  private static void methodNotAllowed(HttpServerRequest req) {
-    error(req.response(), 405, "MethodNotAllowed", req.path() + " takes POST");
-  }
-
-  static void error(HttpServerResponse response, int status, String type, String message) {
-    json(response, status, OpenAiResponses.error(status, type, message));
-  }
-
-  static void json(HttpServerResponse response, int status, Object body) {
-    if (response.ended() || response.headWritten()) {
-      return;
-    }
-    response.setStatusCode(status).putHeader("content-type", "application/json").end(body.toString());
-  }
-
-  private static void text(HttpServerResponse response, int status, String body) {
-    if (!response.ended()) {
-      response.setStatusCode(status).putHeader("content-type", "text/plain; charset=utf-8").end(body);
-    }
-  }
-
   @Override
   public void stop() {
     LOG.info("{}: stopping", address());
@@ -389,139 +326,6 @@ public final class SimServer extends AbstractVerticle {
         kvEvents.close();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  /** Answers one generation request as its tokens come out of the engine. */
-  private abstract class Responder implements SequenceListener {
-    final HttpServerResponse response;
-    final OpenAiRequest request;
-    final String id;
-    Sequence sequence;
-    boolean done;
-
-    Responder(HttpServerResponse response, OpenAiRequest request, String id) {
-      this.response = response;
-      this.request = request;
-      this.id = id;
-    }
-
-    void begin() {
-      // the client went away: stop generating for it
-      response.closeHandler(v -> {
-        if (!done) {
-          engine.cancel(sequence);
-        }
-      });
-    }
-  }
-
-  private final class Whole extends Responder {
-    private final StringBuilder text = new StringBuilder();
-    private final boolean forDecodePod;
-
-    Whole(HttpServerResponse response, OpenAiRequest request, String id, boolean forDecodePod) {
-      super(response, request, id);
-      this.forDecodePod = forDecodePod;
-    }
-
-    @Override
-    public void onToken(String token, int index) {
-      text.append(token);
-    }
-
-    @Override
-    public void onFinished(Usage usage, String finishReason) {
-      done = true;
-      var answer = OpenAiResponses.answer(request, id, created, text.toString(), finishReason, usage);
-      if (forDecodePod) {
-        answer.set("kv_transfer_params", handoffs.hold(usage.promptTokens(), host, server.actualPort()));
-      }
-      json(response, 200, answer);
-    }
-  }
-
-  /** Opens a server-sent-event stream. */
-  private static void beginEventStream(HttpServerResponse response) {
-    response.setStatusCode(200).setChunked(true).putHeader("content-type", "text/event-stream")
-        .putHeader("cache-control", "no-cache");
-    response.writeHead();
-  }
-
-  /**
-   * A streamed Responses API call as vLLM streams it: each event as {@code event: <type>} and {@code data: <json>},
-   * numbered by {@code sequence_number} from 0, and no {@code [DONE]} line after {@code response.completed}.
-   */
-  private final class ResponseEvents extends Responder {
-    private final StringBuilder text = new StringBuilder();
-    private int sequence;
-
-    ResponseEvents(HttpServerResponse response, OpenAiRequest request, String id) {
-      super(response, request, id);
-    }
-
-    @Override
-    void begin() {
-      super.begin();
-      beginEventStream(response);
-      OpenAiResponses.responseStart(request, id, created).forEach(this::send);
-    }
-
-    @Override
-    public void onToken(String token, int index) {
-      text.append(token);
-      send(OpenAiResponses.responseDelta(id, token));
-    }
-
-    @Override
-    public void onFinished(Usage usage, String finishReason) {
-      done = true;
-      OpenAiResponses.responseEnd(request, id, created, text.toString(), usage).forEach(this::send);
-      if (!response.ended() && !response.closed()) {
-        response.end();
-      }
-    }
-
-    private void send(com.fasterxml.jackson.databind.node.ObjectNode event) {
-      event.put("sequence_number", sequence++);
-      if (!response.ended() && !response.closed()) {
-        response.write("event: " + event.get("type").asText() + "\ndata: " + event + "\n\n");
-      }
-    }
-  }
-
-  private final class Streaming extends Responder {
-    Streaming(HttpServerResponse response, OpenAiRequest request, String id) {
-      super(response, request, id);
-    }
-
-    @Override
-    void begin() {
-      super.begin();
-      beginEventStream(response);
-    }
-
-    @Override
-    public void onToken(String token, int index) {
-      send(OpenAiResponses.chunk(request, id, created, token, index == 0, null));
-    }
-
-    @Override
-    public void onFinished(Usage usage, String finishReason) {
-      done = true;
-      send(OpenAiResponses.chunk(request, id, created, request.chat() ? null : "", false, finishReason));
-      if (request.includeUsage()) {
-        send(OpenAiResponses.usageChunk(request, id, created, usage));
-      }
-      if (!response.ended() && !response.closed()) {
-        response.end("data: [DONE]\n\n");
-      }
-    }
-
-    private void send(Object chunk) {
-      if (!response.ended() && !response.closed()) {
-        response.write("data: " + chunk + "\n\n");
       }
     }
   }
