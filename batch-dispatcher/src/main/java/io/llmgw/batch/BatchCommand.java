@@ -2,6 +2,7 @@ package io.llmgw.batch;
 
 import io.llmgw.api.Durations;
 import io.llmgw.api.TokenFile;
+import io.llmgw.batch.shared.BatchSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.llmgw.batch;
 
+import io.llmgw.batch.dispatch.BatchMetrics;
 import io.llmgw.batch.dispatch.Dispatcher;
 import io.llmgw.batch.dispatch.Forwarder;
 import io.llmgw.batch.dispatch.LoadReader;
@@ -7,6 +8,7 @@ import io.llmgw.batch.lifecycle.InputValidator;
 import io.llmgw.batch.lifecycle.Lifecycle;
 import io.llmgw.batch.openai.BatchApi;
 import io.llmgw.batch.openai.Callers;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.upload.HeaderDeadline;
 import io.llmgw.batch.upload.Uploads;

@@ -6,7 +6,7 @@ import io.llmgw.api.ConfigFileLoader;
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.api.TempTree;
 import io.llmgw.batch.BatchService;
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.OpenLoopRun;

@@ -1,6 +1,5 @@
 package io.llmgw.batch.dispatch;
 
-import io.llmgw.batch.BatchMetrics;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -2,8 +2,8 @@ package io.llmgw.batch.lifecycle;
 
 import static io.llmgw.api.ClientText.clean;
 
-import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.dispatch.ResultLines;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.LineError;
 import io.llmgw.batch.store.LineResult;

@@ -1,8 +1,8 @@
 package io.llmgw.batch.lifecycle;
 
 import io.llmgw.api.LoadReport;
-import io.llmgw.batch.PeriodicLoop;
 import io.llmgw.batch.dispatch.ResultLines;
+import io.llmgw.batch.shared.PeriodicLoop;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;

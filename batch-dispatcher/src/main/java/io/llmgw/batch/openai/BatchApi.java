@@ -5,7 +5,7 @@ import io.llmgw.api.BrowserHeaders;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.LogSampler;
 import io.llmgw.api.OpenAiError;
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;

@@ -4,7 +4,7 @@ import io.llmgw.api.OpenAiError;
 import io.llmgw.api.keys.ApiKeys;
 import io.llmgw.api.keys.BearerKey;
 import io.llmgw.api.keys.ReloadingKeys;
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.llmgw.batch.upload;
 
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.FileContentWriter;
 import io.llmgw.batch.store.StoredFile;

@@ -3,7 +3,7 @@ package io.llmgw.batch.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.LineError;
 import io.llmgw.batch.store.LineResult;

@@ -2,7 +2,7 @@ package io.llmgw.batch.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.LineError;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package io.llmgw.batch.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.batch.BatchService;
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.SqliteStore;
 import java.net.URI;

@@ -1,10 +1,10 @@
 package io.llmgw.bench.load;
 
 import io.llmgw.api.LoopbackPorts;
-import io.llmgw.batch.BatchMetrics;
 import io.llmgw.batch.BatchService;
-import io.llmgw.batch.BatchSettings;
 import io.llmgw.batch.client.BatchClient;
+import io.llmgw.batch.dispatch.BatchMetrics;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.Rig;

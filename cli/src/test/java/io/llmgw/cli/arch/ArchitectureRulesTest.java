@@ -125,6 +125,32 @@ class ArchitectureRulesTest {
     EXTPROC_LAYERS.check(classes);
   }
 
+  /** Inside the batch service, from its composition root (the service, its command) down to the store. */
+  static final ArchRule BATCH_LAYERS = layeredArchitecture().consideringOnlyDependenciesInAnyPackage(
+      "io.llmgw.batch..")
+      .layer("composition").definedBy("io.llmgw.batch")
+      .layer("api").definedBy("io.llmgw.batch.openai..")
+      .layer("lifecycle").definedBy("io.llmgw.batch.lifecycle..")
+      .layer("dispatch").definedBy("io.llmgw.batch.dispatch..")
+      .layer("upload").definedBy("io.llmgw.batch.upload..")
+      .layer("store").definedBy("io.llmgw.batch.store..")
+      .layer("shared").definedBy("io.llmgw.batch.shared..")
+      .layer("client").definedBy("io.llmgw.batch.client..")
+      .whereLayer("composition").mayNotBeAccessedByAnyLayer()
+      .whereLayer("api").mayOnlyBeAccessedByLayers("composition")
+      .whereLayer("lifecycle").mayOnlyBeAccessedByLayers("composition")
+      .whereLayer("dispatch").mayOnlyBeAccessedByLayers("composition", "lifecycle")
+      .whereLayer("upload").mayOnlyBeAccessedByLayers("composition", "api")
+      .whereLayer("store").mayOnlyBeAccessedByLayers("composition", "api", "lifecycle", "dispatch", "upload")
+      .whereLayer("shared").mayOnlyBeAccessedByLayers("composition", "api", "lifecycle", "dispatch", "upload")
+      .whereLayer("client").mayNotBeAccessedByAnyLayer()
+      .because("docs/architecture.md: no upward imports inside the batch service, and no package loop");
+
+  @Test
+  void batchPackagesImportOnlyTheLayersBelowThem() {
+    BATCH_LAYERS.check(classes);
+  }
+
   /** A package's name says which room it is: no two modules have a package of the same name. */
   @Test
   void packageNamesAreUniqueAcrossModules() {
@@ -165,7 +191,7 @@ class ArchitectureRulesTest {
   void deliberateViolationsAreCaught() {
     // the EPP's classes with them, so that every layer has its classes (test sources included: the fixtures are there)
     JavaClasses fixtures = new ClassFileImporter().importPackages("io.llmgw.picker.archfixture",
-        "io.llmgw.scraper.archfixture", "io.llmgw.loadgen.archfixture", "io.llmgw.extproc");
+        "io.llmgw.scraper.archfixture", "io.llmgw.loadgen.archfixture", "io.llmgw.extproc", "io.llmgw.batch");
     assertThat(PICKER_IS_PURE.evaluate(fixtures).getFailureReport().getDetails())
         .anyMatch(d -> d.contains("java.net.InetAddress")).anyMatch(d -> d.contains("java.lang.Thread"));
     assertThat(PICKER_TIME_IS_INJECTED.evaluate(fixtures).getFailureReport().getDetails())
@@ -176,5 +202,7 @@ class ArchitectureRulesTest {
         .anyMatch(d -> d.contains("ModuleUpward") && d.contains("Datastore"));
     assertThat(moduleRule("loadgen").evaluate(fixtures).getFailureReport().getDetails())
         .anyMatch(d -> d.contains("LabImport") && d.contains("ProcessCpu"));
+    assertThat(BATCH_LAYERS.evaluate(fixtures).getFailureReport().getDetails())
+        .anyMatch(d -> d.contains("StoreUpward") && d.contains("Dispatcher"));
   }
 }

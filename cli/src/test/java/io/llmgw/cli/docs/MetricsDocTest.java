@@ -2,7 +2,7 @@ package io.llmgw.cli.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.llmgw.batch.BatchMetrics;
+import io.llmgw.batch.dispatch.BatchMetrics;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.FlowMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

@@ -19,7 +19,7 @@ import com.openai.models.files.FileObject;
 import com.openai.models.files.FilePurpose;
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.cli.StatusCommandAccess;
 import io.llmgw.envoy.devproxy.DevProxy;
 import io.llmgw.envoy.devproxy.ProxySettings;

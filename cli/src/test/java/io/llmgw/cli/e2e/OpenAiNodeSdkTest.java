@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.Rig;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
-import io.llmgw.batch.BatchSettings;
+import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.loadgen.Rig;
 import java.net.URI;

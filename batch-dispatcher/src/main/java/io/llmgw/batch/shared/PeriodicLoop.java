@@ -1,4 +1,4 @@
-package io.llmgw.batch;
+package io.llmgw.batch.shared;
 
 import org.slf4j.Logger;
 

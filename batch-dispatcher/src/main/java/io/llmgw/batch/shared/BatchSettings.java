@@ -1,4 +1,4 @@
-package io.llmgw.batch;
+package io.llmgw.batch.shared;
 
 import java.time.Duration;
 import java.util.Map;

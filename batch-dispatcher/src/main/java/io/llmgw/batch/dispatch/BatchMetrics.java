@@ -1,6 +1,5 @@
-package io.llmgw.batch;
+package io.llmgw.batch.dispatch;
 
-import io.llmgw.batch.dispatch.Budget;
 import io.llmgw.batch.store.QueueStats;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
