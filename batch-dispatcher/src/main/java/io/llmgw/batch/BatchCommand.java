@@ -1,7 +1,8 @@
 package io.llmgw.batch;
 
-import io.llmgw.api.Durations;
+import io.llmgw.api.SettingException;
 import io.llmgw.api.TokenFile;
+import io.llmgw.api.cli.Converters;
 import io.llmgw.batch.shared.BatchSettings;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -60,17 +61,17 @@ public final class BatchCommand implements Callable<Integer> {
       + "--slots-per-pod.")
   Map<String, Integer> capacity = new LinkedHashMap<>();
 
-  @Option(names = "--poll-interval", defaultValue = "50ms", converter = DurationConverter.class,
+  @Option(names = "--poll-interval", defaultValue = "50ms", converter = Converters.PositiveDuration.class,
       description = "How often the load is read; the EPP scrapes pods every 50ms, so faster gains nothing (default: "
           + "${DEFAULT-VALUE}).")
   Duration pollInterval;
 
-  @Option(names = "--visibility-timeout", defaultValue = "60s", converter = DurationConverter.class,
+  @Option(names = "--visibility-timeout", defaultValue = "60s", converter = Converters.PositiveDuration.class,
       description = "How long a dead dispatcher's claim holds a line before another takes it (default: "
           + "${DEFAULT-VALUE}).")
   Duration visibility;
 
-  @Option(names = "--request-timeout", defaultValue = "10m", converter = DurationConverter.class,
+  @Option(names = "--request-timeout", defaultValue = "10m", converter = Converters.PositiveDuration.class,
       description = "Longest one request may take (default: ${DEFAULT-VALUE}).")
   Duration requestTimeout;
 
@@ -101,7 +102,7 @@ public final class BatchCommand implements Callable<Integer> {
       + "/admin/batch/status want (the EPP's --read-token-file) (default: none, open).")
   Path readTokenFile;
 
-  @Option(names = "--retention", defaultValue = "720h", converter = DurationConverter.class,
+  @Option(names = "--retention", defaultValue = "720h", converter = Converters.PositiveDuration.class,
       description = "How long finished batches, their output and error files, and uploaded files are kept "
           + "(default: ${DEFAULT-VALUE}, 30 days).")
   Duration retention;
@@ -114,18 +115,21 @@ public final class BatchCommand implements Callable<Integer> {
       description = "Largest request line (default: ${DEFAULT-VALUE}).")
   int maxLineBytes;
 
-  @Option(names = "--header-deadline", defaultValue = "10s", converter = DurationConverter.class,
+  @Option(names = "--header-deadline", defaultValue = "10s", converter = Converters.PositiveDuration.class,
       description = "A connection that has not sent a request's headers by then is closed (default: ${DEFAULT-VALUE}).")
   Duration headerDeadline;
 
-  @Option(names = "--idle-deadline", defaultValue = "30s", converter = DurationConverter.class,
+  @Option(names = "--idle-deadline", defaultValue = "30s", converter = Converters.PositiveDuration.class,
       description = "A request whose body sends nothing for this long is answered 408 and closed "
           + "(default: ${DEFAULT-VALUE}).")
   Duration idleDeadline;
 
-  @Option(names = "--upload-deadline", defaultValue = "15m", converter = DurationConverter.class,
+  @Option(names = "--upload-deadline", defaultValue = "15m", converter = Converters.PositiveDuration.class,
       description = "The longest one upload may take (default: ${DEFAULT-VALUE}).")
   Duration uploadDeadline;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   /** Runs the batch service alone, as {@code ./llmgw batch} does (the crash tests start it so, in a JVM of its own). */
   public static void main(String[] args) {
@@ -134,16 +138,7 @@ public final class BatchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BatchSettings d = BatchSettings.defaults();
-    BatchSettings s = new BatchSettings(
-        new BatchSettings.Endpoints(bind, port, epp, gateway, TokenFile.read(eppTokenFile)), store,
-        new BatchSettings.Budget(baseline, gate, slotsPerPod, capacity, pollInterval, d.budget().maxInFlight()),
-        new BatchSettings.Delivery(objective, visibility, requestTimeout, d.delivery().maxAttempts(), podPriority),
-        new BatchSettings.InputLimits(maxFileBytes, maxLineBytes, d.limits().maxLines(), headerDeadline, idleDeadline,
-            uploadDeadline),
-        retention,
-        new BatchSettings.Access(apiKeysFile, tenantHeader, TokenFile.read(gatewayKeyFile), TokenFile.read(
-            readTokenFile)));
+    BatchSettings s = settings();
     try (BatchService service = BatchService.start(s, Clock.systemUTC())) {
       CountDownLatch stop = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
@@ -152,16 +147,33 @@ public final class BatchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Go-style durations, as everywhere else in llmgw: 100ms, 60s, 10m. */
-  public static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String value) {
-      Duration d = Durations.parse(value);
-      if (d == null || d.isZero()) {
-        throw new CommandLine.TypeConversionException("'" + value + "' is not a positive duration such as "
-            + "100ms or 60s");
-      }
-      return d;
+  /** The settings' names for the flags that set them: a refused setting is told as the flag the user gave. */
+  private static final Map<String, String> FLAGS = Map.of("budget.baseline", "--baseline", "budget.gate", "--gate",
+      "budget.slotsPerPod", "--slots-per-pod", "limits.maxLineBytes", "--max-line-bytes", "limits.maxFileBytes",
+      "--max-file-bytes", "limits.headerDeadline", "--header-deadline", "limits.idleDeadline", "--idle-deadline",
+      "limits.uploadDeadline", "--upload-deadline");
+
+  private BatchSettings settings() throws java.io.IOException {
+    try {
+      return build();
+    } catch (SettingException e) {
+      String flag = FLAGS.get(e.setting());
+      throw new CommandLine.ParameterException(spec.commandLine(), flag != null ? flag + " " + e.problem()
+          : e.getMessage());
     }
   }
+
+  private BatchSettings build() throws java.io.IOException {
+    BatchSettings d = BatchSettings.defaults();
+    return new BatchSettings(
+        new BatchSettings.Endpoints(bind, port, epp, gateway, TokenFile.read(eppTokenFile)), store,
+        new BatchSettings.Budget(baseline, gate, slotsPerPod, capacity, pollInterval, d.budget().maxInFlight()),
+        new BatchSettings.Delivery(objective, visibility, requestTimeout, d.delivery().maxAttempts(), podPriority),
+        new BatchSettings.InputLimits(maxFileBytes, maxLineBytes, d.limits().maxLines(), headerDeadline, idleDeadline,
+            uploadDeadline),
+        retention,
+        new BatchSettings.Access(apiKeysFile, tenantHeader, TokenFile.read(gatewayKeyFile), TokenFile.read(
+            readTokenFile)));
+  }
+
 }

@@ -1,5 +1,6 @@
 package io.llmgw.cli;
 
+import io.llmgw.api.cli.Converters;
 import io.llmgw.picker.SaturationSettings;
 import io.llmgw.picker.flow.FlowSettings;
 import java.time.Duration;
@@ -23,7 +24,7 @@ final class FlowOptions {
           + "TimeToFirstToken objective) (default: ${DEFAULT-VALUE}).")
   String ordering;
 
-  @Option(names = "--flow-ttl", converter = ServeCommand.DurationConverter.class,
+  @Option(names = "--flow-ttl", converter = Converters.PositiveDuration.class,
       description = "How long a request may wait before it is answered 503 (default: ${DEFAULT-VALUE}).")
   Duration ttl;
 
@@ -51,7 +52,7 @@ final class FlowOptions {
       description = "A pod is full at this KV-cache use, 0-1 (default: ${DEFAULT-VALUE}).")
   double kvLimit;
 
-  @Option(names = "--saturation-stale-after", converter = ServeCommand.DurationConverter.class,
+  @Option(names = "--saturation-stale-after", converter = Converters.PositiveDuration.class,
       description = "Metrics older than this count a pod as full (default: ${DEFAULT-VALUE}).")
   Duration staleAfter;
 

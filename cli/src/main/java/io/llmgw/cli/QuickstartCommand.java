@@ -5,6 +5,7 @@ import io.llmgw.api.ConfigException;
 import io.llmgw.api.ConfigFileLoader;
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.api.TempTree;
+import io.llmgw.api.cli.Converters;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.envoy.devproxy.ProxySettings;
@@ -47,7 +48,7 @@ final class QuickstartCommand implements Callable<Integer> {
       description = "Demonstration requests per second (default: ${DEFAULT-VALUE}).")
   double rate;
 
-  @Option(names = "--duration", converter = ServeDurations.class,
+  @Option(names = "--duration", converter = Converters.AnyDuration.class,
       description = "Stop this long after the demonstration (e.g. 0s, 5m); default: serve until Ctrl-C.")
   Duration duration;
 

@@ -2,8 +2,8 @@ package io.llmgw.cli;
 
 import io.llmgw.adapters.CopySettings;
 import io.llmgw.api.ConfigException;
-import io.llmgw.api.Durations;
 import io.llmgw.api.TokenFile;
+import io.llmgw.api.cli.Converters;
 import io.llmgw.api.tls.ServerTls;
 import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.envoy.xds.XdsSettings;
@@ -106,7 +106,7 @@ public final class ServeCommand implements Callable<Integer> {
       + "certificate from these authorities (PEM) may open ext_proc streams; implies --tls.")
   Path tlsClientCaFile;
 
-  @Option(names = "--tls-reload-period", converter = DurationConverter.class, defaultValue = "10s",
+  @Option(names = "--tls-reload-period", converter = Converters.PositiveDuration.class, defaultValue = "10s",
       description = "How often the certificate files are read again (default: ${DEFAULT-VALUE}).")
   Duration tlsReloadPeriod;
 
@@ -130,13 +130,13 @@ public final class ServeCommand implements Callable<Integer> {
       + "(default: none).")
   String batchStatus;
 
-  @Option(names = "--drain-period", converter = DurationConverter.class, defaultValue = "5s",
+  @Option(names = "--drain-period", converter = Converters.PositiveDuration.class, defaultValue = "5s",
       description = "On SIGTERM: readiness goes off at once, and new streams are still served this long so the proxies "
           + "move to another replica first (longer than their health-check interval × unhealthy threshold; default: "
           + "${DEFAULT-VALUE}).")
   Duration drainPeriod;
 
-  @Option(names = "--shutdown-grace", converter = DurationConverter.class, defaultValue = "30s",
+  @Option(names = "--shutdown-grace", converter = Converters.PositiveDuration.class, defaultValue = "30s",
       description = "Then: how long the streams still open may go on before they are cut (keep it under the pod's "
           + "terminationGracePeriodSeconds minus --drain-period; default: ${DEFAULT-VALUE}).")
   Duration shutdownGrace;
@@ -182,11 +182,11 @@ public final class ServeCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   int threshold;
 
-  @Option(names = "--scrape-interval", converter = DurationConverter.class,
+  @Option(names = "--scrape-interval", converter = Converters.PositiveDuration.class,
       description = "How often each pod's /metrics is polled (default: ${DEFAULT-VALUE}).")
   Duration scrapeInterval;
 
-  @Option(names = "--adapter-warm-window", converter = DurationConverter.class,
+  @Option(names = "--adapter-warm-window", converter = Converters.PositiveDuration.class,
       description = "How long an adapter a pod reported running or waiting still counts as active there after its "
           + "reports stop naming it (vLLM keeps it in its GPU slot until another adapter needs the slot); the seed "
           + "policy and the LoRA-affinity scorer prefer such pods (default: ${DEFAULT-VALUE}).")
@@ -199,7 +199,7 @@ public final class ServeCommand implements Callable<Integer> {
           + "approximately.")
   String tokenizer;
 
-  @Option(names = "--stale-after", converter = DurationConverter.class,
+  @Option(names = "--stale-after", converter = Converters.PositiveDuration.class,
       description = "Pods whose metrics are older are not picked (default: ${DEFAULT-VALUE}).")
   Duration staleAfter;
 
@@ -213,7 +213,7 @@ public final class ServeCommand implements Callable<Integer> {
           + "the primary alone, which Envoy's ORIGINAL_DST cluster needs.")
   boolean destinationFallbacks;
 
-  @Option(names = "--max-request-duration", converter = DurationConverter.class,
+  @Option(names = "--max-request-duration", converter = Converters.PositiveDuration.class,
       description = "A routed request still counted in flight after this long stops counting against its pod "
           + "(default: ${DEFAULT-VALUE}).")
   Duration maxRequestDuration;
@@ -223,7 +223,7 @@ public final class ServeCommand implements Callable<Integer> {
           + "only those of requests sent with an x-llmgw-explain header (default: ${DEFAULT-VALUE}).")
   int explainEvery;
 
-  @Option(names = "--request-idle-timeout", converter = DurationConverter.class,
+  @Option(names = "--request-idle-timeout", converter = Converters.PositiveDuration.class,
       description = "A request still arriving that sends nothing for this long is answered 408; a stream that sends "
           + "not even its headers is ended (default: ${DEFAULT-VALUE}).")
   Duration requestIdleTimeout;
@@ -242,7 +242,7 @@ public final class ServeCommand implements Callable<Integer> {
           + "it and drops the client's: by default a client's rewrite header is ignored.")
   boolean trustRewriteHeader;
 
-  @Option(names = "--load-wait-timeout", converter = DurationConverter.class,
+  @Option(names = "--load-wait-timeout", converter = Converters.PositiveDuration.class,
       description = "How long a request waits for its adapter (a route target with a source) to be loaded "
           + "(default: ${DEFAULT-VALUE}).")
   Duration loadWaitTimeout;
@@ -479,15 +479,4 @@ public final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** Go-style durations on the command line, as in the YAML: 50ms, 2s, 1m. */
-  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String value) {
-      Duration d = Durations.parse(value);
-      if (d == null || d.isZero()) {
-        throw new CommandLine.TypeConversionException("'" + value + "' is not a positive duration such as 50ms or 2s");
-      }
-      return d;
-    }
-  }
 }

@@ -1,5 +1,6 @@
 package io.llmgw.cli;
 
+import io.llmgw.api.cli.Converters;
 import io.llmgw.extproc.tenants.TenancySettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,7 @@ final class TenancyOptions {
           + "configuration does for x-llmgw-tenant (default: none).")
   String tenantHeader;
 
-  @Option(names = "--api-keys-reload-period", converter = ServeCommand.DurationConverter.class,
+  @Option(names = "--api-keys-reload-period", converter = Converters.PositiveDuration.class,
       description = "How often the API keys file is read again (default: ${DEFAULT-VALUE}).")
   Duration reloadPeriod;
 

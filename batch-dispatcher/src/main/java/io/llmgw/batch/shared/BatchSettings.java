@@ -1,5 +1,6 @@
 package io.llmgw.batch.shared;
 
+import io.llmgw.api.SettingException;
 import java.time.Duration;
 import java.util.Map;
 
@@ -75,13 +76,16 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
     public Budget {
       capacity = Map.copyOf(capacity);
       if (baseline < 0 || baseline >= 1) {
-        throw new IllegalArgumentException("--baseline must be within [0, 1)");
+        throw new SettingException("budget.baseline", "must be within [0, 1), got " + baseline);
       }
       if (gate <= 0 || gate > 1) {
-        throw new IllegalArgumentException("--gate must be within (0, 1]");
+        throw new SettingException("budget.gate", "must be within (0, 1], got " + gate);
       }
-      if (slotsPerPod < 1 || maxInFlight < 1) {
-        throw new IllegalArgumentException("--slots-per-pod and --max-in-flight must be positive");
+      if (slotsPerPod < 1) {
+        throw new SettingException("budget.slotsPerPod", "must be positive, got " + slotsPerPod);
+      }
+      if (maxInFlight < 1) {
+        throw new SettingException("budget.maxInFlight", "must be positive, got " + maxInFlight);
       }
     }
 
@@ -109,7 +113,7 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
       Integer podPriority) {
     public Delivery {
       if (maxAttempts < 1) {
-        throw new IllegalArgumentException("--max-attempts must be positive");
+        throw new SettingException("delivery.maxAttempts", "must be positive, got " + maxAttempts);
       }
     }
 
@@ -129,15 +133,18 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
   public record InputLimits(long maxFileBytes, int maxLineBytes, int maxLines, Duration headerDeadline,
       Duration idleDeadline, Duration uploadDeadline) {
     public InputLimits {
-      if (maxLines < 1 || maxLineBytes < 1 || maxFileBytes < 1) {
-        throw new IllegalArgumentException("--max-lines, --max-line-bytes and --max-file-bytes must be positive");
+      if (maxLines < 1) {
+        throw new SettingException("limits.maxLines", "must be positive, got " + maxLines);
       }
-      for (Duration d : new Duration[] {headerDeadline, idleDeadline, uploadDeadline}) {
-        if (d.isNegative() || d.isZero()) {
-          throw new IllegalArgumentException("--header-deadline, --idle-deadline and --upload-deadline must be "
-              + "positive");
-        }
+      if (maxLineBytes < 1) {
+        throw new SettingException("limits.maxLineBytes", "must be positive, got " + maxLineBytes);
       }
+      if (maxFileBytes < 1) {
+        throw new SettingException("limits.maxFileBytes", "must be positive, got " + maxFileBytes);
+      }
+      positive("limits.headerDeadline", headerDeadline);
+      positive("limits.idleDeadline", idleDeadline);
+      positive("limits.uploadDeadline", uploadDeadline);
     }
 
     public InputLimits(long maxFileBytes, int maxLineBytes, int maxLines) {
@@ -210,5 +217,11 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
   @Override
   public String toString() {
     return "BatchSettings[" + endpoints + ", store " + (store.startsWith("redis") ? "redis" : store) + "]";
+  }
+
+  private static void positive(String setting, Duration d) {
+    if (d.isNegative() || d.isZero()) {
+      throw new SettingException(setting, "must be positive, got " + d);
+    }
   }
 }
