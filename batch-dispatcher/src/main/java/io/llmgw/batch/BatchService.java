@@ -59,9 +59,11 @@ public final class BatchService implements AutoCloseable {
     InputValidator validator = new InputValidator(settings);
     long heap = Runtime.getRuntime().maxMemory();
     if (validator.memoryBound() > heap / 2) {
-      LOG.warn("one batch's validation may take up to {} MB (four lines of limits.maxLineBytes, a chunk of lines and the "
-          + "custom_ids of limits.maxLines) of this heap's {} MB: raise -Xmx or lower the limits, or a batch at the limits "
-          + "can run the service out of memory", validator.memoryBound() >> 20, heap >> 20);
+      LOG.warn(
+          "one batch's validation may take up to {} MB (four lines of limits.maxLineBytes, a chunk of lines and the "
+              + "custom_ids of limits.maxLines) of this heap's {} MB: raise -Xmx or lower the limits, or a batch at the limits "
+              + "can run the service out of memory",
+          validator.memoryBound() >> 20, heap >> 20);
     }
     this.lifecycle = new Lifecycle(store, validator, dispatcher::lastReading, clock, 250, settings.retention(),
         heap / 3);
