@@ -166,11 +166,14 @@ class ArchitectureRulesTest {
     assertThat(modulesByName).as("package names used in more than one module").isEmpty();
   }
 
-  /** Small files, one idea each: no main source file of the core modules over 350 lines. */
+  /**
+   * Small files, one idea each: no main source file over 350 lines in these modules (not yet metrics-scraper,
+   * envoy-config and cli, each with files still to split; bench is the lab, exempt).
+   */
   @Test
   void coreModulesHaveNoFileOver350Lines() throws java.io.IOException {
     Map<String, Long> tooLong = new java.util.TreeMap<>();
-    for (String module : List.of("extproc", "adapters", "picker", "batch-dispatcher")) {
+    for (String module : List.of("extproc", "adapters", "picker", "batch-dispatcher", "api-crds", "sim", "loadgen")) {
       try (var files = java.nio.file.Files.walk(java.nio.file.Path.of("..", module, "src", "main", "java"))) {
         for (var f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
           long lines;

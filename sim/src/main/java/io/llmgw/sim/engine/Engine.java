@@ -113,7 +113,7 @@ public final class Engine {
       loading.remove(name);
       LoadResult r = LoadResult.forPath(name, path);
       if (r.status() == 200) {
-        tiers.register(name, path, pinned());
+        tiers.register(name, path, runningAdapters());
       }
       done.accept(r);
     });
@@ -166,7 +166,7 @@ public final class Engine {
         prefillTokens += chunk;
       }
     }
-    Set<String> batchAdapters = pinned();
+    Set<String> batchAdapters = runningAdapters();
     for (Iterator<Sequence> it = waiting.iterator(); it.hasNext() && running.size() < config.maxNumSeqs()
         && budget > 0;) {
       Sequence s = it.next();
@@ -285,18 +285,13 @@ public final class Engine {
       }
     }
     runningNow = running.size();
-    metrics.loraStep(pinned(), adaptersOf(waiting), nowEpochSeconds());
+    metrics.loraStep(runningAdapters(), adaptersOf(waiting), nowEpochSeconds());
     if (running.isEmpty() && waiting.isEmpty()) {
       stepping = false;
     } else {
       // with async scheduling the next step was chosen when this one started, unless nothing was left to run
       step(config.asyncScheduling() && !running.isEmpty() ? stepStartNanos : Long.MAX_VALUE);
     }
-  }
-
-  /** Adapters of the running batch: the GPU slots that cannot be given up. */
-  private Set<String> pinned() {
-    return adaptersOf(running);
   }
 
   private static Set<String> adaptersOf(List<Sequence> sequences) {
@@ -334,8 +329,9 @@ public final class Engine {
     return (double) usedBlocks / config.numGpuBlocks();
   }
 
+  /** Adapters of the running batch: the GPU slots that cannot be given up. */
   public Set<String> runningAdapters() {
-    return pinned();
+    return adaptersOf(running);
   }
 
   public Set<String> waitingAdapters() {
