@@ -35,10 +35,12 @@ public record PickRequest(String model, int priority, Set<String> subset, Set<St
     return b == null ? PromptBlocks.NONE : b.of(model);
   }
 
-  /** Sets an attribute, as a producer would (tests and benchmarks, which run no producers). */
+  /**
+   * This request with one attribute set, as a producer would (tests and benchmarks, which run no producers); a copy,
+   * as the other withers make, so a request shared by several picks is never changed under them.
+   */
   public <T> PickRequest with(AttributeKey<T> key, T value) {
-    attributes.put(key, value);
-    return this;
+    return new PickRequest(model, priority, subset, holders, promptTokens, attributes.copy().put(key, value));
   }
 
   public PickRequest withPrefixBlocks(long[] blocks) {

@@ -21,6 +21,13 @@ public final class Attributes {
     return v == null ? fallback : v;
   }
 
+  /** A copy to change without changing this one. */
+  public Attributes copy() {
+    Attributes out = new Attributes();
+    out.values = values.clone();
+    return out;
+  }
+
   /** Sets (or, with null, removes) the value. */
   public <T> Attributes put(AttributeKey<T> key, T value) {
     int i = key.index();
