@@ -287,7 +287,7 @@ public final class Director {
     PickRequest request = new PickRequest(choice.target(), ctx.priority(), ctx.proxySubset(), ctx.holders(),
         ctx.promptTokens(), ctx.attributes());
     // before the lock: a rewrite copies the body, which may be megabytes
-    ByteString body = choice.target().equals(ctx.requestedModel()) ? ctx.body().bytes()
+    ByteString body = !ctx.rewritten() ? ctx.body().bytes()
         : ctx.body().withModel(ctx.found(), choice.target());
     Routed routed;
     pickLock.lock();

@@ -289,6 +289,11 @@ public final class RequestContext implements PromptBlocks.Source {
     }
   }
 
+  /** Whether the chosen target is not the model the client asked for: its body and its answer's model are rewritten. */
+  public boolean rewritten() {
+    return !choice.target().equals(requestedModel());
+  }
+
   /** The model the metrics name: the route's (configuration, never client input), or none. */
   public String routeModel() {
     return route == null ? "" : route.route().modelName();

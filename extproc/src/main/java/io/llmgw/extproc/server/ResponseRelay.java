@@ -38,8 +38,7 @@ final class ResponseRelay {
   ProcessingResponse headers(String status, String contentType, RequestContext ctx) {
     this.status = status == null ? "0" : status;
     usage = new UsageSniffer(contentType);
-    if (ctx == null || ctx.choice().variant() == null && ctx.choice().target().equals(ctx.requestedModel())
-        && ctx.decisionHeader() == null) {
+    if (ctx == null || ctx.choice().variant() == null && !ctx.rewritten() && ctx.decisionHeader() == null) {
       return UNTOUCHED_HEADERS;
     }
     Choice choice = ctx.choice();
@@ -47,7 +46,7 @@ final class ResponseRelay {
     if (ctx.decisionHeader() != null) {
       mutation.addSetHeaders(Frames.setHeader(DecisionLog.DECISION_HEADER, ctx.decisionHeader()));
     }
-    if (!choice.target().equals(ctx.requestedModel())) {
+    if (ctx.rewritten()) {
       rewriter = new ResponseModelRewriter(choice.target(), ctx.requestedModel());
       mutation.addRemoveHeaders("content-length");
     }

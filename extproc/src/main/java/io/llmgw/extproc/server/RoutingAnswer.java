@@ -72,15 +72,14 @@ record RoutingAnswer(List<String> spoofed, String generatedRequestId) {
       // the model server's spans become children of this request's
       mutation.addSetHeaders(Frames.setHeader(TRACEPARENT, ctx.trace().traceparent()));
     }
-    boolean rewritten = !ctx.choice().target().equals(ctx.requestedModel());
-    if (rewritten) {
+    if (ctx.rewritten()) {
       mutation.addSetHeaders(Frames.setHeader("content-length", Integer.toString(r.body().size())));
     }
     Struct metadata = hooks.emitEndpointScores() && r.scored() != null
         ? Frames.withScores(frames.metadata(), r.scored())
         : frames.metadata();
     if (!fullDuplex) {
-      if (rewritten) {
+      if (ctx.rewritten()) {
         common.setBodyMutation(Frames.replaceBody(r.body()));
       }
       out.onNext(Frames.requestBody(common.build(), metadata));
