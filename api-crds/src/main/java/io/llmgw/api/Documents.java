@@ -244,7 +244,8 @@ final class Documents {
       return false;
     }
     for (String p : parts) {
-      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit) || Integer.parseInt(p) > 255) {
+      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')
+          || Integer.parseInt(p) > 255) {
         return false;
       }
     }

@@ -103,6 +103,8 @@ class ConfigFileLoaderTest {
     expectField(docs(POOL, ROUTE.replace("backendRefs: [{name: pool-a}]", "backendRefs: [{name: nope}]")), 2,
         "spec.backendRefs[0].name");
     expectField(docs(POOL, POD.replace("127.0.0.11", "not-an-ip")), 2, "status.podIP");
+    // digits of other scripts are digits to Character.isDigit, never to an address
+    expectField(docs(POOL, POD.replace("127.0.0.11", "１２７.0.0.11")), 2, "status.podIP");
     expectField(docs(POOL, POD.replace("kind: Pod", "kind: Pods")), 2, "kind");
     expectField(docs(POOL, ROUTE.replace("priority: -5", "priority: high")), 2, "spec.adapter.priority");
     expectField(docs(POOL, ROUTE, ROUTE.replace("name: sql}", "name: sql2}")), 3, "spec.adapter.name");

@@ -54,7 +54,8 @@ final class ActivePorts {
   }
 
   private static Integer parse(String entry) {
-    if (entry.isEmpty() || entry.length() > 5 || !entry.chars().allMatch(Character::isDigit)) {
+    // ASCII digits only: Character.isDigit and parseInt take other scripts' digits too ("３０００" would be 3000)
+    if (entry.isEmpty() || entry.length() > 5 || !entry.chars().allMatch(c -> c >= '0' && c <= '9')) {
       return null;
     }
     return Integer.parseInt(entry);

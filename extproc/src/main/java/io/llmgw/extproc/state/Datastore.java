@@ -32,6 +32,8 @@ public final class Datastore {
   private final PeerSpend peerSpend;
   private final List<Consumer<Topology>> listeners = new ArrayList<>();
   private volatile Topology topology = Topology.empty();
+  private static final int MAX_ROUTELESS = 1024;
+  private final Map<String, Routeless> routeless = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean loaded;
   private GatewayConfig applied = GatewayConfig.empty();
   private final ConfigHistory history;
@@ -134,7 +136,6 @@ public final class Datastore {
     return states(List.copyOf(topology.poolsByKey().values()));
   }
 
-  /** The endpoints of these pools the proxy's subset hint (null: none) allows, right now. */
   /**
    * The route that serves this model in {@code t}: a route's or a rewrite's ({@link Topology#route}), else that of a
    * pool no route names whose pods report serving the model (llm-d's EPP routes every model to its one pool; a model
@@ -150,12 +151,30 @@ public final class Datastore {
         ScrapeState s = scraper.state(e.address());
         // what the pod reports, read in place: this runs for every request to such a pool
         if (s.metrics().baseModels().contains(model) || s.metrics().reportsAdapter(model)) {
-          return Topology.routeless(pool, model);
+          return routeless(t, pool, model);
         }
       }
     }
     return null;
   }
+
+  /** A route-less pool's route for one model, made once per configuration rather than per request. */
+  private RouteView routeless(Topology t, PoolView pool, String model) {
+    Routeless known = routeless.get(model);
+    if (known != null && known.topology() == t && known.view().pools().getFirst() == pool) {
+      return known.view();
+    }
+    if (routeless.size() >= MAX_ROUTELESS) {
+      routeless.clear(); // pods report the models: a pod reporting thousands must not grow this without end
+    }
+    RouteView view = Topology.routeless(pool, model);
+    routeless.put(model, new Routeless(t, view));
+    return view;
+  }
+
+  private record Routeless(Topology topology, RouteView view) {}
+
+  /** The endpoints of these pools the proxy's subset hint (null: none) allows, right now. */
 
   public List<EndpointState> states(List<PoolView> pools, Set<String> subset) {
     return allowed(states(pools), subset);

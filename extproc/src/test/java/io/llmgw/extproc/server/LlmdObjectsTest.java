@@ -105,6 +105,9 @@ class LlmdObjectsTest {
         + "\"temperature\":0}", Map.of(EppProtocol.OBJECTIVE, "inference-objective-with-priority-4"));
     assertThat(setHeader(r, EppProtocol.DESTINATION)).isNotNull();
     assertThat(r.getRequestBody().getResponse().hasBodyMutation()).as("the body passes unchanged").isFalse();
+    var topology = h.epp.datastore().topology();
+    assertThat(h.epp.datastore().route(topology, "direct-model")).as("made once per configuration, not per request")
+        .isSameAs(h.epp.datastore().route(topology, "direct-model"));
     await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(h.metricsText()).contains(
         "llmgw_requests_total{code=\"cancelled\",model=\"direct-model\",priority=\"4\",target=\"direct-model\"}"));
   }

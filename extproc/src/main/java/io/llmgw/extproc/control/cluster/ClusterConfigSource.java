@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * namespace keep a {@link ClusterStore}; every change is folded into one new configuration for the datastore, the same
  * shape file mode produces. Bursts of events coalesce into one rebuild, and a pod leaving is out of picking as soon as
  * its event arrives. A kind whose CRD is not installed is logged and retried, never fatal; readiness waits for pools,
- * routes and pods only, so InferenceObjective, InferenceModelRewrite and TenantBudget stay optional (until budgets are listed, tenants have
- * no limits).
+ * routes and pods only, so InferenceObjective, InferenceModelRewrite and TenantBudget stay optional (until budgets are
+ * listed, tenants have no limits).
  */
 public final class ClusterConfigSource implements ConfigSource {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterConfigSource.class);
