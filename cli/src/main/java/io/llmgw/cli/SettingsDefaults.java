@@ -2,8 +2,8 @@ package io.llmgw.cli;
 
 import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.flow.core.FlowSettings;
 import io.llmgw.picker.SaturationSettings;
-import io.llmgw.picker.flow.FlowSettings;
 import io.llmgw.picker.scorers.LoraPackingScorer;
 import java.nio.file.Path;
 import java.time.Duration;

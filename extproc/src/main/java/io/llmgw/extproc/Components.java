@@ -3,13 +3,13 @@ package io.llmgw.extproc;
 import io.llmgw.adapters.AdapterRuntime;
 import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.CopyScaler;
-import io.llmgw.extproc.flowcontrol.FlowControl;
-import io.llmgw.extproc.objectives.LatencyTracker;
+import io.llmgw.extproc.flow.controller.FlowControl;
+import io.llmgw.extproc.flow.metrics.FlowMetrics;
+import io.llmgw.extproc.objectives.controller.LatencyTracker;
+import io.llmgw.extproc.objectives.metrics.ObjectiveMetrics;
 import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.observe.EppMetrics;
-import io.llmgw.extproc.observe.FlowMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
-import io.llmgw.extproc.observe.TenantMetrics;
 import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.plugins.EppPlugins;
@@ -20,8 +20,9 @@ import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.server.StreamDeps;
 import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
-import io.llmgw.extproc.tenants.TenantBudgets;
-import io.llmgw.extproc.tenants.TenantIdentity;
+import io.llmgw.extproc.tenancy.controller.TenantBudgets;
+import io.llmgw.extproc.tenancy.controller.TenantIdentity;
+import io.llmgw.extproc.tenancy.metrics.TenantMetrics;
 import io.llmgw.picker.PluginTimings;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
@@ -114,6 +115,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     metrics.watch(datastore, saturation, clock);
     metrics.watchAdapters(adapters, datastore);
     FlowMetrics.watch(metrics.registry(), flow, status);
+    ObjectiveMetrics.watch(metrics.registry(), status);
     datastore.onChange(t -> {
       profile.retainOnly(t.addresses());
       if (prefillProfile != null) {

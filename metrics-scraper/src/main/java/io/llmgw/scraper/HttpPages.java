@@ -5,21 +5,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -28,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,16 +58,16 @@ final class HttpPages implements AutoCloseable {
   private final NioEventLoopGroup group;
   private final EventLoop loop;
   private final Bootstrap bootstrap;
-  private final long timeoutMillis;
-  private final int maxBodyBytes;
+  final long timeoutMillis;
+  final int maxBodyBytes;
   // touched on the loop only
-  private final Map<String, ArrayDeque<Channel>> idle = new HashMap<>();
+  final Map<String, ArrayDeque<Channel>> idle = new HashMap<>();
   private final Map<String, Map<String, ByteBuf>> requests = new HashMap<>();
-  private final Deadlines deadlines;
+  final Deadlines deadlines;
   private final List<Channel> unflushed = new ArrayList<>();
   private boolean inRound;
   private final ArrayDeque<byte[]> spareBodies = new ArrayDeque<>();
-  private volatile boolean closed;
+  volatile boolean closed;
 
   HttpPages(Duration timeout, int maxBodyBytes) {
     this.timeoutMillis = Math.max(1, timeout.toMillis());
@@ -91,7 +82,7 @@ final class HttpPages implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             ch.pipeline().addLast(new HttpResponseDecoder(MAX_LINE_BYTES, MAX_HEADER_BYTES, MAX_CHUNK_BYTES),
-                new Connection());
+                new PageConnection(HttpPages.this));
           }
         });
   }
@@ -177,7 +168,7 @@ final class HttpPages implements AutoCloseable {
   }
 
   private void send(Channel channel, Request request) {
-    Connection connection = channel.pipeline().get(Connection.class);
+    PageConnection connection = channel.pipeline().get(PageConnection.class);
     connection.current = request;
     connection.address = request.address;
     request.connection = connection;
@@ -233,12 +224,12 @@ final class HttpPages implements AutoCloseable {
     });
   }
 
-  private byte[] takeBody() {
+  byte[] takeBody() {
     byte[] body = spareBodies.pollLast();
     return body != null ? body : new byte[Math.min(FIRST_BODY_BYTES, maxBodyBytes)];
   }
 
-  private void giveBack(byte[] body) {
+  void giveBack(byte[] body) {
     if (body.length <= 1 << 20 && spareBodies.size() < SPARE_BODIES) {
       spareBodies.addLast(body);
     }
@@ -251,13 +242,13 @@ final class HttpPages implements AutoCloseable {
   }
 
   /** One GET from its start to its reader's answer; touched on the loop only. */
-  private final class Request implements Deadlines.Timed {
+  final class Request implements Deadlines.Timed {
     final String address;
     final String path;
     final Reader reader;
     ByteBuf bytes;
     long deadline;
-    Connection connection;
+    PageConnection connection;
     boolean reused;
     boolean answered;
     boolean done;
@@ -274,7 +265,7 @@ final class HttpPages implements AutoCloseable {
         return;
       }
       done = true;
-      Connection c = connection;
+      PageConnection c = connection;
       connection = null;
       if (c != null) {
         c.release();
@@ -303,122 +294,13 @@ final class HttpPages implements AutoCloseable {
     void lost(Throwable error) {
       if (reused && !answered && !done && !closed) {
         reused = false;
-        Connection c = connection;
+        PageConnection c = connection;
         connection = null;
         c.release();
         c.channel.close();
         connect(this);
       } else {
         fail(error);
-      }
-    }
-  }
-
-  /** The reader end of one kept-alive connection: at most one request at a time. */
-  private final class Connection extends ChannelInboundHandlerAdapter {
-    Channel channel;
-    String address;
-    Request current;
-    byte[] body;
-    int length;
-    int status;
-    boolean keepAlive;
-
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-      channel = ctx.channel();
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      try {
-        Request request = current;
-        if (request == null) {
-          ctx.close(); // an answer nobody asked for: this connection can no longer be trusted
-          return;
-        }
-        if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
-          request.fail(new IOException("not an HTTP answer: " + o.decoderResult().cause().getMessage()));
-          return;
-        }
-        if (msg instanceof HttpResponse response) {
-          request.answered = true;
-          status = response.status().code();
-          keepAlive = HttpUtil.isKeepAlive(response);
-          length = 0;
-          body = takeBody();
-        }
-        if (msg instanceof HttpContent content && body != null) {
-          append(request, content.content());
-          if (msg instanceof LastHttpContent && !request.done) {
-            complete(request);
-          }
-        }
-      } finally {
-        ReferenceCountUtil.release(msg);
-      }
-    }
-
-    private void append(Request request, ByteBuf bytes) {
-      int n = bytes.readableBytes();
-      if (length + n > maxBodyBytes) {
-        request.fail(new IOException("response body exceeds " + maxBodyBytes + " bytes"));
-        return;
-      }
-      if (length + n > body.length) {
-        body = Arrays.copyOf(body, (int) Math.min(maxBodyBytes, Math.max(length + n, 2L * body.length)));
-      }
-      bytes.getBytes(bytes.readerIndex(), body, length, n);
-      length += n;
-    }
-
-    private void complete(Request request) {
-      request.done = true;
-      deadlines.dropFinished();
-      request.connection = null;
-      current = null;
-      byte[] page = body;
-      body = null;
-      if (keepAlive && !closed) {
-        idle.computeIfAbsent(request.address, a -> new ArrayDeque<>(2)).addLast(channel);
-      } else {
-        channel.close();
-      }
-      try {
-        request.reader.page(status, page, length);
-      } finally {
-        giveBack(page);
-      }
-    }
-
-    /** Drops the request's body array when the request ends without an answer. */
-    void release() {
-      current = null;
-      if (body != null) {
-        giveBack(body);
-        body = null;
-      }
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      ArrayDeque<Channel> free = address == null ? null : idle.get(address);
-      if (free != null) {
-        free.remove(channel);
-      }
-      Request request = current;
-      if (request != null) {
-        request.lost(new IOException("the pod closed the connection before the whole answer"));
-      }
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      Request request = current;
-      if (request != null) {
-        request.lost(cause);
-      } else {
-        ctx.close();
       }
     }
   }

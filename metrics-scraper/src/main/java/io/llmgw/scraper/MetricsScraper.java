@@ -3,7 +3,6 @@ package io.llmgw.scraper;
 import io.llmgw.picker.PodMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,7 +16,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +38,8 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   /** Told of every outcome, in the order added (metrics first, then whoever waits for fresh metrics). */
   private final List<ScrapeListener> listeners = new CopyOnWriteArrayList<>();
   private final Semaphore permits;
-  private final Map<String, Slot> slots = new ConcurrentHashMap<>();
-  private volatile Slot[] order = new Slot[0];
+  private final Map<String, ScrapeSlot> slots = new ConcurrentHashMap<>();
+  private volatile ScrapeSlot[] order = new ScrapeSlot[0];
   private int cursor;
   private volatile ScheduledFuture<?> ticker;
   private volatile boolean closed;
@@ -64,12 +62,13 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
    */
   @Override
   public void setTargets(Collection<ScrapeTarget> targets) {
-    Map<String, Slot> next = new HashMap<>();
+    Map<String, ScrapeSlot> next = new HashMap<>();
     for (ScrapeTarget t : targets) {
-      Slot old = slots.get(t.address());
-      next.put(t.address(), old != null && old.target.equals(t) ? old : new Slot(t, settings.adapterWarmWindow()));
+      ScrapeSlot old = slots.get(t.address());
+      next.put(t.address(),
+          old != null && old.target.equals(t) ? old : new ScrapeSlot(t, settings.adapterWarmWindow()));
     }
-    for (Slot s : slots.values()) {
+    for (ScrapeSlot s : slots.values()) {
       if (next.get(s.target.address()) != s) {
         synchronized (s) {
           s.retired = true;
@@ -78,7 +77,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
     slots.putAll(next);
     slots.keySet().retainAll(next.keySet());
-    order = slots.values().toArray(new Slot[0]);
+    order = slots.values().toArray(new ScrapeSlot[0]);
     http.retain(Set.copyOf(next.keySet()));
   }
 
@@ -93,12 +92,12 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
    * one ran out of permits, so with more endpoints than permits every endpoint still gets its turn.
    */
   public synchronized void tick() {
-    Slot[] all = order;
+    ScrapeSlot[] all = order;
     long now = clock.millis();
     lastTickMillis = now;
     for (int i = 0; i < all.length; i++) {
       int at = (cursor + i) % all.length;
-      Slot slot = all[at];
+      ScrapeSlot slot = all[at];
       if (!slot.inFlight.compareAndSet(false, true)) {
         continue;
       }
@@ -123,7 +122,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     listeners.add(listener);
   }
 
-  private void failed(Slot slot, String what, String error) {
+  private void failed(ScrapeSlot slot, String what, String error) {
     synchronized (slot) {
       if (slot.retired || closed) { // requests cut short by close() are no news about the pod
         return;
@@ -136,11 +135,11 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
 
   @Override
   public ScrapeState state(String address) {
-    Slot slot = slots.get(address);
+    ScrapeSlot slot = slots.get(address);
     return slot == null ? ScrapeState.INITIAL : slot.state;
   }
 
-  private void scrape(Slot slot, boolean wantModels) {
+  private void scrape(ScrapeSlot slot, boolean wantModels) {
     String address = slot.target.address();
     // the report describes the pod at some moment after this: what the gateway sends from now on may be missing from it
     Instant requestedAt = clock.instant();
@@ -174,7 +173,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
   }
 
-  private void done(Slot slot, boolean wantModels) {
+  private void done(ScrapeSlot slot, boolean wantModels) {
     try {
       if (wantModels && slot.state.healthy()) {
         slot.modelsFetchedAt = clock.millis();
@@ -189,7 +188,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
   }
 
-  private void onMetrics(Slot slot, int status, byte[] body, int length, Instant requestedAt, boolean filtered) {
+  private void onMetrics(ScrapeSlot slot, int status, byte[] body, int length, Instant requestedAt, boolean filtered) {
     ParsedMetrics parsed = status == 200
         ? PrometheusTextParser.parse(body, 0, length, slot.target.engine().wantedNames()) : null;
     boolean usable = parsed != null && slot.target.engine().reportsLoad(parsed);
@@ -239,7 +238,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     }
   }
 
-  private void fetchModels(Slot slot) {
+  private void fetchModels(ScrapeSlot slot) {
     http.get(slot.target.address(), "/v1/models", new HttpPages.Reader() {
       @Override
       public void page(int status, byte[] body, int length) {
@@ -266,7 +265,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
    * The pod's KV-cache size, what its events may claim to hold: static configuration, so read at the model list's pace
    * and only while the EPP follows the pods' events. A pod that does not say is held to the index's caps alone.
    */
-  private void fetchCacheSize(Slot slot) {
+  private void fetchCacheSize(ScrapeSlot slot) {
     http.get(slot.target.address(), slot.target.engine().cacheConfigPath(), new HttpPages.Reader() {
       @Override
       public void page(int status, byte[] body, int length) {
@@ -291,7 +290,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     });
   }
 
-  private void modelsFailed(Slot slot, String problem) {
+  private void modelsFailed(ScrapeSlot slot, String problem) {
     if (!slot.modelsFailing) {
       LOG.warn("endpoint {}: /v1/models failed ({}); adapter residency from /metrics only", slot.target.address(),
           problem);
@@ -300,7 +299,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
     failed(slot, "/v1/models", problem);
   }
 
-  private void fail(Slot slot, String error) {
+  private void fail(ScrapeSlot slot, String error) {
     if (closed) {
       return;
     }
@@ -327,30 +326,5 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       t.cancel(false);
     }
     http.close();
-  }
-
-  private static final class Slot {
-    final ScrapeTarget target;
-    final AtomicBoolean inFlight = new AtomicBoolean();
-    volatile ScrapeState state = ScrapeState.INITIAL;
-    volatile ServedModels models = ServedModels.UNKNOWN;
-    volatile long modelsFetchedAt = Long.MIN_VALUE / 2;
-    volatile int lastSkipped;
-    volatile boolean modelsFailing;
-    // the filtered page: whether it ever answered, until when the whole page is read instead (0: never refused)
-    volatile boolean filterWorked;
-    volatile long wholePageUntil;
-    boolean retired; // guarded by the slot: set once it left the targets, after which no listener hears of it
-
-    final AdapterActivityMemory activity; // written by this slot's scrapes only, one at a time
-
-    boolean filterRefused(long nowMillis) {
-      return nowMillis < wholePageUntil;
-    }
-
-    Slot(ScrapeTarget target, Duration warmWindow) {
-      this.target = target;
-      this.activity = new AdapterActivityMemory(warmWindow);
-    }
   }
 }

@@ -3,6 +3,7 @@ package io.llmgw.batch.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.llmgw.api.BrowserHeaders;
 import io.llmgw.api.ClientText;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.api.LogSampler;
 import io.llmgw.api.OpenAiError;
 import io.llmgw.batch.shared.BatchSettings;
@@ -83,8 +84,9 @@ public final class BatchApi {
     r.get("/v1/batches/:id").blockingHandler(this::getBatch, false);
     r.get("/v1/batches").blockingHandler(listings::batches, false);
     ServicePaths.route(r, store, status, registry, settings.access().readToken());
-    r.route().handler(ctx -> send(ctx, 404, new OpenAiError("no such resource: " + ctx.request().method() + " "
-        + ctx.request().path(), "invalid_request_error", null, "not_found")));
+    r.route()
+        .handler(ctx -> send(ctx, 404, ErrorCode.NOT_FOUND.error("no such resource: " + ctx.request().method() + " "
+            + ctx.request().path(), null)));
     r.route().failureHandler(this::failure);
     return r;
   }
@@ -105,7 +107,7 @@ public final class BatchApi {
         LOG.warn("{} {}: {}{}", ctx.request().method(), ctx.request().path(), message, LogSampler.leftOut(skipped));
       }
     }
-    send(ctx, code, new OpenAiError(message, code >= 500 ? "server_error" : "invalid_request_error", null, null));
+    send(ctx, code, new OpenAiError(message, OpenAiError.typeFor(code), null, null));
   }
 
   private void createFile(RoutingContext ctx) {
@@ -118,8 +120,8 @@ public final class BatchApi {
         case Uploads.Outcome.Refused refused -> {
           // the body may not have been read to its end: the connection cannot carry another request
           ctx.response().putHeader("connection", "close");
-          send(ctx, refused.status(), new OpenAiError(refused.message(), refused.status() >= 500 ? "server_error"
-              : "invalid_request_error", refused.param(), refused.status() == 408 ? "request_timeout" : null));
+          send(ctx, refused.status(), new OpenAiError(refused.message(), OpenAiError.typeFor(refused.status()),
+              refused.param(), refused.status() == 408 ? ErrorCode.REQUEST_TIMEOUT.wire() : null));
         }
         case Uploads.Outcome.Gone gone -> ctx.request().connection().close();
       }
@@ -144,11 +146,11 @@ public final class BatchApi {
     }
     List<String> readers = batchesReading(id);
     if (!readers.isEmpty()) {
-      send(ctx, 409, new OpenAiError("file " + id + " is the input of " + readers.size() + " batch"
+      send(ctx, 409, ErrorCode.FILE_IN_USE.error("file " + id + " is the input of " + readers.size() + " batch"
           + (readers.size() == 1 ? "" : "es") + " that have not ended (" + String.join(", ", readers.subList(0,
               Math.min(5, readers.size())))
           + (readers.size() > 5 ? ", …" : "") + "); delete it once they have, or "
-          + "cancel them first", "invalid_request_error", "file_id", "file_in_use"));
+          + "cancel them first", "file_id"));
       return;
     }
     if (!store.deleteFile(id)) {
@@ -252,8 +254,8 @@ public final class BatchApi {
     }
     b = store.batch(id).orElseThrow();
     if (b.status() != BatchStatus.CANCELLING && b.status() != BatchStatus.CANCELLED) {
-      send(ctx, 409, new OpenAiError("a batch that is " + b.status().wire() + " cannot be cancelled",
-          "invalid_request_error", null, "batch_not_cancellable"));
+      send(ctx, 409,
+          ErrorCode.BATCH_NOT_CANCELLABLE.error("a batch that is " + b.status().wire() + " cannot be cancelled", null));
       return;
     }
     send(ctx, 200, OpenAiShapes.batch(b, store.counts(id, b.total())));
@@ -281,12 +283,11 @@ public final class BatchApi {
   }
 
   private static void invalid(RoutingContext ctx, String message, String param) {
-    send(ctx, 400, new OpenAiError(message, "invalid_request_error", param, null));
+    send(ctx, 400, new OpenAiError(message, ErrorCode.Type.INVALID_REQUEST, param, null));
   }
 
   private static void notFound(RoutingContext ctx, String kind, String id) {
-    send(ctx, 404, new OpenAiError("no " + kind + " with id '" + ClientText.clean(id) + "'", "invalid_request_error",
-        null, "not_found"));
+    send(ctx, 404, ErrorCode.NOT_FOUND.error("no " + kind + " with id '" + ClientText.clean(id) + "'", null));
   }
 
   static void send(RoutingContext ctx, int status, OpenAiError error) {

@@ -1,6 +1,6 @@
 package io.llmgw.batch.openai;
 
-import io.llmgw.api.OpenAiError;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.api.keys.ApiKeys;
 import io.llmgw.api.keys.BearerKey;
 import io.llmgw.api.keys.ReloadingKeys;
@@ -47,9 +47,10 @@ public final class Callers implements AutoCloseable {
       owner = holder == null ? null : holder.tenant();
     }
     if (owner == null || !ApiKeys.isTenantName(owner)) {
-      BatchApi.send(ctx, 401, new OpenAiError(keys == null ? "the gateway's authentication named no tenant"
-          : "Incorrect or missing API key. Send it in the Authorization header as 'Bearer YOUR_KEY'.",
-          "invalid_request_error", null, keys == null ? "missing_tenant" : "invalid_api_key"));
+      BatchApi.send(ctx, 401, keys == null ? ErrorCode.MISSING_TENANT.error("the gateway's authentication named no "
+          + "tenant") : ErrorCode.INVALID_API_KEY.error(
+              "Incorrect or missing API key. Send it in the Authorization "
+                  + "header as 'Bearer YOUR_KEY'."));
       return;
     }
     ctx.put(OWNER, owner);

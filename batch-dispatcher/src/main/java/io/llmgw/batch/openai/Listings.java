@@ -1,6 +1,7 @@
 package io.llmgw.batch.openai;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.api.OpenAiError;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStore;
@@ -56,7 +57,8 @@ final class Listings {
     }
     String order = ctx.request().getParam("order", "desc");
     if (!order.equals("asc") && !order.equals("desc")) {
-      BatchApi.send(ctx, 400, new OpenAiError("order must be asc or desc", "invalid_request_error", "order", null));
+      BatchApi.send(ctx, 400,
+          new OpenAiError("order must be asc or desc", ErrorCode.Type.INVALID_REQUEST, "order", null));
       return;
     }
     String owner = Callers.owner(ctx);
@@ -92,8 +94,8 @@ final class Listings {
       limit = -1;
     }
     if (limit < 1 || limit > max) {
-      BatchApi.send(ctx, 400, new OpenAiError("limit must be an integer from 1 to " + max, "invalid_request_error",
-          "limit", null));
+      BatchApi.send(ctx, 400,
+          new OpenAiError("limit must be an integer from 1 to " + max, ErrorCode.Type.INVALID_REQUEST, "limit", null));
       return null;
     }
     return limit;

@@ -1,7 +1,7 @@
 package io.llmgw.batch.openai;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.llmgw.api.OpenAiError;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.batch.store.BatchStore;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -35,8 +35,8 @@ final class ServicePaths {
           ctx.next();
         } else {
           ctx.response().putHeader("www-authenticate", "Bearer");
-          BatchApi.send(ctx, 401, new OpenAiError("this path wants the read token (Authorization: Bearer TOKEN)",
-              "invalid_request_error", null, "unauthorized"));
+          BatchApi.send(ctx, 401,
+              ErrorCode.UNAUTHORIZED.error("this path wants the read token (Authorization: Bearer TOKEN)", null));
         }
       };
       r.get("/metrics").handler(guard);

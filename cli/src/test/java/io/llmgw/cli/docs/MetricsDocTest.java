@@ -3,8 +3,8 @@ package io.llmgw.cli.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.batch.dispatch.BatchMetrics;
+import io.llmgw.extproc.flow.metrics.FlowMetrics;
 import io.llmgw.extproc.observe.EppMetrics;
-import io.llmgw.extproc.observe.FlowMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;

@@ -10,7 +10,7 @@ import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import io.llmgw.envoy.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.tenants.TenancySettings;
+import io.llmgw.extproc.tenancy.controller.TenancySettings;
 import io.llmgw.loadgen.Rig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;

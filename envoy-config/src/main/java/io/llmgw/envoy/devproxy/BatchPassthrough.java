@@ -1,5 +1,6 @@
 package io.llmgw.envoy.devproxy;
 
+import io.llmgw.api.ErrorCode;
 import io.llmgw.api.OpenAiError;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClient;
@@ -56,8 +57,8 @@ final class BatchPassthrough {
   void forward(HttpServerRequest in) {
     if (host == null) {
       in.response().setStatusCode(404).putHeader("content-type", "application/json")
-          .end(new OpenAiError("no batch service behind this proxy (start it with `llmgw batch` and pass "
-              + "--batch-service)", "invalid_request_error", null, "not_found").json());
+          .end(ErrorCode.NOT_FOUND.error("no batch service behind this proxy (start it with `llmgw batch` and pass "
+              + "--batch-service)", null).json());
       return;
     }
     in.pause();
@@ -76,7 +77,7 @@ final class BatchPassthrough {
           LOG.info("{} {}: batch service {}:{} failed ({})", in.method(), in.path(), host, port, t.toString());
           if (!in.response().headWritten()) {
             in.response().setStatusCode(503).putHeader("content-type", "application/json")
-                .end(new OpenAiError("the batch service is unavailable", "server_error", null, null).json());
+                .end(new OpenAiError("the batch service is unavailable", ErrorCode.Type.SERVER, null, null).json());
           } else {
             in.response().reset(); // this stream only
           }

@@ -10,19 +10,16 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.api.OpenAiError;
+import io.llmgw.api.ErrorCode;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.RequestOptions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -36,8 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Exchange {
   private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
-  private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
-      "transfer-encoding", "te", "trailer", "upgrade", "content-length");
 
   private final DevProxy proxy;
   private final HttpServerRequest in;
@@ -63,9 +58,7 @@ final class Exchange {
    * reached the client, and a route that fails open can replay them without the EPP. Null after.
    */
   private List<ProcessingRequest> responseFrames = new ArrayList<>();
-  private List<String> destinations = List.of();
-  private int attempt;
-  private HttpClientRequest upstream;
+  private final UpstreamLeg leg;
   private int responseStatus;
   private MultiMap responseHeaders;
   private long requestBytes;
@@ -77,22 +70,12 @@ final class Exchange {
     this.in = in;
     this.out = in.response();
     this.context = context;
+    this.leg = new UpstreamLeg(this, proxy, in);
   }
 
   void start() {
-    for (Map.Entry<String, String> h : in.headers()) {
-      String name = h.getKey().toLowerCase(Locale.ROOT);
-      // a destination only ever comes from the EPP: the client's is shown to the EPP but never routed on
-      if (!HOP_BY_HOP.contains(name) && !EppProtocol.isSpoofable(name)) {
-        upstreamHeaders.add(h.getKey(), h.getValue());
-      }
-    }
-    List<Map.Entry<String, String>> headers = new ArrayList<>();
-    headers.add(Map.entry(":method", in.method().name()));
-    headers.add(Map.entry(":path", in.uri()));
-    headers.add(Map.entry(":authority", in.authority() == null ? "" : in.authority().toString()));
-    headers.add(Map.entry(":scheme", "http"));
-    headers.addAll(ExtProcMessages.entries(in.headers()));
+    HttpHeads.forUpstream(in.headers(), upstreamHeaders);
+    List<Map.Entry<String, String>> headers = HttpHeads.forEpp(in);
     String length = in.getHeader("content-length");
     requestHasBody = in.getHeader("transfer-encoding") != null || (length != null && !length.trim().equals("0"));
     openStream();
@@ -113,7 +96,7 @@ final class Exchange {
     tried.add(replica);
     replica.open.incrementAndGet();
     answered = false;
-    epp = replica.stub.process(new EppObserver(++generation, replica));
+    epp = replica.stub.process(new EppObserver(this, context, ++generation, replica));
   }
 
   /** To the EPP, or, once it is gone from a route that fails open, through a processor that changes nothing. */
@@ -137,7 +120,7 @@ final class Exchange {
    * retry_policy with the cluster's other hosts); after, or with no retry left, a fail-open route goes on without the
    * EPP while no response bytes are in its hands, and a fail-closed one ends as Envoy ends it (500, or a reset).
    */
-  private void eppFailed(int stream, Status status) {
+  void eppFailed(int stream, Status status) {
     if (finished || stream != generation) {
       return;
     }
@@ -157,7 +140,7 @@ final class Exchange {
     }
     LOG.warn("{} {}: ext_proc stream to {} failed: {}{}", in.method(), in.path(), replica, status.getCode(),
         status.getDescription() == null ? "" : " (" + status.getDescription() + ")");
-    localReply(500, "endpoint_picker_failed", "the endpoint picker failed: " + status.getCode());
+    localReply(500, ErrorCode.ENDPOINT_PICKER_FAILED, "the endpoint picker failed: " + status.getCode());
   }
 
   private void failOpen() {
@@ -186,7 +169,7 @@ final class Exchange {
     if (requestBytes > proxy.settings().maxBodyBytes()) {
       // Envoy's buffer limit: the body could not be kept for retries
       cancelEpp();
-      localReply(413, "request_too_large",
+      localReply(413, ErrorCode.REQUEST_TOO_LARGE,
           "request body exceeds the proxy's limit of " + proxy.settings().maxBodyBytes() + " bytes");
       return;
     }
@@ -205,8 +188,8 @@ final class Exchange {
         ExtProcMessages.apply(common.getHeaderMutation(), upstreamHeaders);
         List<String> fromMetadata = ExtProcMessages.destinations(r.getDynamicMetadata());
         String header = upstreamHeaders.get(EppProtocol.DESTINATION);
-        destinations = fromMetadata != null ? fromMetadata
-            : header == null ? List.of() : ExtProcMessages.split(header);
+        leg.destinations(fromMetadata != null ? fromMetadata
+            : header == null ? List.of() : ExtProcMessages.split(header));
         if (!requestHasBody) {
           connectUpstream();
         }
@@ -225,7 +208,9 @@ final class Exchange {
         if (responseFrames != null && !bypass) {
           responseFrames.removeIf(ProcessingRequest::hasResponseHeaders);
         }
-        writeResponseHead(r.getResponseHeaders().getResponse());
+        if (responseHeaders != null) {
+          HttpHeads.writeResponseHead(out, responseStatus, responseHeaders, r.getResponseHeaders().getResponse());
+        }
       }
       case RESPONSE_BODY -> {
         if (!bypass) {
@@ -257,47 +242,19 @@ final class Exchange {
     }
     upstreamStarted = true;
     requestFrames = null;
-    if (bypass && destinations.isEmpty()) {
-      destinations = List.of(proxy.settings().failure().defaultEndpoint());
+    if (bypass) {
+      leg.orDefault(proxy.settings().failure().defaultEndpoint());
     }
-    if (attempt >= destinations.size() || attempt > proxy.settings().maxRetries()) {
-      syntheticResponse(503, destinations.isEmpty() ? "no_destination" : "no_healthy_upstream",
-          destinations.isEmpty() ? "the endpoint picker named no destination"
-              : "no healthy upstream: " + destinations + " all failed");
-      return;
-    }
-    String target = destinations.get(attempt++);
-    int colon = target.lastIndexOf(':');
-    String host = target.substring(0, colon).replace("[", "").replace("]", "");
-    int port = Integer.parseInt(target.substring(colon + 1));
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap().addAll(upstreamHeaders);
-    headers.set(EppProtocol.DESTINATION, target);
-    headers.set("content-length", Integer.toString(upstreamBody.length()));
-    RequestOptions options = new RequestOptions().setHost(host).setPort(port).setMethod(in.method())
-        .setURI(in.uri()).setHeaders(headers);
-    proxy.upstreamClient().request(options)
-        .compose(req -> {
-          upstream = req;
-          return req.send(upstreamBody);
-        })
-        .onComplete(ar -> {
-          if (finished) {
-            if (ar.succeeded()) {
-              ar.result().exceptionHandler(t -> {}); // the client is gone: the reset's own error is expected
-              ar.result().request().reset();
-            }
-          } else if (ar.failed()) {
-            LOG.info("{} {}: upstream {} failed ({}); {}", in.method(), in.uri(), target, ar.cause().toString(),
-                attempt < destinations.size() ? "trying the next fallback" : "no fallback left");
-            connectUpstream();
-          } else {
-            upstreamResponse(target, ar.result());
-          }
-        });
+    leg.send(upstreamHeaders, upstreamBody);
   }
 
-  private void upstreamResponse(String target, HttpClientResponse resp) {
-    if (resp.statusCode() == 503 && attempt < destinations.size() && attempt <= proxy.settings().maxRetries()) {
+  boolean finished() {
+    return finished;
+  }
+
+  /** The upstream answered: a 503 goes on to the next fallback while one is left. */
+  void upstreamResponse(String target, HttpClientResponse resp) {
+    if (resp.statusCode() == 503 && leg.hasNext()) {
       LOG.info("{} {}: upstream {} answered 503; trying the next fallback", in.method(), in.uri(), target);
       resp.body().onComplete(ignored -> connectUpstream());
       return;
@@ -329,29 +286,12 @@ final class Exchange {
   }
 
   /** A response the proxy makes itself (no upstream left) still passes through the EPP, as Envoy's local replies do. */
-  private void syntheticResponse(int status, String code, String message) {
+  void syntheticResponse(int status, ErrorCode code, String message) {
     responseStatus = status;
     responseHeaders = MultiMap.caseInsensitiveMultiMap().add("content-type", "application/json");
     toEpp(ExtProcMessages.responseHeaders(List.of(Map.entry(":status", Integer.toString(status)),
         Map.entry("content-type", "application/json")), false, null));
-    toEpp(ExtProcMessages.responseBody(ByteString.copyFromUtf8(errorJson(status, code, message)), true));
-  }
-
-  private void writeResponseHead(CommonResponse common) {
-    if (responseHeaders == null) {
-      return;
-    }
-    ExtProcMessages.apply(common.getHeaderMutation(), responseHeaders);
-    out.setStatusCode(responseStatus);
-    for (Map.Entry<String, String> h : responseHeaders) {
-      String name = h.getKey().toLowerCase(Locale.ROOT);
-      if (!HOP_BY_HOP.contains(name) || name.equals("content-length")) {
-        out.headers().add(h.getKey(), h.getValue());
-      }
-    }
-    if (!out.headers().contains("content-length")) {
-      out.setChunked(true);
-    }
+    toEpp(ExtProcMessages.responseBody(ByteString.copyFromUtf8(code.error(message).json()), true));
   }
 
   private void immediate(ImmediateResponse r) {
@@ -359,21 +299,15 @@ final class Exchange {
     if (!bypass) {
       epp.onCompleted();
     }
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-    ExtProcMessages.apply(r.getHeaders(), headers);
-    out.setStatusCode(r.getStatus().getCodeValue() == 0 ? 200 : r.getStatus().getCodeValue());
-    out.headers().addAll(headers);
-    out.end(Buffer.buffer(r.getBody().toByteArray()));
+    HttpHeads.writeImmediate(out, r);
   }
 
   /** Answers without the EPP: it failed, or the request cannot be kept. failure_mode_allow is false, as in envoy.yaml. */
-  private void localReply(int status, String code, String message) {
+  private void localReply(int status, ErrorCode code, String message) {
     finished = true;
-    if (upstream != null) {
-      upstream.reset();
-    }
+    leg.reset();
     if (!out.headWritten() && !out.ended()) {
-      out.setStatusCode(status).putHeader("content-type", "application/json").end(errorJson(status, code, message));
+      out.setStatusCode(status).putHeader("content-type", "application/json").end(code.error(message).json());
     } else if (!out.ended()) {
       out.reset();
     }
@@ -385,9 +319,7 @@ final class Exchange {
     }
     finished = true;
     cancelEpp();
-    if (upstream != null) {
-      upstream.reset();
-    }
+    leg.reset();
   }
 
   private void cancelEpp() {
@@ -396,45 +328,18 @@ final class Exchange {
     }
   }
 
-  /** OpenAI's error shape, as the EPP answers: the code a string, the type by who is at fault. */
-  private static String errorJson(int status, String code, String message) {
-    return new OpenAiError(message, OpenAiError.typeFor(status), null, code).json();
+  /** An answer of ext_proc stream {@code stream}, on the loop; one of an earlier stream is dropped. */
+  void eppAnswered(int stream, ProcessingResponse r) {
+    if (stream == generation && !bypass) {
+      onEpp(r);
+    }
   }
 
-  /** gRPC delivers on its own threads; every message hops onto the exchange's event loop. */
-  private final class EppObserver implements StreamObserver<ProcessingResponse> {
-    private final int stream;
-    private final EppReplicas.Replica to;
-
-    EppObserver(int stream, EppReplicas.Replica to) {
-      this.stream = stream;
-      this.to = to;
-    }
-
-    @Override
-    public void onNext(ProcessingResponse r) {
-      context.runOnContext(v -> {
-        if (stream == generation && !bypass) {
-          onEpp(r);
-        }
-      });
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      to.open.decrementAndGet();
-      context.runOnContext(v -> eppFailed(stream, Status.fromThrowable(t)));
-    }
-
-    @Override
-    public void onCompleted() {
-      to.open.decrementAndGet();
-      context.runOnContext(v -> {
-        if (!finished && stream == generation && !bypass) {
-          localReply(500, "endpoint_picker_failed",
-              "the endpoint picker closed the stream before the response completed");
-        }
-      });
+  /** Stream {@code stream} ended without an error, on the loop: before the response completed, that is a failure. */
+  void eppCompleted(int stream) {
+    if (!finished && stream == generation && !bypass) {
+      localReply(500, ErrorCode.ENDPOINT_PICKER_FAILED,
+          "the endpoint picker closed the stream before the response completed");
     }
   }
 }

@@ -2,7 +2,7 @@ package io.llmgw.extproc.observe;
 
 import io.llmgw.api.LoadReport;
 import io.llmgw.api.PoolLoad;
-import io.llmgw.extproc.flowcontrol.FlowControl;
+import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.extproc.state.RouteView;

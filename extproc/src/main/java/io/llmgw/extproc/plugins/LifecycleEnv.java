@@ -2,13 +2,13 @@ package io.llmgw.extproc.plugins;
 
 import io.llmgw.adapters.Adapters;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.flowcontrol.FlowControl;
-import io.llmgw.extproc.objectives.LatencyTracker;
+import io.llmgw.extproc.flow.controller.FlowControl;
+import io.llmgw.extproc.objectives.controller.LatencyTracker;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.state.Datastore;
-import io.llmgw.extproc.tenants.TenantBudgets;
-import io.llmgw.extproc.tenants.TenantEvents;
+import io.llmgw.extproc.tenancy.controller.TenantBudgets;
+import io.llmgw.extproc.tenancy.controller.TenantEvents;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;

@@ -1,7 +1,7 @@
 package io.llmgw.extproc.request;
 
 import io.llmgw.extproc.body.TokenUsage;
-import io.llmgw.extproc.objectives.RequestTiming;
+import io.llmgw.extproc.objectives.controller.RequestTiming;
 
 /**
  * How a request's exchange ended, for the response hooks.

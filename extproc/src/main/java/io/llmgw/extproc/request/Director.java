@@ -3,8 +3,9 @@ package io.llmgw.extproc.request;
 import com.google.protobuf.ByteString;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.api.InferenceObjective;
-import io.llmgw.extproc.flowcontrol.FlowControl;
+import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.admission.AdmissionFacts;
@@ -117,7 +118,7 @@ public final class Director {
       ctx.hints(RequestHints.parse(ctx.headers()));
       step = run(ctx);
     } catch (RequestHints.BadHeader e) {
-      step = new Step.Answer(ErrorReply.badRequest("invalid_header", e.getMessage()));
+      step = new Step.Answer(ErrorReply.badRequest(ErrorCode.INVALID_HEADER, e.getMessage()));
     }
     decisionNanos.accept(ticker.nanos() - t0);
     return keep(ctx, step);
@@ -180,7 +181,7 @@ public final class Director {
     String objectiveName = ctx.hints().objectiveName();
     InferenceObjective objective = topology.objective(view, objectiveName);
     if (objectiveName != null && objective == null) {
-      return new Step.Answer(ErrorReply.badRequest("unknown_objective", "header " + EppProtocol.OBJECTIVE + ": "
+      return new Step.Answer(ErrorReply.badRequest(ErrorCode.UNKNOWN_OBJECTIVE, "header " + EppProtocol.OBJECTIVE + ": "
           + ClientText.quote(objectiveName) + " names no InferenceObjective of this route's pools"));
     }
     ctx.resolved(view, topology.priority(view, objective),
@@ -295,8 +296,9 @@ public final class Director {
       List<EndpointState> states = datastore.states(choice.pools());
       PickOutcome outcome = profile.schedule(request, states, ctx.explanation(), ctx.timed());
       if (outcome instanceof PickOutcome.NoEndpoint none) {
-        return new Step.Answer(ErrorReply.unavailable(none.code(), "no endpoint can serve '" + ctx.requestedModel()
-            + "': " + none.detail()));
+        return new Step.Answer(ErrorReply.unavailable(ErrorCode.ofWire(none.code(), ErrorCode.NO_READY_ENDPOINT),
+            "no endpoint can serve '" + ctx.requestedModel()
+                + "': " + none.detail()));
       }
       var picked = (PickOutcome.Picked) outcome;
       PrefillChoice prefill = disaggregation.choose(request, states, picked.decision().primary(),

@@ -1,7 +1,7 @@
 package io.llmgw.extproc.request;
 
 import io.llmgw.extproc.body.UsageSniffer;
-import io.llmgw.extproc.objectives.RequestTiming;
+import io.llmgw.extproc.objectives.controller.RequestTiming;
 import io.llmgw.picker.Ticker;
 
 /**

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.server;
 
 import com.google.protobuf.ByteString;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.extproc.body.BodyProblem;
 import io.llmgw.extproc.body.BodyScan;
 import io.llmgw.extproc.body.ModelExtractor;
@@ -34,7 +35,7 @@ final class BodyIntake {
 
   /** BUFFERED_PARTIAL sent what fit in the proxy's buffer and expects an answer now: the rest never reaches us. */
   ErrorReply cutByProxy() {
-    return new ErrorReply(413, "invalid_request_error", "request_too_large",
+    return new ErrorReply(413, ErrorCode.REQUEST_TOO_LARGE,
         "request body is larger than the proxy's buffer (" + body.size() + " bytes arrived)");
   }
 
@@ -45,6 +46,7 @@ final class BodyIntake {
 
   /** The 400 that refuses a body the scan could not route. */
   static ErrorReply refusal(BodyProblem p) {
-    return ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? "missing_model" : "invalid_body", p.message());
+    return ErrorReply.badRequest(p == BodyProblem.NO_MODEL ? ErrorCode.MISSING_MODEL : ErrorCode.INVALID_BODY,
+        p.message());
   }
 }

@@ -1,5 +1,7 @@
 package io.llmgw.extproc.server;
 
+import io.llmgw.api.ErrorCode;
+
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.state.Topology;
 import java.util.Map;
@@ -28,7 +30,8 @@ record BodylessAnswer(String json, String details, ErrorReply error) {
       return ok("{\"status\":\"ok\"}", "health");
     }
     if (RequestShape.INFERENCE_PATHS.contains(path.split("\\?", 2)[0])) {
-      return error(ErrorReply.badRequest("missing_model", "request has no body; a JSON body with 'model' is required"));
+      return error(
+          ErrorReply.badRequest(ErrorCode.MISSING_MODEL, "request has no body; a JSON body with 'model' is required"));
     }
     return error(ErrorReply.noSuchEndpoint(method, path));
   }

@@ -4,7 +4,7 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.extproc.body.RequestBody;
 import io.llmgw.extproc.body.TokenUsage;
-import io.llmgw.extproc.objectives.RequestTiming;
+import io.llmgw.extproc.objectives.controller.RequestTiming;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.RequestContext;

@@ -9,6 +9,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.extproc.body.BodyProblem;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.observe.DecisionLog;
@@ -17,7 +18,7 @@ import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.RequestState;
 import io.llmgw.extproc.request.Routed;
 import io.llmgw.extproc.request.Step;
-import io.llmgw.extproc.tenants.TenantIdentity;
+import io.llmgw.extproc.tenancy.controller.TenantIdentity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +135,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       answer(misshapen);
     } else if (!h.getEndOfStream() && !ROUTABLE_BODY_MODES.contains(requestMode)) {
       StreamLog.unroutableBodyMode(requestId, requestMode);
-      answer(new ErrorReply(500, "server_error", "unsupported_body_mode",
+      answer(new ErrorReply(500, ErrorCode.UNSUPPORTED_BODY_MODE,
           "the gateway's proxy is misconfigured: request body mode " + requestMode + " cannot be routed"));
     } else if (h.getEndOfStream()) {
       BodylessAnswer a = BodylessAnswer.to(headers, deps.datastore().topology());

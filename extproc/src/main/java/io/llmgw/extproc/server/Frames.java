@@ -91,7 +91,7 @@ final class Frames {
   }
 
   static ProcessingResponse immediate(ErrorReply reply, String requestId) {
-    return immediate(reply.status(), reply.json(), requestId, reply.code(), reply.retryAfterSeconds(),
+    return immediate(reply.status(), reply.json(), requestId, reply.code().wire(), reply.retryAfterSeconds(),
         reply.dropReason());
   }
 

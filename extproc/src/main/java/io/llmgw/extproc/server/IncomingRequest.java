@@ -6,7 +6,7 @@ import io.envoyproxy.envoy.config.core.v3.HeaderMap;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.tenants.TenantIdentity;
+import io.llmgw.extproc.tenancy.controller.TenantIdentity;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

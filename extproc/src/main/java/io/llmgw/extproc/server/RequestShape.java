@@ -1,6 +1,7 @@
 package io.llmgw.extproc.server;
 
 import io.llmgw.api.ClientText;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.extproc.reply.ErrorReply;
 import java.util.Locale;
 import java.util.Map;
@@ -27,12 +28,12 @@ final class RequestShape {
     }
     String method = headers.getOrDefault(":method", "");
     if (!method.equals("POST")) {
-      return new ErrorReply(405, "invalid_request_error", "method_not_allowed", ClientText.quote(path)
+      return new ErrorReply(405, ErrorCode.METHOD_NOT_ALLOWED, ClientText.quote(path)
           + " takes POST with a JSON body, not " + ClientText.clean(method));
     }
     String type = headers.get("content-type");
     if (type != null && !isJson(type)) {
-      return new ErrorReply(415, "invalid_request_error", "unsupported_media_type", "the body must be JSON "
+      return new ErrorReply(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, "the body must be JSON "
           + "(Content-Type: application/json), not " + ClientText.quote(type));
     }
     return null;

@@ -4,7 +4,7 @@ import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.request.Director;
 import io.llmgw.extproc.state.Datastore;
-import io.llmgw.extproc.tenants.TenantIdentity;
+import io.llmgw.extproc.tenancy.controller.TenantIdentity;
 import io.llmgw.picker.Ticker;
 
 /**

@@ -19,7 +19,7 @@ final class StreamLog {
 
   static void answered(String requestId, ErrorReply reply) {
     // 429s and 408s are the gateway working as designed: never at INFO
-    long skipped = reply.status() == 429 || reply.status() == 408 ? -1 : SAMPLED.admit(reply.code());
+    long skipped = reply.status() == 429 || reply.status() == 408 ? -1 : SAMPLED.admit(reply.code().wire());
     if (skipped >= 0) {
       LOG.info("request {}: {} {} ({}){}", requestId, reply.status(), reply.code(), reply.message(),
           LogSampler.leftOut(skipped));

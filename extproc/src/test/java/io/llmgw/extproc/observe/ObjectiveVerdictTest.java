@@ -4,9 +4,9 @@ import static io.llmgw.extproc.testing.TestGateway.address;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.LLMRoute;
-import io.llmgw.extproc.flowcontrol.PoolScaling;
-import io.llmgw.extproc.objectives.ObjectiveStatus;
-import io.llmgw.extproc.objectives.RequestTiming;
+import io.llmgw.extproc.flow.controller.PoolScaling;
+import io.llmgw.extproc.objectives.controller.ObjectiveStatus;
+import io.llmgw.extproc.objectives.controller.RequestTiming;
 import io.llmgw.extproc.testing.TestGateway;
 import io.llmgw.picker.latency.LoadSnapshot;
 import java.time.Duration;

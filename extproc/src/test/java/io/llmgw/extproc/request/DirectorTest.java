@@ -40,7 +40,7 @@ class DirectorTest {
 
   @Test
   void aModelNoRouteDeclaresIsAnswered404AndNothingElseRuns() {
-    assertThat(answer(start("nobody", Map.of(), null))).extracting(ErrorReply::status, ErrorReply::code)
+    assertThat(answer(start("nobody", Map.of(), null))).extracting(ErrorReply::status, r -> r.code().wire())
         .containsExactly(404, "model_not_found");
     assertThat(g.pluginCalls("resolve", "weighted-targets")).isZero();
   }
@@ -57,7 +57,7 @@ class DirectorTest {
   void item3AnUnknownObjectiveIsAnswered400NamingIt() {
     g.allIdle(3, "chat-lora");
     ErrorReply r = answer(start("chat-lora", Map.of(EppProtocol.OBJECTIVE, "vip\nforged"), null));
-    assertThat(r).extracting(ErrorReply::status, ErrorReply::code).containsExactly(400, "unknown_objective");
+    assertThat(r).extracting(ErrorReply::status, e -> e.code().wire()).containsExactly(400, "unknown_objective");
     assertThat(r.message()).contains(EppProtocol.OBJECTIVE, "'vip?forged'");
     assertThat(g.pluginCalls("resolve", "weighted-targets")).isZero();
   }
@@ -145,7 +145,7 @@ class DirectorTest {
     for (int i = 1; i <= 3; i++) {
       g.scrapes.report(address(i), 10, 4, 0.5, Set.of());
     }
-    assertThat(answer(start("batch-lora", Map.of(), null))).extracting(ErrorReply::status, ErrorReply::code)
+    assertThat(answer(start("batch-lora", Map.of(), null))).extracting(ErrorReply::status, r -> r.code().wire())
         .containsExactly(429, "pool_saturated");
   }
 
@@ -221,12 +221,12 @@ class DirectorTest {
   void whatLeavesNoEndpointIsAnswered503WithTheFilterThatSaysWhy() {
     g.allIdle(3, "chat-lora");
     assertThat(answer(start("chat-lora", Map.of(), Set.of("10.9.9.9:1")))).extracting(ErrorReply::status,
-        ErrorReply::code).containsExactly(503, "subset_mismatch");
+        r -> r.code().wire()).containsExactly(503, "subset_mismatch");
     for (int i = 1; i <= 3; i++) {
       g.scrapes.fail(address(i));
     }
     ErrorReply stale = answer(start("chat-lora", Map.of(), null));
-    assertThat(stale.code()).isEqualTo("no_ready_endpoint");
+    assertThat(stale.code().wire()).isEqualTo("no_ready_endpoint");
     assertThat(stale.message()).contains("none of its 3 endpoints has fresh metrics");
   }
 

@@ -77,7 +77,7 @@ class ObjectiveRoutingTest {
     g.scrapes.reportBatch(address(1), others, Set.of("a", "b", "c", "d", "fast-lora"));
     Step waitsForSlot = g.director().start(Contexts.arrived(g, "fast-lora"));
     assertThat(waitsForSlot).isInstanceOfSatisfying(Step.Answer.class,
-        a -> assertThat(a.reply().code()).isEqualTo("objective_unattainable"));
+        a -> assertThat(a.reply().code().wire()).isEqualTo("objective_unattainable"));
 
     g.scrapes.reportBatch(address(1), Set.of("a", "b", "c", "fast-lora"), Set.of("a", "b", "c", "d", "fast-lora"));
     assertThat(routeOne(Contexts.arrived(g, "fast-lora"))).isEqualTo(address(1));

@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.flowcontrol.PoolScaling;
+import io.llmgw.extproc.flow.controller.PoolScaling;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

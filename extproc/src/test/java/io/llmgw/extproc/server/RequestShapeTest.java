@@ -32,7 +32,7 @@ class RequestShapeTest {
   @Test
   void onlyInferencePathsAreCheckedAndTheirQueryDoesNotHideThem() {
     assertThat(refusal("GET", "/v1/chat/completions?stream=true", null).status()).isEqualTo(405);
-    assertThat(refusal("HEAD", "/v1/embeddings", null).code()).isEqualTo("method_not_allowed");
+    assertThat(refusal("HEAD", "/v1/embeddings", null).code().wire()).isEqualTo("method_not_allowed");
     assertThat(refusal("POST", "/v1/completions", "text/plain").status()).isEqualTo(415);
     assertThat(refusal("POST", "/v1/responses", null)).as("no content type: read as JSON").isNull();
     assertThat(refusal("GET", "/v1/models", "text/plain")).as("not an inference path").isNull();

@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode.BodySendMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.tenants.TenancySettings;
+import io.llmgw.extproc.tenancy.controller.TenancySettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

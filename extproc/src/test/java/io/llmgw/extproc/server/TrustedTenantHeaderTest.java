@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.llmgw.api.EppProtocol;
-import io.llmgw.extproc.tenants.TenancySettings;
+import io.llmgw.extproc.tenancy.controller.TenancySettings;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

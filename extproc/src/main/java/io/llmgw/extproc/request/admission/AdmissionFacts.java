@@ -1,7 +1,7 @@
 package io.llmgw.extproc.request.admission;
 
-import io.llmgw.extproc.flowcontrol.FlowControl;
-import io.llmgw.extproc.flowcontrol.PoolSet;
+import io.llmgw.extproc.flow.controller.FlowControl;
+import io.llmgw.extproc.flow.controller.PoolSet;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.SaturationDetector;

@@ -2,6 +2,7 @@ package io.llmgw.extproc.request.residency;
 
 import io.llmgw.adapters.LoadFailure;
 import io.llmgw.adapters.LoadQueue;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
@@ -114,7 +115,7 @@ public final class JustInTimeLoader implements Loader {
           Throwable cause = LoadFailure.unwrap(error);
           String why = cause instanceof TimeoutException ? "it was not loaded within " + loadWaitTimeout
               : cause.getMessage();
-          return new Step.Resumption.Refuse(ErrorReply.unavailable("adapter_unavailable", "adapter '"
+          return new Step.Resumption.Refuse(ErrorReply.unavailable(ErrorCode.ADAPTER_UNAVAILABLE, "adapter '"
               + choice.target() + "' for model '" + ctx.requestedModel() + "' is unavailable: " + why));
         });
   }

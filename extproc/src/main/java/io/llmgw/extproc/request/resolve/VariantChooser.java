@@ -1,6 +1,7 @@
 package io.llmgw.extproc.request.resolve;
 
 import io.llmgw.adapters.LoadQueue;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.api.Requirements;
 import io.llmgw.api.RouteAdapter;
 import io.llmgw.api.Variant;
@@ -62,7 +63,7 @@ public final class VariantChooser implements TargetResolver {
     Requirements req = adapter.requirements().overriddenBy(h.maxLatency(), h.minAccuracy(), h.maxCost());
     Choice chosen = choose(adapter, ctx.route().pools(), req, ctx.promptTokens());
     return chosen != null ? new Resolution.Chosen(chosen) : new Resolution.Refused(ErrorReply.unavailable(
-        "no_ready_endpoint", "no pool of a variant of '" + ctx.requestedModel() + "' has an endpoint"));
+        ErrorCode.NO_READY_ENDPOINT, "no pool of a variant of '" + ctx.requestedModel() + "' has an endpoint"));
   }
 
   Choice choose(RouteAdapter adapter, List<PoolView> routePools, Requirements req, long promptTokens) {

@@ -3,6 +3,7 @@ package io.llmgw.extproc.request.resolve;
 import io.llmgw.api.AdapterTarget;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.EppProtocol;
+import io.llmgw.api.ErrorCode;
 import io.llmgw.api.LLMRoute;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.Choice;
@@ -41,8 +42,9 @@ public final class WeightedTargets implements TargetResolver {
     }
     String rewrite = trustRewriteHeader ? ctx.hints().modelRewrite() : null;
     if (rewrite != null && !isTarget(route, rewrite)) {
-      return new Resolution.Refused(ErrorReply.badRequest("invalid_header", "header " + EppProtocol.MODEL_REWRITE
-          + ": " + ClientText.quote(rewrite) + " is not a target of this route (" + targetNames(route) + ")"));
+      return new Resolution.Refused(
+          ErrorReply.badRequest(ErrorCode.INVALID_HEADER, "header " + EppProtocol.MODEL_REWRITE
+              + ": " + ClientText.quote(rewrite) + " is not a target of this route (" + targetNames(route) + ")"));
     }
     String target = rewrite != null ? rewrite : draw(route, random.get());
     return new Resolution.Chosen(Choice.of(target, source(route, target), ctx.route().pools()));

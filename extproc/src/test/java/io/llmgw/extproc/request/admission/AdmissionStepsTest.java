@@ -4,6 +4,9 @@ import static io.llmgw.extproc.testing.TestGateway.address;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.FileModeYaml;
+import io.llmgw.extproc.flow.plugins.FlowControlAdmission;
+import io.llmgw.extproc.flow.plugins.SaturationShedding;
+import io.llmgw.extproc.objectives.plugins.ObjectiveShedding;
 import io.llmgw.extproc.request.Contexts;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.testing.TestGateway;
@@ -53,7 +56,7 @@ class AdmissionStepsTest {
     assertThat(shedding.admit(batch, facts(batch))).isEqualTo(AdmissionStep.Verdict.ADMIT);
     saturate();
     assertThat(shedding.admit(batch, facts(batch))).isInstanceOfSatisfying(AdmissionStep.Verdict.Refuse.class,
-        r -> assertThat(r.reply().code()).isEqualTo("pool_saturated"));
+        r -> assertThat(r.reply().code().wire()).isEqualTo("pool_saturated"));
     RequestContext chat = Contexts.resolved(g, "chat-lora");
     assertThat(shedding.admit(chat, facts(chat))).isEqualTo(AdmissionStep.Verdict.ADMIT);
   }
@@ -85,7 +88,8 @@ class AdmissionStepsTest {
     AdmissionFacts facts = facts(fast);
     assertThat(facts.objectiveUnmet()).isTrue();
     assertThat(new ObjectiveShedding().admit(fast, facts)).isInstanceOfSatisfying(
-        AdmissionStep.Verdict.Refuse.class, r -> assertThat(r.reply().code()).isEqualTo("objective_unattainable"));
+        AdmissionStep.Verdict.Refuse.class,
+        r -> assertThat(r.reply().code().wire()).isEqualTo("objective_unattainable"));
     RequestContext chat = Contexts.resolved(g, "chat-lora");
     assertThat(new ObjectiveShedding().admit(chat, facts(chat))).isEqualTo(AdmissionStep.Verdict.ADMIT);
   }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.extproc.body.TokenUsage;
-import io.llmgw.extproc.objectives.RequestTiming;
+import io.llmgw.extproc.flow.plugins.FlowSignal;
+import io.llmgw.extproc.objectives.controller.RequestTiming;
+import io.llmgw.extproc.objectives.plugins.LatencyObservation;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.Contexts;
 import io.llmgw.extproc.request.RequestContext;
@@ -86,7 +88,7 @@ class HooksTest {
   @Test
   void flowControlHearsOnlyOfRequestsThatHeldAPod() {
     List<Integer> signals = new java.util.ArrayList<>();
-    var flow = new io.llmgw.extproc.flowcontrol.FlowControl(TestGateway.settings().flow(),
+    var flow = new io.llmgw.extproc.flow.controller.FlowControl(TestGateway.settings().flow(),
         TestGateway.settings().saturation().detector(g.clock), g.datastore(), g.clock, r -> {
           signals.add(1);
           r.run(); // a dispatch pass: the pool is saturated, so nothing leaves

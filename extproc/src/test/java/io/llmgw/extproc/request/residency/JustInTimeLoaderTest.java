@@ -71,7 +71,7 @@ class JustInTimeLoaderTest {
     Step.Resumption r = ((Loader.Outcome.Loading) o).until().resumption().join();
     assertThat(r).isInstanceOfSatisfying(Step.Resumption.Refuse.class, refuse -> {
       assertThat(refuse.reply().status()).isEqualTo(503);
-      assertThat(refuse.reply().code()).isEqualTo("adapter_unavailable");
+      assertThat(refuse.reply().code().wire()).isEqualTo("adapter_unavailable");
       assertThat(refuse.reply().message()).contains("adapter 'sql-v2' for model 'sql'", "HTTP 404");
     });
   }
