@@ -3,6 +3,7 @@ package io.llmgw.batch;
 import io.llmgw.api.SettingException;
 import io.llmgw.api.TokenFile;
 import io.llmgw.api.cli.Converters;
+import io.llmgw.api.cli.SettingFlags;
 import io.llmgw.batch.shared.BatchSettings;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -148,18 +149,17 @@ public final class BatchCommand implements Callable<Integer> {
   }
 
   /** The settings' names for the flags that set them: a refused setting is told as the flag the user gave. */
-  private static final Map<String, String> FLAGS = Map.of("budget.baseline", "--baseline", "budget.gate", "--gate",
-      "budget.slotsPerPod", "--slots-per-pod", "limits.maxLineBytes", "--max-line-bytes", "limits.maxFileBytes",
-      "--max-file-bytes", "limits.headerDeadline", "--header-deadline", "limits.idleDeadline", "--idle-deadline",
-      "limits.uploadDeadline", "--upload-deadline");
+  private static final SettingFlags FLAGS = new SettingFlags(
+      Map.of("budget.baseline", "--baseline", "budget.gate", "--gate",
+          "budget.slotsPerPod", "--slots-per-pod", "limits.maxLineBytes", "--max-line-bytes", "limits.maxFileBytes",
+          "--max-file-bytes", "limits.headerDeadline", "--header-deadline", "limits.idleDeadline", "--idle-deadline",
+          "limits.uploadDeadline", "--upload-deadline"));
 
   private BatchSettings settings() throws java.io.IOException {
     try {
       return build();
     } catch (SettingException e) {
-      String flag = FLAGS.get(e.setting());
-      throw new CommandLine.ParameterException(spec.commandLine(), flag != null ? flag + " " + e.problem()
-          : e.getMessage());
+      throw new CommandLine.ParameterException(spec.commandLine(), FLAGS.explain(e));
     }
   }
 

@@ -1,7 +1,7 @@
 package io.llmgw.cli;
 
 import io.llmgw.batch.BatchCommand;
-import io.llmgw.envoy.devproxy.ProxyCommand;
+import io.llmgw.devproxy.ProxyCommand;
 import io.llmgw.loadgen.BenchCommand;
 import io.llmgw.sim.SimCommand;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.llmgw.api.TempTree;
 import io.llmgw.api.cli.Converters;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.shared.BatchSettings;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.OpenLoopRun;
 import io.llmgw.loadgen.PoolStats;

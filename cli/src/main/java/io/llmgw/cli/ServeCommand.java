@@ -96,7 +96,7 @@ public final class ServeCommand implements Callable<Integer> {
     try {
       settings = settings();
     } catch (IllegalArgumentException e) {
-      System.err.println("llmgw: " + e.getMessage());
+      System.err.println("llmgw: " + ServeFlags.FLAGS.explain(e));
       return 2;
     } catch (ConfigException e) {
       System.err.println("llmgw: cannot read the plugin configuration: " + e.getMessage());
@@ -115,14 +115,17 @@ public final class ServeCommand implements Callable<Integer> {
     try {
       epp = Epp.start(settings, Clock.systemUTC());
     } catch (ConfigException | IllegalArgumentException e) {
-      System.err.println("llmgw: cannot start: " + e.getMessage());
+      System.err
+          .println("llmgw: cannot start: " + (e instanceof IllegalArgumentException i ? ServeFlags.FLAGS.explain(i)
+              : e.getMessage()));
       return 2;
     }
     XdsServer xdsServer;
     try {
       xdsServer = xds.on() ? xds.start(epp, listen.bind) : null;
     } catch (java.io.IOException | IllegalArgumentException e) {
-      System.err.println("llmgw: cannot serve xDS on port " + xds.port() + ": " + e.getMessage());
+      System.err.println("llmgw: cannot serve xDS on port " + xds.port() + ": "
+          + (e instanceof IllegalArgumentException i ? ServeFlags.FLAGS.explain(i) : e.getMessage()));
       epp.close();
       return 2;
     }

@@ -2,6 +2,7 @@ package io.llmgw.extproc;
 
 import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.adapters.CopySettings;
+import io.llmgw.api.SettingException;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.flow.core.FlowSettings;
 import io.llmgw.extproc.objectives.controller.ObjectiveSettings;
@@ -46,7 +47,9 @@ public record EppSettings(
   public static final PolicyShorthand DEFAULT_POLICY = PolicyShorthand.SEED;
 
   public EppSettings {
-    require(!scrape.interval().isNegative() && !scrape.interval().isZero(), "--scrape-interval must be positive");
+    if (scrape.interval().isNegative() || scrape.interval().isZero()) {
+      throw new SettingException("scrape.interval", "must be positive");
+    }
     require(staleAfter.compareTo(scrape.interval()) > 0, "metrics staleness must exceed the scrape interval");
     require(!rolloutDrainCheck.isNegative() && !rolloutDrainCheck.isZero(), "the drain check must be positive");
   }

@@ -1,5 +1,6 @@
 package io.llmgw.extproc;
 
+import io.llmgw.api.SettingException;
 import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.extproc.peers.PeerKey;
@@ -37,20 +38,21 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
       throw new IllegalArgumentException("the drain period and shutdown grace must not be negative");
     }
     if (metricsTls && tls == null) {
-      throw new IllegalArgumentException("the metrics port can only be served over TLS when TLS is on (--tls)");
+      throw new SettingException("listen.metricsTls",
+          "needs listen.tls: the metrics port can only be served over TLS when TLS is on");
     }
     peers = List.copyOf(peers);
     if (peerService != null && !peerService.matches("[a-z]([-a-z0-9]{0,61}[a-z0-9])?")) {
-      throw new IllegalArgumentException("--peers-service: '" + peerService + "' is not a Service name");
+      throw new SettingException("listen.peerService", "takes a Service name, not '" + peerService + "'");
     }
     for (String peer : peers) {
       int colon = peer.lastIndexOf(':');
       if (colon <= 0 || !peer.substring(colon + 1).matches("\\d{1,5}")) {
-        throw new IllegalArgumentException("--peers: '" + peer + "' is not host:port");
+        throw new SettingException("listen.peers", "takes host:port, not '" + peer + "'");
       }
     }
     if (batchStatus != null && !batchStatus.matches("[^\\s/:@?#]+:\\d{1,5}")) {
-      throw new IllegalArgumentException("--batch-status: '" + batchStatus + "' is not host:port");
+      throw new SettingException("listen.batchStatus", "takes host:port, not '" + batchStatus + "'");
     }
   }
 
@@ -97,9 +99,9 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
   /** Peers need a key, or the explicit opt-out (checked when the EPP starts, once every setting is in). */
   void checkPeers() {
     if (peered() && !peerKey.given()) {
-      throw new IllegalArgumentException("--peers and --peers-service need --peers-secret-file (a file with a shared "
-          + "secret, the same on every replica) or, on a network where every host that can reach the health port is "
-          + "trusted, --peers-insecure");
+      throw new SettingException("listen.peers", "need listen.peerSecretFile (a file with a shared secret, the same "
+          + "on every replica) or, on a network where every host that can reach the health port is trusted, "
+          + "listen.peersInsecure");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.llmgw.extproc;
 
+import io.llmgw.api.SettingException;
 import io.llmgw.extproc.observe.tracing.TraceSettings;
 import io.llmgw.extproc.server.WireHooks;
 import java.time.Duration;
@@ -33,20 +34,22 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
 
   public RequestSettings {
     if (maxBodyBytes < 1024) {
-      throw new IllegalArgumentException("--max-body-bytes must be at least 1024");
+      throw new SettingException("requests.maxBodyBytes", "must be at least 1024");
     }
-    if (maxStreams < 1 || maxBufferedBytes < maxBodyBytes) {
-      throw new IllegalArgumentException("--max-streams must be at least 1 and --max-buffered-bytes at least "
-          + "--max-body-bytes");
+    if (maxStreams < 1) {
+      throw new SettingException("requests.maxStreams", "must be at least 1");
+    }
+    if (maxBufferedBytes < maxBodyBytes) {
+      throw new SettingException("requests.maxBufferedBytes", "must be at least requests.maxBodyBytes");
     }
     if (maxRequestDuration.toMillis() < 1_000) {
-      throw new IllegalArgumentException("--max-request-duration must be at least 1s");
+      throw new SettingException("requests.maxRequestDuration", "must be at least 1s");
     }
     if (idleTimeout.toMillis() < 100) {
-      throw new IllegalArgumentException("--request-idle-timeout must be at least 100ms");
+      throw new SettingException("requests.idleTimeout", "must be at least 100ms");
     }
     if (explainEvery < 0) {
-      throw new IllegalArgumentException("--explain-every must be 0 (only requests that ask) or more");
+      throw new SettingException("requests.explainEvery", "must be 0 (only requests that ask) or more");
     }
     if (bytesPerToken < 1 || maxFallbacks < 0 || maxFallbacks > 10) {
       throw new IllegalArgumentException("bytes per token must be at least 1 and fallbacks within 0..10");

@@ -26,7 +26,8 @@ class ListenSettingsTest {
     TraceSettings off = TraceSettings.off();
     assertThat(off.to(URI.create("http://127.0.0.1:4318"), 0.5).enabled()).isTrue();
     for (String garbage : new String[] {"http:///v1", "localhost:4318", "file:/tmp/x", "grpc://127.0.0.1:4317"}) {
-      assertThatThrownBy(() -> off.to(URI.create(garbage), 0.5)).as(garbage).hasMessageContaining("--otlp-endpoint");
+      assertThatThrownBy(() -> off.to(URI.create(garbage), 0.5)).as(garbage)
+          .hasMessageContaining("traces.otlpEndpoint");
     }
     assertThatThrownBy(() -> off.to(null, Double.NaN)).hasMessageContaining("--trace-sample-ratio");
   }

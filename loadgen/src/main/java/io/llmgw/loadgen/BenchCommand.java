@@ -3,7 +3,7 @@ package io.llmgw.loadgen;
 import io.llmgw.api.Causes;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.TempTree;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.request.prepare.PromptTokensProducer;

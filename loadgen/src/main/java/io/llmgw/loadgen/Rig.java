@@ -2,8 +2,8 @@ package io.llmgw.loadgen;
 
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.api.LoopbackPorts;
-import io.llmgw.envoy.devproxy.DevProxy;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.DevProxy;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.ListenSettings;

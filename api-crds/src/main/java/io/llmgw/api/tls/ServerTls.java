@@ -1,5 +1,6 @@
 package io.llmgw.api.tls;
 
+import io.llmgw.api.SettingException;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -15,8 +16,8 @@ import java.time.Duration;
 public record ServerTls(Path certFile, Path keyFile, Path clientCaFile, Duration reloadPeriod) {
   public ServerTls {
     if ((certFile == null) != (keyFile == null)) {
-      throw new IllegalArgumentException("a TLS certificate needs its key, and a key its certificate "
-          + "(--tls-cert-file and --tls-key-file go together)");
+      throw new SettingException("tls.certFile", "and tls.keyFile go together: a TLS certificate needs its key, and "
+          + "a key its certificate");
     }
     if (reloadPeriod == null || reloadPeriod.isNegative() || reloadPeriod.isZero()) {
       throw new IllegalArgumentException("the TLS reload period must be positive");

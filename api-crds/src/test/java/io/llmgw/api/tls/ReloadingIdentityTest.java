@@ -123,6 +123,6 @@ class ReloadingIdentityTest {
   @Test
   void halfATlsSettingIsRefused() {
     assertThatThrownBy(() -> new ServerTls(dir.resolve("tls.crt"), null, null, Duration.ofSeconds(1)))
-        .hasMessageContaining("--tls-cert-file and --tls-key-file go together");
+        .hasMessageContaining("tls.certFile and tls.keyFile go together");
   }
 }

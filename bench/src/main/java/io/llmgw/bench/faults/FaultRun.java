@@ -2,9 +2,9 @@ package io.llmgw.bench.faults;
 
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.api.LoopbackPorts;
-import io.llmgw.envoy.devproxy.DevProxy;
-import io.llmgw.envoy.devproxy.FailureMode;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.DevProxy;
+import io.llmgw.devproxy.FailureMode;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import io.vertx.core.Vertx;

@@ -9,7 +9,7 @@ import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.LocalRedis;
 import io.llmgw.batch.store.StoredFile;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.PoolStats;
 import io.llmgw.loadgen.Rig;

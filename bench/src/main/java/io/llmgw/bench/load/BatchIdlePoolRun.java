@@ -5,7 +5,7 @@ import io.llmgw.batch.BatchService;
 import io.llmgw.batch.client.BatchClient;
 import io.llmgw.batch.dispatch.BatchMetrics;
 import io.llmgw.batch.shared.BatchSettings;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.Rig;
 import io.llmgw.picker.config.PolicyShorthand;

@@ -1,7 +1,7 @@
 package io.llmgw.bench.load;
 
 import io.llmgw.api.FileModeYaml;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.flow.core.FlowSettings;
 import io.llmgw.loadgen.ClassResult;

@@ -1,7 +1,7 @@
 package io.llmgw.bench.load;
 
 import io.llmgw.api.FileModeYaml;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.ClassResult;
 import io.llmgw.loadgen.OpenLoopRun;

@@ -34,14 +34,15 @@ class ArchitectureRulesTest {
     MODULES.put("adapters", Set.of("picker", "spi"));
     MODULES.put("extproc", Set.of("api", "picker", "scraper", "spi", "adapters"));
     MODULES.put("envoy", Set.of("api"));
+    MODULES.put("devproxy", Set.of("api"));
     MODULES.put("sim", Set.of("spi"));
     MODULES.put("batch", Set.of("api"));
-    MODULES.put("loadgen", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "envoy", "sim"));
+    MODULES.put("loadgen", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "devproxy", "sim"));
     // the shipped launcher never uses the lab; the lab is a leaf that nothing ships
-    MODULES.put("cli", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "envoy", "sim", "batch",
-        "loadgen"));
-    MODULES.put("bench", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "envoy", "sim", "batch",
-        "loadgen"));
+    MODULES.put("cli", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "envoy", "devproxy", "sim",
+        "batch", "loadgen"));
+    MODULES.put("bench", Set.of("api", "picker", "scraper", "spi", "adapters", "extproc", "envoy", "devproxy", "sim",
+        "batch", "loadgen"));
   }
 
   static JavaClasses classes;

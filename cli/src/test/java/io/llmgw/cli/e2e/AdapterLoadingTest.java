@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.bench.load.EppMetricsText;
-import io.llmgw.envoy.devproxy.DevProxy;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.DevProxy;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.observe.AdminAccess;

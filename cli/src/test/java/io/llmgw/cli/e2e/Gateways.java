@@ -2,7 +2,7 @@ package io.llmgw.cli.e2e;
 
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.Rig;
 import io.llmgw.sim.engine.SimConfig;

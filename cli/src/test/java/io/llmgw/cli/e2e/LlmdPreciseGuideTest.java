@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.llmgw.cli.ServeCommand;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.Rig;
 import io.llmgw.sim.engine.KvEventsConfig;

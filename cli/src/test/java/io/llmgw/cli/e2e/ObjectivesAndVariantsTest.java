@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.llmgw.api.FileModeYaml;
 import io.llmgw.bench.load.EppMetricsText;
 import io.llmgw.cli.StatusCommandAccess;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.Rig;
 import io.llmgw.picker.latency.LatencyEstimator;

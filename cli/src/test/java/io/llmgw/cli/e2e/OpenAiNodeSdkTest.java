@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.shared.BatchSettings;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.loadgen.Rig;
 import io.llmgw.sim.engine.SimConfig;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.llmgw.bench.load.EppMetricsText;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.request.prepare.PromptTokensProducer;

@@ -8,7 +8,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.errors.NotFoundException;
 import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import io.llmgw.envoy.devproxy.ProxySettings;
+import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.tenancy.controller.TenancySettings;
 import io.llmgw.loadgen.Rig;

@@ -1,5 +1,6 @@
 package io.llmgw.envoy.xds;
 
+import io.llmgw.api.SettingException;
 /**
  * What the served Envoy configuration needs besides pools and routes.
  *
@@ -19,7 +20,7 @@ public record XdsSettings(String listenAddress, int listenPort, String eppHost, 
     }
     if (batchService != null && (batchService.lastIndexOf(':') < 1 || !batchService.substring(
         batchService.lastIndexOf(':') + 1).matches("[0-9]{1,5}"))) {
-      throw new IllegalArgumentException("--xds-batch-service takes host:port, not '" + batchService + "'");
+      throw new SettingException("xds.batchService", "takes host:port, not '" + batchService + "'");
     }
   }
 

@@ -185,7 +185,7 @@ class TracingTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> off.to(URI.create("http://127.0.0.1:4318"), 1.5))
         .hasMessageContaining("--trace-sample-ratio");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> off.to(URI.create("ftp://127.0.0.1"), 0.5))
-        .hasMessageContaining("--otlp-endpoint");
+        .hasMessageContaining("traces.otlpEndpoint");
     assertThat(off.enabled()).isFalse();
   }
 

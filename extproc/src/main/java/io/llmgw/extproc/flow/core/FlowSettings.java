@@ -1,5 +1,6 @@
 package io.llmgw.extproc.flow.core;
 
+import io.llmgw.api.SettingException;
 import java.time.Duration;
 
 /**
@@ -28,7 +29,9 @@ public record FlowSettings(boolean enabled, Fairness fairness, Ordering ordering
   public enum Ordering { FCFS, EDF }
 
   public FlowSettings {
-    require(!ttl.isNegative() && !ttl.isZero(), "--flow-ttl must be positive");
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new SettingException("flow.ttl", "must be positive");
+    }
     require(maxRequests >= 1 && maxBandRequests >= 1, "flow-control request limits must be at least 1");
     require(maxBytes >= 1 && maxBandBytes >= 1, "flow-control byte limits must be at least 1");
   }

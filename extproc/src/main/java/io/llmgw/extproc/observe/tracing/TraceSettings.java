@@ -1,5 +1,6 @@
 package io.llmgw.extproc.observe.tracing;
 
+import io.llmgw.api.SettingException;
 import java.net.URI;
 
 /**
@@ -14,14 +15,14 @@ import java.net.URI;
 public record TraceSettings(URI otlpEndpoint, double sampleRatio, String serviceName) {
   public TraceSettings {
     if (!(sampleRatio >= 0 && sampleRatio <= 1)) {
-      throw new IllegalArgumentException("--trace-sample-ratio must be within 0..1, not " + sampleRatio);
+      throw new SettingException("traces.sampleRatio", "must be within 0..1, not " + sampleRatio);
     }
     if (otlpEndpoint != null
         && !("http".equals(otlpEndpoint.getScheme()) || "https".equals(otlpEndpoint.getScheme()))) {
-      throw new IllegalArgumentException("--otlp-endpoint must be an http:// or https:// address, not " + otlpEndpoint);
+      throw new SettingException("traces.otlpEndpoint", "must be an http:// or https:// address, not " + otlpEndpoint);
     }
     if (otlpEndpoint != null && otlpEndpoint.getHost() == null) {
-      throw new IllegalArgumentException("--otlp-endpoint has no host: " + otlpEndpoint);
+      throw new SettingException("traces.otlpEndpoint", "has no host: " + otlpEndpoint);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.llmgw.extproc.tenancy.controller;
 
+import io.llmgw.api.SettingException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -17,10 +18,10 @@ public record TenancySettings(Path apiKeysFile, String tenantHeader, Duration ke
   public TenancySettings {
     tenantHeader = tenantHeader == null || tenantHeader.isBlank() ? null : tenantHeader.toLowerCase(Locale.ROOT);
     if (tenantHeader != null && !tenantHeader.matches("[a-z0-9][-a-z0-9_]*")) {
-      throw new IllegalArgumentException("--tenant-header must be a header name, not " + tenantHeader);
+      throw new SettingException("tenancy.tenantHeader", "must be a header name, not " + tenantHeader);
     }
     if (keysReloadPeriod.toMillis() < 100) {
-      throw new IllegalArgumentException("--api-keys-reload-period must be at least 100ms");
+      throw new SettingException("tenancy.keysReloadPeriod", "must be at least 100ms");
     }
   }
 

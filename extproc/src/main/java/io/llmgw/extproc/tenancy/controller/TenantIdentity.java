@@ -2,6 +2,7 @@ package io.llmgw.extproc.tenancy.controller;
 
 import io.llmgw.api.EppProtocol;
 import io.llmgw.api.ErrorCode;
+import io.llmgw.api.SettingException;
 import io.llmgw.api.keys.ApiKeys;
 import io.llmgw.api.keys.BearerKey;
 import io.llmgw.api.keys.ReloadingKeys;
@@ -47,7 +48,7 @@ public final class TenantIdentity {
       try {
         keys = ReloadingKeys.start(s.apiKeysFile(), s.keysReloadPeriod(), scheduler);
       } catch (java.io.IOException e) {
-        throw new IllegalArgumentException("--api-keys-file: " + e.getMessage());
+        throw new SettingException("tenancy.apiKeysFile", "cannot be used: " + e.getMessage());
       }
     }
     return new TenantIdentity(keys, s.tenantHeader(), events);

@@ -1,5 +1,6 @@
-package io.llmgw.envoy.devproxy;
+package io.llmgw.devproxy;
 
+import io.llmgw.api.SettingException;
 import io.llmgw.api.tls.ClientTls;
 import java.time.Duration;
 import java.util.List;
@@ -24,19 +25,19 @@ public record ProxySettings(String host, int port, List<String> epps, Duration c
       throw new IllegalArgumentException("ports must be within 0..65535");
     }
     if (epps.isEmpty()) {
-      throw new IllegalArgumentException("--epp needs at least one host:port");
+      throw new SettingException("proxy.epps", "needs at least one host:port");
     }
     for (String e : epps) {
       if (!e.matches(".+:[0-9]{1,5}") || Integer.parseInt(e.substring(e.lastIndexOf(':') + 1)) < 1
           || Integer.parseInt(e.substring(e.lastIndexOf(':') + 1)) > 65535) {
-        throw new IllegalArgumentException("--epp takes host:port with a port within 1..65535, not " + e);
+        throw new SettingException("proxy.epps", "takes host:port with a port within 1..65535, not " + e);
       }
     }
     if (maxRetries < 0) {
-      throw new IllegalArgumentException("--max-retries must not be negative");
+      throw new SettingException("proxy.maxRetries", "must not be negative");
     }
     if (batchService != null && !batchService.matches(".+:[0-9]{1,5}")) {
-      throw new IllegalArgumentException("--batch-service takes host:port");
+      throw new SettingException("proxy.batchService", "takes host:port");
     }
   }
 

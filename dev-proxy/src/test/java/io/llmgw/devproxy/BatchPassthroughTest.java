@@ -1,4 +1,4 @@
-package io.llmgw.envoy.devproxy;
+package io.llmgw.devproxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,7 +30,7 @@ class BatchPassthroughTest {
       assertThat(BatchPassthrough.handles("/v1/filesystem")).isFalse();
       assertThat(BatchPassthrough.handles("/v1/chat/completions")).isFalse();
       assertThatThrownBy(() -> ProxySettings.defaults().withBatchService("no-port"))
-          .hasMessageContaining("--batch-service takes host:port");
+          .hasMessageContaining("proxy.batchService takes host:port");
     }
   }
 

@@ -1,4 +1,4 @@
-package io.llmgw.envoy.devproxy;
+package io.llmgw.devproxy;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Struct;

@@ -1,9 +1,11 @@
-package io.llmgw.envoy.devproxy;
+package io.llmgw.devproxy;
 
+import io.llmgw.api.cli.SettingFlags;
 import io.llmgw.api.tls.ClientTls;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -13,6 +15,10 @@ import picocli.CommandLine.Option;
     description = "Run the dev proxy: an Envoy stand-in that calls the EPP over ext_proc. For local use and tests; "
         + "production runs Envoy with envoy-config/envoy.yaml.")
 public final class ProxyCommand implements Callable<Integer> {
+  private static final SettingFlags FLAGS = new SettingFlags(Map.of("proxy.epps", "--epp", "proxy.maxRetries",
+      "--max-retries", "proxy.batchService", "--batch-service", "proxy.failOpen", "--fail-open",
+      "proxy.defaultEndpoints", "--default-endpoints"));
+
   @Option(names = "--listen", defaultValue = "127.0.0.1:8080", description = "host:port (default: ${DEFAULT-VALUE}).")
   String listen;
 
@@ -60,7 +66,7 @@ public final class ProxyCommand implements Callable<Integer> {
           .withEppTls(tls ? new ClientTls(eppCaFile, eppCertFile, eppKeyFile, eppTlsInsecure) : null)
           .withFailure(FailureMode.openFor(failOpen, defaultEndpoints));
     } catch (RuntimeException ex) {
-      System.err.println("llmgw proxy: " + ex.getMessage() + " (see --help)");
+      System.err.println("llmgw proxy: " + FLAGS.explain(ex) + " (see --help)");
       return 2;
     }
     DevProxy proxy;

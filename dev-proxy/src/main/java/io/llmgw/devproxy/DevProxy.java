@@ -1,4 +1,4 @@
-package io.llmgw.envoy.devproxy;
+package io.llmgw.devproxy;
 
 import io.llmgw.api.EppProtocol;
 

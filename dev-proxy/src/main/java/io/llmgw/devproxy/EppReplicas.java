@@ -1,4 +1,4 @@
-package io.llmgw.envoy.devproxy;
+package io.llmgw.devproxy;
 
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.grpc.ChannelCredentials;

@@ -1,5 +1,6 @@
-package io.llmgw.envoy.devproxy;
+package io.llmgw.devproxy;
 
+import io.llmgw.api.SettingException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,12 +19,12 @@ public final class FailureMode {
     this.failOpenPrefixes = List.copyOf(failOpenPrefixes);
     this.defaultEndpoints = List.copyOf(defaultEndpoints);
     if (!failOpenPrefixes.isEmpty() && defaultEndpoints.isEmpty()) {
-      throw new IllegalArgumentException("--fail-open needs --default-endpoints: a request the EPP could not pick for "
-          + "has to go somewhere");
+      throw new SettingException("proxy.failOpen", "needs proxy.defaultEndpoints: a request the EPP could not pick "
+          + "for has to go somewhere");
     }
     for (String e : defaultEndpoints) {
       if (!e.matches(".+:[0-9]{1,5}")) {
-        throw new IllegalArgumentException("--default-endpoints takes host:port, not " + e);
+        throw new SettingException("proxy.defaultEndpoints", "takes host:port, not " + e);
       }
     }
   }

@@ -1,4 +1,4 @@
-package io.llmgw.envoy.devproxy;
+package io.llmgw.devproxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -209,13 +209,13 @@ class DevProxyTest {
       assertThat(sendTo(open, "/v1/completions").statusCode()).isEqualTo(500);
     }
     assertThatThrownBy(() -> FailureMode.openFor(List.of("/v1/"), List.of()))
-        .hasMessageContaining("--fail-open needs --default-endpoints");
+        .hasMessageContaining("proxy.failOpen needs proxy.defaultEndpoints");
     assertThatThrownBy(() -> FailureMode.openFor(List.of("/v1/"), List.of("no-port")))
-        .hasMessageContaining("--default-endpoints takes host:port, not no-port");
+        .hasMessageContaining("proxy.defaultEndpoints takes host:port, not no-port");
     for (String bad : new String[] {"no-port", "host:0", "host:99999", "host:x"}) {
       assertThatThrownBy(() -> ProxySettings.defaults().withEpps(List.of(bad))).as(bad)
-          .hasMessageContaining("--epp takes host:port");
+          .hasMessageContaining("proxy.epps takes host:port");
     }
-    assertThatThrownBy(() -> ProxySettings.defaults().withEpps(List.of())).hasMessageContaining("--epp needs");
+    assertThatThrownBy(() -> ProxySettings.defaults().withEpps(List.of())).hasMessageContaining("proxy.epps needs");
   }
 }
