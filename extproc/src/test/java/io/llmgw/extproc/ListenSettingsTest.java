@@ -17,7 +17,7 @@ class ListenSettingsTest {
     for (String garbage : new String[] {"nope", "http://127.0.0.1:8090", "127.0.0.1:port", "a b:1", "h:123456",
         "user@h:1", "h:1/path"}) {
       assertThatThrownBy(() -> d.withBatchStatus(garbage)).as(garbage)
-          .hasMessageContaining("--batch-status").hasMessageContaining("is not host:port");
+          .hasMessageContaining("listen.batchStatus").hasMessageContaining("takes host:port");
     }
   }
 
@@ -29,6 +29,6 @@ class ListenSettingsTest {
       assertThatThrownBy(() -> off.to(URI.create(garbage), 0.5)).as(garbage)
           .hasMessageContaining("traces.otlpEndpoint");
     }
-    assertThatThrownBy(() -> off.to(null, Double.NaN)).hasMessageContaining("--trace-sample-ratio");
+    assertThatThrownBy(() -> off.to(null, Double.NaN)).hasMessageContaining("traces.sampleRatio");
   }
 }

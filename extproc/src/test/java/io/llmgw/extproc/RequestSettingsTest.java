@@ -11,15 +11,15 @@ class RequestSettingsTest {
   final RequestSettings d = RequestSettings.defaults();
 
   @Test
-  void limitsThatCannotWorkAreRefusedNamingTheFlag() {
-    assertThatThrownBy(() -> d.withStreamLimits(0, d.maxBufferedBytes())).hasMessageContaining("--max-streams");
+  void limitsThatCannotWorkAreRefusedNamingTheSetting() {
+    assertThatThrownBy(() -> d.withStreamLimits(0, d.maxBufferedBytes())).hasMessageContaining("requests.maxStreams");
     assertThatThrownBy(() -> d.withStreamLimits(10, d.maxBodyBytes() - 1L))
-        .hasMessageContaining("--max-buffered-bytes");
+        .hasMessageContaining("requests.maxBufferedBytes");
     assertThatThrownBy(() -> new RequestSettings(d.maxBodyBytes(), 4, 2, false, false, Duration.ofMillis(999), 10,
-        d.maxBufferedBytes(), d.idleTimeout(), 16, d.traces())).hasMessageContaining("--max-request-duration");
+        d.maxBufferedBytes(), d.idleTimeout(), 16, d.traces())).hasMessageContaining("requests.maxRequestDuration");
     assertThatThrownBy(() -> new RequestSettings(d.maxBodyBytes(), 4, 2, false, false, d.maxRequestDuration(), 10,
-        d.maxBufferedBytes(), d.idleTimeout(), -1, d.traces())).hasMessageContaining("--explain-every");
-    assertThatThrownBy(() -> d.withIdleTimeout(Duration.ZERO)).hasMessageContaining("--request-idle-timeout");
+        d.maxBufferedBytes(), d.idleTimeout(), -1, d.traces())).hasMessageContaining("requests.explainEvery");
+    assertThatThrownBy(() -> d.withIdleTimeout(Duration.ZERO)).hasMessageContaining("requests.idleTimeout");
   }
 
   @Test

@@ -183,7 +183,7 @@ class TracingTest {
   void settingsRefuseARatioOutOfRangeOrAnEndpointThatIsNotHttp() {
     TraceSettings off = TraceSettings.off();
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> off.to(URI.create("http://127.0.0.1:4318"), 1.5))
-        .hasMessageContaining("--trace-sample-ratio");
+        .hasMessageContaining("traces.sampleRatio");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> off.to(URI.create("ftp://127.0.0.1"), 0.5))
         .hasMessageContaining("traces.otlpEndpoint");
     assertThat(off.enabled()).isFalse();
