@@ -39,8 +39,8 @@ class CliErrorsTest {
   /** Issue 29, item 4: peers are host:port, and a Service to find them in needs a cluster. */
   @Test
   void aPeerThatIsNotHostAndPortOrAPeerServiceInFileModeAreRefusedNamingTheFlag() {
-    assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9003,replica-b")).contains("--peers",
-        "'replica-b' is not host:port");
+    assertThat(serveRefuses("--config", "x.yaml", "--peers", "127.0.0.1:9003,replica-b")).contains(
+        "--peers takes host:port, not 'replica-b'");
     assertThat(serveRefuses("--config", "x.yaml", "--peers-service", "llmgw-epp")).contains("--peers-service",
         "--kubernetes");
   }
