@@ -1,5 +1,7 @@
 package io.llmgw.adapters;
 
+import java.util.OptionalInt;
+
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -17,7 +19,7 @@ public interface AdapterRuntime {
    * SPI's capacity over its default model size); empty when it cannot (vLLM does not export max_cpu_loras), in which
    * case the configured capacity applies.
    */
-  default CompletableFuture<java.util.OptionalInt> capacity(String address) {
-    return CompletableFuture.completedFuture(java.util.OptionalInt.empty());
+  default CompletableFuture<OptionalInt> capacity(String address) {
+    return CompletableFuture.completedFuture(OptionalInt.empty());
   }
 }

@@ -1,5 +1,6 @@
 package io.llmgw.adapters;
 
+import io.llmgw.api.SettingException;
 import java.time.Duration;
 
 /**
@@ -24,11 +25,14 @@ public record AdapterSettings(Duration loadWaitTimeout, int attempts, Duration f
       throw new IllegalArgumentException("adapter attempts, capacity and loading concurrency must be at least 1");
     }
     if (mmeshPort < 0 || mmeshPort > 65535) {
-      throw new IllegalArgumentException("--mmesh-port must be within 0..65535");
+      throw new SettingException("adapters.mmeshPort", "must be within 0..65535");
     }
-    for (Duration d : new Duration[] {loadWaitTimeout, failureExpiry, ownActionTtl, reaperPeriod}) {
+    if (loadWaitTimeout.isNegative() || loadWaitTimeout.isZero()) {
+      throw new SettingException("adapters.loadWaitTimeout", "must be positive");
+    }
+    for (Duration d : new Duration[] {failureExpiry, ownActionTtl, reaperPeriod}) {
       if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("--load-wait-timeout and the adapter expiry periods must be positive");
+        throw new IllegalArgumentException("the adapter expiry periods must be positive");
       }
     }
   }
@@ -62,11 +66,6 @@ public record AdapterSettings(Duration loadWaitTimeout, int attempts, Duration f
   public AdapterSettings withMmeshPort(int port) {
     return new AdapterSettings(loadWaitTimeout, attempts, failureExpiry, capacityPerPod, loadingPerPod, copyScaling,
         port, ownActionTtl, reaperPeriod);
-  }
-
-  public AdapterSettings withFailureExpiry(Duration d) {
-    return new AdapterSettings(loadWaitTimeout, attempts, d, capacityPerPod, loadingPerPod, copyScaling, mmeshPort,
-        ownActionTtl, reaperPeriod);
   }
 
   /** The loader these settings name. */

@@ -5,8 +5,13 @@ import io.llmgw.picker.Residency;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -31,7 +36,7 @@ public final class CopyScaler {
   private final Clock clock;
   private Set<String> busyLastTick = Set.of();
   /** The rate tracker: each adapter's use count at each tick within the window, oldest first. */
-  private final java.util.Map<String, java.util.ArrayDeque<long[]>> history = new java.util.HashMap<>();
+  private final Map<String, ArrayDeque<long[]>> history = new HashMap<>();
 
   public CopyScaler(Adapters parts, Supplier<List<LoadableAdapter>> adapters, CopySettings settings, Clock clock) {
     this.loads = parts.loads();
@@ -47,9 +52,9 @@ public final class CopyScaler {
     Instant now = clock.instant();
     Set<String> busyNow = new HashSet<>();
     // most recently used first: fills queue in that order, so free room goes to the adapters likeliest to be asked for
-    List<LoadableAdapter> byRecency = new java.util.ArrayList<>(adapters.get());
-    byRecency.sort(java.util.Comparator.comparing((LoadableAdapter a) -> usage.lastUsed(a.name()),
-        java.util.Comparator.nullsLast(java.util.Comparator.reverseOrder())));
+    List<LoadableAdapter> byRecency = new ArrayList<>(adapters.get());
+    byRecency.sort(Comparator.comparing((LoadableAdapter a) -> usage.lastUsed(a.name()),
+        Comparator.nullsLast(Comparator.reverseOrder())));
     for (LoadableAdapter a : byRecency) {
       try {
         scale(a, now, busyNow);
@@ -96,7 +101,7 @@ public final class CopyScaler {
   /** Requests for {@code adapter} within the window, from the use counts recorded at each tick. */
   private long usesInWindow(String adapter, Instant now) {
     var ticks = history.computeIfAbsent(adapter, k -> {
-      var first = new java.util.ArrayDeque<long[]>();
+      var first = new ArrayDeque<long[]>();
       first.add(new long[] {now.toEpochMilli(), 0}); // first seen: every use so far counts as recent
       return first;
     });

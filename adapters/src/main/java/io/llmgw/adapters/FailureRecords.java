@@ -3,7 +3,9 @@ package io.llmgw.adapters;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -45,8 +47,8 @@ public final class FailureRecords {
 
   /** The live failures on one pod: adapter → when and why. */
   Map<String, String> on(String address) {
-    Map<String, String> out = new java.util.TreeMap<>();
-    for (OnPod key : java.util.List.copyOf(byAdapterAndPod.keySet())) {
+    Map<String, String> out = new TreeMap<>();
+    for (OnPod key : List.copyOf(byAdapterAndPod.keySet())) {
       if (key.address().equals(address)) {
         Failure f = live(byAdapterAndPod, key);
         if (f != null) {

@@ -1,6 +1,7 @@
 package io.llmgw.adapters;
 
 import io.llmgw.picker.AdapterChanges;
+import io.llmgw.picker.EndpointState;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The adapters this EPP loaded or unloaded on each pod in the last {@code ownActionTtl}: long enough for the pod's
  * next model list (scraped every second) to show it. What a pod holds is its own report corrected by this
- * ({@link io.llmgw.picker.EndpointState#holdsAdapter}, the one definition of resident), so a restarted EPP, which
+ * ({@link EndpointState#holdsAdapter}, the one definition of resident), so a restarted EPP, which
  * remembers nothing, rebuilds residency from the pods alone. The latest action on a pod and adapter wins.
  */
 public final class ResidencyRegistry implements AdapterChanges {

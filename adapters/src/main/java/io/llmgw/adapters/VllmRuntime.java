@@ -1,7 +1,9 @@
 package io.llmgw.adapters;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -86,7 +88,7 @@ public final class VllmRuntime implements AdapterRuntime {
           return true;
         }
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return false;
     }
     return false;
@@ -104,7 +106,7 @@ public final class VllmRuntime implements AdapterRuntime {
   private static String json(Map<String, String> fields) {
     try {
       return JSON.writeValueAsString(fields);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }

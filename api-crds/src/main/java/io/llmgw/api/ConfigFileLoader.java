@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.llmgw.api.crd.CrdNames;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,9 +33,9 @@ public final class ConfigFileLoader {
     String text;
     try {
       text = Files.readString(file);
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       throw new ConfigException(file.toString(), 0, "", "no such file");
-    } catch (java.nio.file.AccessDeniedException e) {
+    } catch (AccessDeniedException e) {
       throw new ConfigException(file.toString(), 0, "", "cannot read: permission denied");
     } catch (IOException e) {
       // the JDK's message is often just the path, which the exception already names

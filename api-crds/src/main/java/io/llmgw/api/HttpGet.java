@@ -11,7 +11,7 @@ import javax.net.ssl.SSLContext;
 
 /**
  * One bounded GET with the JDK's plain URL connection, for the gateway's own small status reads ({@code llmgw status},
- * the status page's batch section): {@code java.net.http.HttpClient} took a quarter of a second to start, half of what
+ * the status page's batch section): {@code HttpClient} took a quarter of a second to start, half of what
  * a status call may take.
  *
  * @param timeout for the connection and again for the answer

@@ -1,5 +1,7 @@
 package io.llmgw.api;
 
+import java.util.ArrayList;
+
 import java.util.List;
 
 /**
@@ -37,7 +39,7 @@ public record ModelRewrite(String namespace, String name, String poolName, List<
    * without matches, then the oldest rewrite, then the first rule.
    */
   public List<LLMRoute> routes() {
-    java.util.ArrayList<LLMRoute> out = new java.util.ArrayList<>();
+    ArrayList<LLMRoute> out = new ArrayList<>();
     for (Rule rule : rules) {
       for (String model : rule.anyModel() ? List.of(ANY_MODEL) : rule.models()) {
         out.add(new LLMRoute(namespace, name, List.of(poolName), new RouteAdapter(model, 0, List.of(),

@@ -5,6 +5,7 @@ import io.llmgw.api.TokenFile;
 import io.llmgw.api.cli.Converters;
 import io.llmgw.api.cli.SettingFlags;
 import io.llmgw.batch.shared.BatchSettings;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -140,7 +141,13 @@ public final class BatchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BatchSettings s = settings();
-    try (BatchService service = BatchService.start(s, Clock.systemUTC())) {
+    BatchService started;
+    try {
+      started = BatchService.start(s, Clock.systemUTC());
+    } catch (SettingException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), FLAGS.explain(e));
+    }
+    try (BatchService service = started) {
       CountDownLatch stop = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
       stop.await();
@@ -153,9 +160,9 @@ public final class BatchCommand implements Callable<Integer> {
       Map.of("budget.baseline", "--baseline", "budget.gate", "--gate",
           "budget.slotsPerPod", "--slots-per-pod", "limits.maxLineBytes", "--max-line-bytes", "limits.maxFileBytes",
           "--max-file-bytes", "limits.headerDeadline", "--header-deadline", "limits.idleDeadline", "--idle-deadline",
-          "limits.uploadDeadline", "--upload-deadline"));
+          "limits.uploadDeadline", "--upload-deadline", "store", "--store"));
 
-  private BatchSettings settings() throws java.io.IOException {
+  private BatchSettings settings() throws IOException {
     try {
       return build();
     } catch (SettingException e) {
@@ -163,7 +170,7 @@ public final class BatchCommand implements Callable<Integer> {
     }
   }
 
-  private BatchSettings build() throws java.io.IOException {
+  private BatchSettings build() throws IOException {
     BatchSettings d = BatchSettings.defaults();
     return new BatchSettings(
         new BatchSettings.Endpoints(bind, port, epp, gateway, TokenFile.read(eppTokenFile)), store,

@@ -17,6 +17,8 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +44,7 @@ public final class BatchService implements AutoCloseable {
   private HttpServer server;
   private Callers callers;
   /** Reads the API keys file again every few seconds (tenants only). */
-  private final java.util.concurrent.ScheduledExecutorService keysReload = java.util.concurrent.Executors
+  private final ScheduledExecutorService keysReload = Executors
       .newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("batch-keys").factory());
 
   private BatchService(BatchSettings settings, BatchStore store, Clock clock) throws Exception {

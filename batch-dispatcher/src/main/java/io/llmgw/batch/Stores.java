@@ -1,5 +1,6 @@
 package io.llmgw.batch;
 
+import io.llmgw.api.SettingException;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.RedisStore;
 import io.llmgw.batch.store.SqliteStore;
@@ -17,6 +18,6 @@ public final class Stores {
     if (spec.startsWith("redis://")) {
       return RedisStore.connect(spec, "llmgw:batch:", Duration.ofSeconds(5));
     }
-    throw new IllegalArgumentException("--store must be sqlite:FILE or redis://host:port, not '" + spec + "'");
+    throw new SettingException("store", "must be sqlite:FILE or redis://host:port, not '" + spec + "'");
   }
 }

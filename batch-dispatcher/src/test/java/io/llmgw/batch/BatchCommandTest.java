@@ -30,6 +30,9 @@ class BatchCommandTest {
     assertThat(refused("--gate", "0")).contains("--gate must be within (0, 1], got 0.0");
     assertThat(refused("--max-line-bytes", "0")).contains("--max-line-bytes must be positive, got 0");
     assertThat(refused("--poll-interval", "0s")).contains("is not a positive duration");
+    // refused when the service starts, before it listens or opens anything
+    assertThat(refused("--store", "mongodb://127.0.0.1:1", "--port", "0"))
+        .contains("--store must be sqlite:FILE or redis://host:port, not 'mongodb://127.0.0.1:1'");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.llmgw.cli;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ final class EnvoyProcess implements AutoCloseable {
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", 8080), 200);
         return new EnvoyProcess(p);
-      } catch (java.io.IOException notYet) {
+      } catch (IOException notYet) {
         Thread.sleep(100); // polling the listener with a deadline
       }
     }

@@ -1,5 +1,7 @@
 package io.llmgw.cli;
 
+import java.io.File;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -21,7 +23,7 @@ final class KubeAccess {
     }
     String kubeconfig = properties.getOrDefault("kubeconfig", env.get("KUBECONFIG"));
     if (kubeconfig != null) {
-      for (String f : kubeconfig.split(java.io.File.pathSeparator)) {
+      for (String f : kubeconfig.split(File.pathSeparator)) {
         if (!f.isBlank() && Files.isRegularFile(Path.of(f))) {
           return null;
         }

@@ -5,6 +5,7 @@ import io.llmgw.api.cli.Converters;
 import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.ListenSettings;
 import io.llmgw.extproc.observe.AdminAccess;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -55,7 +56,7 @@ final class ListenOptions {
     AdminAccess access;
     try {
       access = AdminAccess.of(TokenFile.read(adminTokenFile), TokenFile.read(readTokenFile));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
     }
     return defaults.on(host, grpcPort, healthPort, metricsPort).withAdmin(access).withTls(tls, metricsTls)

@@ -3,6 +3,7 @@ package io.llmgw.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * Whether the machine was too busy for the quickstart's latencies to mean much: its one-minute load average against
@@ -24,7 +25,7 @@ final class MachineLoad {
     if (Double.isNaN(load) || load <= BUSY_PER_CPU * cpus) {
       return null;
     }
-    return String.format(java.util.Locale.ROOT, "the machine was busy (load %.1f on %d processors, this demonstration "
+    return String.format(Locale.ROOT, "the machine was busy (load %.1f on %d processors, this demonstration "
         + "included): the latencies above include waiting for a CPU, and say more about the machine than the gateway",
         load, cpus);
   }

@@ -1,7 +1,9 @@
 package io.llmgw.cli;
 
 import io.llmgw.extproc.peers.PeerKey;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /** The serve command's flags for the other replicas: who they are, and what they prove to each other. */
@@ -11,7 +13,7 @@ final class PeerOptions {
       + "(every 25 ms), so that a pod's load counts what every replica sent it since its last report, and the prompts "
       + "they routed, so that the approximate prefix index knows where every replica sent them; a peer that does not "
       + "answer is dropped, never waited for. Needs --peers-secret-file or --peers-insecure.")
-  java.util.List<String> peers = java.util.List.of();
+  List<String> peers = List.of();
 
   @Option(names = "--peers-service", paramLabel = "NAME", description = "With --kubernetes: the EPP's own Service; its "
       + "ready endpoints are the peers (as --peers), followed as replicas come and go (needs list and watch on "
@@ -46,8 +48,8 @@ final class PeerOptions {
     }
     try {
       return PeerKey.fromFile(secretFile);
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException(e.getMessage());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--peers-secret-file " + e.getMessage());
     }
   }
 }

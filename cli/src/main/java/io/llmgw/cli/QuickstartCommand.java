@@ -17,7 +17,9 @@ import io.llmgw.loadgen.RunResult;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.sim.http.SimPods;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -119,13 +121,13 @@ final class QuickstartCommand implements Callable<Integer> {
       if (requests < 1 || rate <= 0) {
         throw new IllegalArgumentException("--requests and --rate must be positive");
       }
-    } catch (ConfigException | IllegalArgumentException | StringIndexOutOfBoundsException | java.io.IOException e) {
+    } catch (ConfigException | IllegalArgumentException | StringIndexOutOfBoundsException | IOException e) {
       System.err.println("llmgw quickstart: " + e.getMessage());
       return 2;
     }
     try {
       return stoppable(out, file, plan, policyName, listenHost, listenPort);
-    } catch (IllegalStateException | java.io.IOException e) {
+    } catch (IllegalStateException | IOException e) {
       String message = e.getMessage();
       System.err.println("llmgw quickstart: cannot start: " + message + (message != null && message.contains("--")
           ? "" : " (another quickstart running? --listen and --ephemeral-ports choose other ports)"));
@@ -202,7 +204,7 @@ final class QuickstartCommand implements Callable<Integer> {
       batch.report(out);
       out.printf("%nPools, routes and batch queues, as `./llmgw status --epp 127.0.0.1:%d --batch 127.0.0.1:%d` "
           + "shows them:%n", rig.epp().metricsPort(), batches.port());
-      java.io.PrintWriter table = new java.io.PrintWriter(out);
+      PrintWriter table = new PrintWriter(out);
       StatusCommand.print(rig.epp().status(), table);
       StatusCommand.printBatches(batches.dispatcher().status(), "127.0.0.1:" + batches.port(), table);
       table.flush();

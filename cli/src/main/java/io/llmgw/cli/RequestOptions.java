@@ -3,6 +3,7 @@ package io.llmgw.cli;
 import io.llmgw.api.cli.Converters;
 import io.llmgw.extproc.RequestSettings;
 import io.llmgw.extproc.server.WireHooks;
+import java.net.URI;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -51,7 +52,7 @@ final class RequestOptions {
       + "(a span per request, one per phase, the decision as attributes) to this OTLP/HTTP collector, e.g. "
       + "http://127.0.0.1:4318; the caller's traceparent is followed and the routed request carries the request's "
       + "span (default: no traces).")
-  java.net.URI otlpEndpoint;
+  URI otlpEndpoint;
 
   @Option(names = "--trace-sample-ratio", defaultValue = "0.1", paramLabel = "0..1", description = "With "
       + "--otlp-endpoint: the share of requests traced that come without a sampled traceparent (one that comes with "

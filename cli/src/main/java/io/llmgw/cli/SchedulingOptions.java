@@ -1,5 +1,6 @@
 package io.llmgw.cli;
 
+import io.llmgw.api.ConfigException;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.request.prepare.PromptTokensProducer;
 import io.llmgw.extproc.request.prepare.SessionIdProducer;
@@ -9,6 +10,7 @@ import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.config.SchedulingConfig;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -68,7 +70,7 @@ final class SchedulingOptions {
   }
 
   /** The plugin file, read once: null with --policy. */
-  PluginConfigFile.Loaded file() throws io.llmgw.api.ConfigException {
+  PluginConfigFile.Loaded file() throws ConfigException {
     if (pluginsConfig != null && given("--policy")) {
       throw new IllegalArgumentException("--policy and --plugins-config both choose the scheduling; give one");
     }
@@ -104,7 +106,7 @@ final class SchedulingOptions {
           + base.source() + " says it too (its " + SessionIdProducer.TYPE + "); give one");
     }
     return base.lists(SessionIdProducer.TYPE) ? withScorer : withScorer.withPlugin(PluginSpec.of(
-        SessionIdProducer.TYPE, Map.of("sessionHeader", sessionHeader.toLowerCase(java.util.Locale.ROOT),
+        SessionIdProducer.TYPE, Map.of("sessionHeader", sessionHeader.toLowerCase(Locale.ROOT),
             "useUserField", sessionFromUser)));
   }
 

@@ -11,9 +11,11 @@ import io.llmgw.extproc.pluginfile.FileSettings;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
 import io.llmgw.extproc.plugins.DefaultPlugins;
 import io.llmgw.extproc.tenancy.options.TenancyOptions;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -103,7 +105,7 @@ public final class ServeCommand implements Callable<Integer> {
       return 2;
     }
     if (source.kubernetes) {
-      Map<String, String> props = new java.util.HashMap<>();
+      Map<String, String> props = new HashMap<>();
       System.getProperties().forEach((k, v) -> props.put(k.toString(), v.toString()));
       String missing = KubeAccess.problem(System.getenv(), props, Path.of(System.getProperty("user.home")));
       if (missing != null) {
@@ -123,7 +125,7 @@ public final class ServeCommand implements Callable<Integer> {
     XdsServer xdsServer;
     try {
       xdsServer = xds.on() ? xds.start(epp, listen.bind) : null;
-    } catch (java.io.IOException | IllegalArgumentException e) {
+    } catch (IOException | IllegalArgumentException e) {
       System.err.println("llmgw: cannot serve xDS on port " + xds.port() + ": "
           + (e instanceof IllegalArgumentException i ? ServeFlags.FLAGS.explain(i) : e.getMessage()));
       epp.close();

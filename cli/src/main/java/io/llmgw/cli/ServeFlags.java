@@ -28,7 +28,14 @@ final class ServeFlags {
       Map.entry("flow.ttl", "--flow-ttl"),
       Map.entry("tls.certFile", "--tls-cert-file"),
       Map.entry("tls.keyFile", "--tls-key-file"),
-      Map.entry("xds.batchService", "--xds-batch-service")));
+      Map.entry("xds.batchService", "--xds-batch-service"),
+      Map.entry("kvEvents.port", "--kv-events-port"),
+      Map.entry("kvEvents.replayPort", "--kv-events-replay-port"),
+      Map.entry("kvEvents.maxMessageBytes", "--kv-events-max-message-bytes"),
+      Map.entry("kvEvents.budgetBytes", "--kv-events-budget-bytes"),
+      Map.entry("kvEvents.podBytesPerSecond", "--kv-events-pod-bytes-per-second"),
+      Map.entry("adapters.mmeshPort", "--mmesh-port"),
+      Map.entry("adapters.loadWaitTimeout", "--load-wait-timeout")));
 
   private ServeFlags() {}
 }

@@ -8,6 +8,7 @@ import io.llmgw.picker.scorers.LoraPackingScorer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -42,8 +43,8 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
     m.put("--mmesh-port", Integer.toString(a.mmeshPort()));
     m.put("--api-keys-reload-period", go(e.tenancy().keysReloadPeriod()));
     m.put("--flow-control", f.enabled() ? "on" : "off");
-    m.put("--flow-fairness", f.fairness().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-    m.put("--flow-ordering", f.ordering().name().toLowerCase(java.util.Locale.ROOT));
+    m.put("--flow-fairness", f.fairness().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    m.put("--flow-ordering", f.ordering().name().toLowerCase(Locale.ROOT));
     m.put("--flow-ttl", go(f.ttl()));
     m.put("--flow-max-requests", Integer.toString(f.maxRequests()));
     m.put("--flow-max-bytes", Long.toString(f.maxBytes()));

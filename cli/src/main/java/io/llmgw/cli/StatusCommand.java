@@ -13,8 +13,13 @@ import io.llmgw.extproc.objectives.controller.ObjectiveStatus;
 import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.state.ConfigHistory;
 import io.llmgw.extproc.tenancy.controller.TenantRow;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -65,7 +70,7 @@ public final class StatusCommand implements Callable<Integer> {
     if (base.startsWith("https://")) {
       try {
         tls = new ClientTls(caFile, null, null, insecure).https();
-      } catch (java.io.IOException | IllegalArgumentException e) {
+      } catch (IOException | IllegalArgumentException e) {
         spec.commandLine().getErr().println("llmgw status: " + e.getMessage());
         return 2;
       }
@@ -83,7 +88,7 @@ public final class StatusCommand implements Callable<Integer> {
             + "/admin/status is not the gateway's report (another program holds the port? --epp names the EPP)");
         return 1;
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       spec.commandLine().getErr().println("llmgw status: cannot read " + base + "/admin/status (" + why(e, base)
           + "); is `./llmgw serve` running with --metrics-port there?");
       return 1;
@@ -93,7 +98,7 @@ public final class StatusCommand implements Callable<Integer> {
       if (r.status() == 200) {
         batches = JSON.readValue(r.body(), new TypeReference<List<PoolBatchStatus>>() {});
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // no batch service there: the section says so
     }
     spec.commandLine().getOut().println("EPP at " + base);
@@ -105,7 +110,7 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /** A report larger than 16 MiB is not one an EPP writes. */
-  private static final HttpGet HTTP = new HttpGet(java.time.Duration.ofSeconds(5), 16 << 20);
+  private static final HttpGet HTTP = new HttpGet(Duration.ofSeconds(5), 16 << 20);
 
   /** A body that cannot be the report: not a JSON object naming pools and routes. */
   private static boolean notAnEpp(String body) {
@@ -114,11 +119,11 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /** What went wrong, worded for a person: the JDK's connect failure has no message of its own. */
-  static String why(java.io.IOException e, String address) {
-    if (e instanceof java.net.ConnectException) {
+  static String why(IOException e, String address) {
+    if (e instanceof ConnectException) {
       return "connection refused at " + address;
     }
-    if (e instanceof java.net.SocketTimeoutException) {
+    if (e instanceof SocketTimeoutException) {
       return "no answer from " + address + " within 5 s";
     }
     return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName() + " at " + address;
@@ -164,7 +169,7 @@ public final class StatusCommand implements Callable<Integer> {
             Double.isNaN(o.attainment()) ? "-" : String.format(Locale.ROOT, "%.1f%%", o.attainment() * 100),
             Double.isNaN(o.observedMs()) ? "-" : Math.round(o.observedMs()) + "ms",
             o.samples() == 0 ? "no recent requests" : o.samples() + " requests since "
-                + java.time.Instant.ofEpochMilli(o.sinceEpochMillis()));
+                + Instant.ofEpochMilli(o.sinceEpochMillis()));
       }
     }
     List<TenantRow> tenants = report.tenants() == null ? List.of() : report.tenants();
@@ -183,7 +188,7 @@ public final class StatusCommand implements Callable<Integer> {
     if (!changes.isEmpty()) {
       ConfigHistory.Change last = changes.getFirst();
       out.println();
-      out.println("CONFIGURATION at " + java.time.Instant.ofEpochMilli(last.atEpochMillis()) + ": "
+      out.println("CONFIGURATION at " + Instant.ofEpochMilli(last.atEpochMillis()) + ": "
           + (last.refused() == null ? "applied " + last.changed()
               : "refused, the one before stays in force: " + last.refused()));
     }

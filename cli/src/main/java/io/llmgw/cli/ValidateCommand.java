@@ -18,6 +18,7 @@ import io.llmgw.scraper.ScrapeStates;
 import io.llmgw.scraper.ScrapeTarget;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -104,7 +105,7 @@ public final class ValidateCommand implements Callable<Integer> {
   private static String readable(Path file) {
     try {
       return Files.readString(file);
-    } catch (IOException | java.io.UncheckedIOException e) {
+    } catch (IOException | UncheckedIOException e) {
       return "";
     }
   }

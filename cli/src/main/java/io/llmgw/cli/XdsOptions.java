@@ -3,6 +3,7 @@ package io.llmgw.cli;
 import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.envoy.xds.XdsSettings;
 import io.llmgw.extproc.Epp;
+import java.io.IOException;
 import picocli.CommandLine.Option;
 
 /** A plain Envoy's whole configuration over xDS, following the EPP's pools and routes. */
@@ -46,7 +47,7 @@ final class XdsOptions {
   }
 
   /** The xDS server follows the EPP's configuration: whatever the datastore applies is served to Envoy. */
-  XdsServer start(Epp epp, String bind) throws java.io.IOException {
+  XdsServer start(Epp epp, String bind) throws IOException {
     XdsSettings served = new XdsSettings("0.0.0.0", xdsListenerPort, xdsEppHost, epp.grpcPort())
         .withBatchService(xdsBatchService);
     if (epp.servesTls()) {

@@ -57,8 +57,9 @@ final class BatchPassthrough {
   void forward(HttpServerRequest in) {
     if (host == null) {
       in.response().setStatusCode(404).putHeader("content-type", "application/json")
-          .end(ErrorCode.NOT_FOUND.error("no batch service behind this proxy (start it with `llmgw batch` and pass "
-              + "--batch-service)", null).json());
+          .end(
+              ErrorCode.NOT_FOUND.error("no batch service behind this proxy (start one with `llmgw batch` and give the "
+                  + "proxy its address)", null).json());
       return;
     }
     in.pause();

@@ -1,13 +1,14 @@
 package io.llmgw.devproxy;
 
 import io.llmgw.api.EppProtocol;
-
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.PoolOptions;
+import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +28,7 @@ public final class DevProxy implements AutoCloseable {
   private final BatchPassthrough batch;
   private HttpServer server;
 
-  private DevProxy(ProxySettings settings) throws java.io.IOException {
+  private DevProxy(ProxySettings settings) throws IOException {
     this.settings = settings;
     this.epps = new EppReplicas(settings.epps(), settings.eppTls() == null ? null : settings.eppTls().grpc(),
         settings.eppHealthInterval().toMillis());
@@ -71,7 +72,7 @@ public final class DevProxy implements AutoCloseable {
   }
 
   /** The EPP replicas new streams go to now (all of them with one replica, which is never taken out). */
-  public java.util.List<String> eppsInRotation() {
+  public List<String> eppsInRotation() {
     return epps.all().stream().filter(r -> r.healthy).map(r -> r.address).toList();
   }
 

@@ -4,9 +4,11 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -109,7 +111,7 @@ final class EppReplicas implements AutoCloseable {
   }
 
   private static final class HealthAnswer
-      implements io.grpc.stub.StreamObserver<io.grpc.health.v1.HealthCheckResponse> {
+      implements StreamObserver<HealthCheckResponse> {
     private final Replica replica;
 
     HealthAnswer(Replica replica) {
@@ -117,7 +119,7 @@ final class EppReplicas implements AutoCloseable {
     }
 
     @Override
-    public void onNext(io.grpc.health.v1.HealthCheckResponse r) {
+    public void onNext(HealthCheckResponse r) {
       set(r.getStatus() == ServingStatus.SERVING, r.getStatus().toString());
     }
 

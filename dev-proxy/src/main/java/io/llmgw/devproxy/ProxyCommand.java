@@ -2,6 +2,7 @@ package io.llmgw.devproxy;
 
 import io.llmgw.api.cli.SettingFlags;
 import io.llmgw.api.tls.ClientTls;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +73,7 @@ public final class ProxyCommand implements Callable<Integer> {
     DevProxy proxy;
     try {
       proxy = DevProxy.start(s);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       System.err.println("llmgw proxy: " + e.getMessage());
       return 2;
     }

@@ -1,5 +1,7 @@
 package io.llmgw.devproxy;
 
+import io.llmgw.api.BodyLimit;
+
 import io.llmgw.api.SettingException;
 import io.llmgw.api.tls.ClientTls;
 import java.time.Duration;
@@ -43,7 +45,7 @@ public record ProxySettings(String host, int port, List<String> epps, Duration c
 
   public static ProxySettings defaults() {
     return new ProxySettings("127.0.0.1", 8080, List.of("127.0.0.1:9002"), Duration.ofSeconds(2), 2,
-        io.llmgw.api.BodyLimit.DEFAULT_BYTES, null,
+        BodyLimit.DEFAULT_BYTES, null,
         null, Duration.ofMillis(500), FailureMode.closed());
   }
 

@@ -3,6 +3,7 @@ package io.llmgw.extproc;
 import io.llmgw.adapters.AdapterRuntime;
 import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.CopyScaler;
+import io.llmgw.api.ConfigException;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.flow.metrics.FlowMetrics;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
@@ -51,7 +52,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
   private static final Logger LOG = LoggerFactory.getLogger(Components.class);
 
   /** A configuration was refused (the one before it stays): counted, and kept in the history the status shows. */
-  public void configRejected(io.llmgw.api.ConfigException e) {
+  public void configRejected(ConfigException e) {
     metrics.configRejected();
     datastore.history().refused(e.getMessage());
   }

@@ -28,6 +28,7 @@ import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.kvevents.KvEventSubscriber;
@@ -237,7 +238,7 @@ public final class Epp implements AutoCloseable {
   }
 
   /** What the pods' KV-cache events say they hold, and which pods are trusted now. */
-  public io.llmgw.picker.kvcache.EngineBlockIndex engineBlocks() {
+  public EngineBlockIndex engineBlocks() {
     return parts.engineBlocks();
   }
 

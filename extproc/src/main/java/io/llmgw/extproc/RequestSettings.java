@@ -1,5 +1,7 @@
 package io.llmgw.extproc;
 
+import io.llmgw.api.BodyLimit;
+
 import io.llmgw.api.SettingException;
 import io.llmgw.extproc.observe.tracing.TraceSettings;
 import io.llmgw.extproc.server.WireHooks;
@@ -69,7 +71,7 @@ public record RequestSettings(int maxBodyBytes, int bytesPerToken, int maxFallba
   }
 
   public static RequestSettings defaults() {
-    int maxBody = io.llmgw.api.BodyLimit.DEFAULT_BYTES;
+    int maxBody = BodyLimit.DEFAULT_BYTES;
     // a quarter of the heap for bodies still arriving, and never less than one body of the largest size
     long buffered = Math.max(maxBody, Runtime.getRuntime().maxMemory() / 4);
     return new RequestSettings(maxBody, 4, 2, false, false, Duration.ofMinutes(15), 10_000, buffered,

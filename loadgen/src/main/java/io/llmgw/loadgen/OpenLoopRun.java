@@ -8,10 +8,13 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
 
 /**
@@ -58,7 +61,7 @@ public final class OpenLoopRun {
   public static List<String> trace(Workload workload, double rate, double seconds, long seed) {
     Random content = new Random(seed * 31 + 7);
     int planned = (int) Math.round(rate * seconds);
-    List<String> out = new java.util.ArrayList<>(planned);
+    List<String> out = new ArrayList<>(planned);
     for (int i = 0; i < planned; i++) {
       int model = workload.pickModel(content);
       int outputTokens = workload.outputTokens(content);
@@ -90,7 +93,7 @@ public final class OpenLoopRun {
     private final Random content = new Random(seed * 31 + 7);
     private final RunResult result = new RunResult();
     private final int planned;
-    private final List<Conversation> conversations = new java.util.ArrayList<>();
+    private final List<Conversation> conversations = new ArrayList<>();
     private final int arrivalsPlanned;
     private final double arrivalRate;
     private int arrived;
@@ -165,7 +168,7 @@ public final class OpenLoopRun {
       inFlight++;
       String entry = workload.models().get(model);
       result.classOf(entry).sent++;
-      new StreamingCall(entry, workload.headers().getOrDefault(entry, java.util.Map.of()), null).send(body);
+      new StreamingCall(entry, workload.headers().getOrDefault(entry, Map.of()), null).send(body);
     }
 
     /** A conversation's next turn; when it ends, the one after follows a user's pause (0.2–1 s) later. */
@@ -186,7 +189,7 @@ public final class OpenLoopRun {
       inFlight++;
       result.classOf(c.model()).sent++;
       Runnable then = c.hasNext() ? () -> vertx.setTimer(200 + arrivals.nextInt(800), id -> sendTurn(c)) : null;
-      new StreamingCall(c.model(), java.util.Map.of(SESSION_HEADER, c.id()), then).send(body);
+      new StreamingCall(c.model(), Map.of(SESSION_HEADER, c.id()), then).send(body);
     }
 
     private void overload(String entry) {
@@ -212,7 +215,7 @@ public final class OpenLoopRun {
     /** One streaming request: times the first content token and the gaps after it. */
     private final class StreamingCall {
       private final String model;
-      private final java.util.Map<String, String> headers;
+      private final Map<String, String> headers;
       private final Runnable then;
       private final StringBuilder pending = new StringBuilder();
       private String variant;
@@ -225,7 +228,7 @@ public final class OpenLoopRun {
       private boolean ended;
 
       /** @param then what follows once this call ended, whatever its outcome (a conversation's next turn), or null */
-      StreamingCall(String model, java.util.Map<String, String> headers, Runnable then) {
+      StreamingCall(String model, Map<String, String> headers, Runnable then) {
         this.model = model;
         this.headers = headers;
         this.then = then;
@@ -249,7 +252,7 @@ public final class OpenLoopRun {
               resp.endHandler(v -> end(tokens > 0 ? "ok" : "empty-stream"));
               resp.exceptionHandler(t -> end("broken-stream"));
             })
-            .onFailure(t -> end(t instanceof java.util.concurrent.TimeoutException
+            .onFailure(t -> end(t instanceof TimeoutException
                 || String.valueOf(t.getMessage()).contains("timeout") ? "timeout" : "connect-error"));
       }
 

@@ -7,15 +7,18 @@ import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.ListenSettings;
+import io.llmgw.extproc.peers.PeerKey;
 import io.llmgw.scraper.ScrapeState;
 import io.llmgw.scraper.ServedModels;
 import io.llmgw.sim.http.SimPods;
 import io.llmgw.sim.http.SimServer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The whole gateway on one machine: simulated pods, the EPP in file mode over them, and the dev proxy in front. What
@@ -23,8 +26,8 @@ import java.util.List;
  */
 public final class Rig implements AutoCloseable {
   /** The replicas' shared secret, new for every run of the bench. */
-  private static final io.llmgw.extproc.peers.PeerKey PEER_KEY = io.llmgw.extproc.peers.PeerKey.of(
-      java.util.UUID.randomUUID().toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  private static final PeerKey PEER_KEY = PeerKey.of(
+      UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII));
   private final SimPods pods;
   private final List<Epp> epps;
   private final DevProxy proxy;

@@ -3,6 +3,7 @@ package io.llmgw.scraper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -27,7 +28,7 @@ final class AdapterActivityMemory {
   /** Records what one report shows active at {@code at} and returns every adapter seen within the window. */
   Set<String> update(Set<String> running, Set<String> waiting, Instant at) {
     boolean changed = false;
-    for (Set<String> names : java.util.List.of(running, waiting)) {
+    for (Set<String> names : List.of(running, waiting)) {
       for (String name : names) {
         changed |= lastSeen.put(name, at) == null;
       }

@@ -1,5 +1,7 @@
 package io.llmgw.scraper;
 
+import io.llmgw.picker.PodMetrics;
+
 import io.llmgw.scraper.kvevents.KvEventSettings;
 import java.time.Duration;
 
@@ -10,7 +12,7 @@ import java.time.Duration;
  * @param maxConcurrent scrapes in flight at once across all endpoints
  * @param kvEvents where the pods publish their KV-cache events, which the EPP subscribes to; off by default
  * @param adapterWarmWindow how long an adapter a pod reported running or waiting counts as warm there after its
- *     reports stop naming it (default 30 s; see {@link io.llmgw.picker.PodMetrics#warm})
+ *     reports stop naming it (default 30 s; see {@link PodMetrics#warm})
  */
 public record ScrapeSettings(Duration interval, Duration modelsInterval, Duration timeout, int maxConcurrent,
     KvEventSettings kvEvents, Duration adapterWarmWindow) {

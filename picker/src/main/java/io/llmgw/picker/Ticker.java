@@ -1,8 +1,10 @@
 package io.llmgw.picker;
 
+import java.time.Clock;
+
 /**
  * A monotonic nanosecond source for durations (request timing, plugin durations); wall-clock decisions (deadlines,
- * staleness, TTLs) take a {@link java.time.Clock}. Injected, so tests drive both.
+ * staleness, TTLs) take a {@link Clock}. Injected, so tests drive both.
  */
 @FunctionalInterface
 public interface Ticker {

@@ -7,6 +7,7 @@ import io.llmgw.sim.http.SimPods;
 import io.llmgw.sim.http.SimServer;
 import io.llmgw.sim.kvpublish.VllmKvEventsConfig;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -151,7 +152,7 @@ public final class SimCommand implements Callable<Integer> {
   }
 
   private static SimConfig.Role role(String value) {
-    return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
       case "both" -> SimConfig.Role.BOTH;
       case "prefill" -> SimConfig.Role.PREFILL;
       case "decode" -> SimConfig.Role.DECODE;

@@ -7,12 +7,16 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The API keys a gateway accepts, as a file holds them: the SHA-256 of each key (never the key), the tenant it names,
@@ -48,7 +52,7 @@ public final class ApiKeys {
   private ApiKeys(Map<String, Holder> byHash) {
     this.byHash = Map.copyOf(byHash);
     this.tenants = byHash.values().stream().map(Holder::tenant)
-        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   /** The tenants the keys name. */
@@ -57,7 +61,7 @@ public final class ApiKeys {
   }
 
   /** A file read entry by entry: the keys of the entries that are well-formed, and what is wrong with the others. */
-  public record Reading(ApiKeys keys, java.util.List<String> refused) {}
+  public record Reading(ApiKeys keys, List<String> refused) {}
 
   /** The file, every entry well-formed; the first problem otherwise (start-up: a bad file stops it). */
   public static ApiKeys parse(String text) throws IOException {
@@ -97,8 +101,8 @@ public final class ApiKeys {
     }
     Map<String, Holder> out = new HashMap<>();
     Map<String, Integer> firstAt = new HashMap<>();
-    Set<String> twice = new java.util.HashSet<>();
-    java.util.List<String> refused = new java.util.ArrayList<>();
+    Set<String> twice = new HashSet<>();
+    List<String> refused = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) {
       String where = "keys[" + i + "]";
       String problem = problem(keys.get(i), where);
@@ -118,7 +122,7 @@ public final class ApiKeys {
       out.put(hash, new Holder(keys.get(i).get("tenant").asText(), keys.get(i).path("actsForOthers").asBoolean(false)));
     }
     out.keySet().removeAll(twice);
-    return new Reading(new ApiKeys(out), java.util.List.copyOf(refused));
+    return new Reading(new ApiKeys(out), List.copyOf(refused));
   }
 
   /** What is wrong with one entry, or null. */

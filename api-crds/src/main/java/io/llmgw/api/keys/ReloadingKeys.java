@@ -3,6 +3,7 @@ package io.llmgw.api.keys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -40,7 +41,7 @@ public final class ReloadingKeys implements AutoCloseable {
     byte[] read;
     try {
       read = Files.readAllBytes(file);
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       throw new IOException("API keys file " + file + ": no such file");
     } catch (IOException e) {
       throw new IOException("API keys file " + file + " cannot be read (" + e.getClass().getSimpleName() + ")");

@@ -1,5 +1,7 @@
 package io.llmgw.api.tls;
 
+import java.nio.charset.StandardCharsets;
+
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.Signature;
@@ -7,7 +9,7 @@ import java.security.cert.X509Certificate;
 
 /** Whether a private key belongs to a certificate: it signs, and the certificate's public key verifies. */
 final class Keys {
-  private static final byte[] PROBE = "llmgw key check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] PROBE = "llmgw key check".getBytes(StandardCharsets.US_ASCII);
 
   private Keys() {}
 

@@ -2,6 +2,7 @@ package io.llmgw.api.tls;
 
 import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -128,7 +129,7 @@ public final class Pki {
   }
 
   /** Writes the certificate (and its issuers, if given) and the key as PEM, the way a Kubernetes TLS Secret holds them. */
-  public static void write(Issued issued, java.nio.file.Path certFile, java.nio.file.Path keyFile) throws IOException {
+  public static void write(Issued issued, Path certFile, Path keyFile) throws IOException {
     PemFiles.writeCertificates(certFile, issued.chain());
     PemFiles.writeKey(keyFile, issued.keys().getPrivate());
   }

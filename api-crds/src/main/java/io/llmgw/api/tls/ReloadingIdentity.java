@@ -7,11 +7,13 @@ import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +32,7 @@ public final class ReloadingIdentity implements AutoCloseable {
   private byte[] lastIdentity = new byte[0];
   private byte[] lastTrust = new byte[0];
   private String lastProblem;
-  private final java.util.concurrent.atomic.AtomicLong failedReloads = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong failedReloads = new AtomicLong();
   private volatile X509Certificate serving;
   private ScheduledFuture<?> reload;
 
@@ -53,7 +55,7 @@ public final class ReloadingIdentity implements AutoCloseable {
       throw new IOException("cannot set up TLS: " + e.getMessage(), e);
     }
     if (settings.isSelfSigned()) {
-      Pki.Issued self = Pki.selfSigned("llmgw-epp", names, java.time.Duration.ofDays(365));
+      Pki.Issued self = Pki.selfSigned("llmgw-epp", names, Duration.ofDays(365));
       id.keyManager.updateIdentityCredentials(self.chain(), self.keys().getPrivate());
       id.serving = self.certificate();
       LOG.warn(

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +52,7 @@ public final class Dispatcher implements AutoCloseable {
   private final Map<String, Set<QueuedLine>> inFlight = new ConcurrentHashMap<>();
   private final AtomicInteger inFlightTotal = new AtomicInteger();
   /** The bodies of the lines in flight, in chars, which this dispatcher holds until each is answered. */
-  private final java.util.concurrent.atomic.AtomicLong inFlightChars = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong inFlightChars = new AtomicLong();
   /**
    * An eighth of the heap: a line in flight costs about three times its body (its text, the request's bytes, the
    * answer read), so lines of several megabytes each are claimed a few at a time, small ones as many as the budget lets.

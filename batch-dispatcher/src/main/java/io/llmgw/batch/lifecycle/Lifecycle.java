@@ -13,6 +13,7 @@ import io.llmgw.batch.store.LineResult;
 import io.llmgw.batch.store.StoredFile;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +44,7 @@ public final class Lifecycle implements AutoCloseable {
   private final Duration retention;
   private long lastRetentionSweep = Long.MIN_VALUE / 2; // half: now minus it must not overflow
   private volatile PeriodicLoop loop;
-  private final Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final Validations validations;
 
   /**
@@ -107,14 +110,14 @@ public final class Lifecycle implements AutoCloseable {
   /** A validation that began this often and never ended fails its batch: it may be what stops the service. */
   static final int MAX_VALIDATION_STARTS = 3;
   /** Batches whose validation this process has counted a start of and not yet seen end. */
-  private final Set<String> startedHere = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<String> startedHere = ConcurrentHashMap.newKeySet();
   private static final int MAX_REPORTED = 1_000;
 
   /**
    * Runs {@code step} on every batch in {@code status}, each on its own: a batch the store cannot read or that fails
    * its step is logged once (by id) and skipped, and the others go on.
    */
-  private void each(BatchStatus status, java.util.function.Consumer<Batch> step) {
+  private void each(BatchStatus status, Consumer<Batch> step) {
     for (String id : store.batchIds(List.of(status))) {
       try {
         store.batch(id).ifPresent(step);
@@ -225,7 +228,7 @@ public final class Lifecycle implements AutoCloseable {
       });
     } catch (IOException e) {
       // some lines may be queued: the batch stays validating and is read again (queuing a line again changes nothing)
-      throw new java.io.UncheckedIOException("reading its input file a second time failed", e);
+      throw new UncheckedIOException("reading its input file a second time failed", e);
     }
     Batch next = b.withValidation(o.total(), List.of()).moved(BatchStatus.IN_PROGRESS, nowSeconds());
     startedHere.remove(b.id());
@@ -234,7 +237,7 @@ public final class Lifecycle implements AutoCloseable {
     }
   }
 
-  private void fail(Batch b, List<io.llmgw.batch.store.LineError> errors) {
+  private void fail(Batch b, List<LineError> errors) {
     startedHere.remove(b.id());
     if (store.transition(b.id(), BatchStatus.VALIDATING, b.withValidation(0, errors).moved(BatchStatus.FAILED,
         nowSeconds()))) {

@@ -2,6 +2,7 @@ package io.llmgw.batch.lifecycle;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 /**
  * Splits a stream into lines ({@code \n}, an optional {@code \r} before it dropped), holding at most {@code maxBytes}
@@ -63,7 +64,7 @@ final class LineSplitter {
     int room = (int) Math.min(n, Math.max(0, maxBytes + 1L - kept));
     if (room > 0) {
       if (kept + room > line.length) {
-        line = java.util.Arrays.copyOf(line, Math.max(kept + room, Math.min(maxBytes + 1, line.length * 2)));
+        line = Arrays.copyOf(line, Math.max(kept + room, Math.min(maxBytes + 1, line.length * 2)));
       }
       System.arraycopy(chunk, from, line, kept, room);
       kept += room;

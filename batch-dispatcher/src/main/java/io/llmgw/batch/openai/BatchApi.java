@@ -13,6 +13,8 @@ import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.StoredFile;
 import io.llmgw.batch.upload.Uploads;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -23,6 +25,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -65,7 +68,7 @@ public final class BatchApi {
     this.uploads = uploads;
   }
 
-  public Router router(io.vertx.core.Vertx vertx) {
+  public Router router(Vertx vertx) {
     Router r = Router.router(vertx);
     // before any handler, so that errors, 404s and /metrics carry them too
     r.route().handler(ctx -> {
@@ -94,7 +97,7 @@ public final class BatchApi {
   private void failure(RoutingContext ctx) {
     int code = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
     String message = switch (code) {
-      case 413 -> "the upload exceeds the limit of " + settings.limits().maxFileBytes() + " bytes (--max-file-bytes)";
+      case 413 -> "the upload exceeds the limit of " + settings.limits().maxFileBytes() + " bytes";
       case 400 -> "the request could not be read: "
           + (ctx.failure() == null ? "bad request" : ClientText.clean(ctx.failure().getMessage()));
       default -> "the batch service failed: "
@@ -113,7 +116,7 @@ public final class BatchApi {
   private void createFile(RoutingContext ctx) {
     StoredFile f = new StoredFile("file-" + UUID.randomUUID().toString().replace("-", ""), "batch", null, 0,
         clock.millis() / 1000, Callers.owner(ctx));
-    io.vertx.core.Context loop = ctx.vertx().getOrCreateContext();
+    Context loop = ctx.vertx().getOrCreateContext();
     uploads.receive(ctx.request(), loop, f, BatchApi::safeName, outcome -> loop.runOnContext(v -> {
       switch (outcome) {
         case Uploads.Outcome.Stored stored -> send(ctx, 200, OpenAiShapes.file(stored.file()));
@@ -262,11 +265,11 @@ public final class BatchApi {
   }
 
   /** The file, if it is the caller's: another tenant's is answered as one that does not exist. */
-  private static java.util.Optional<StoredFile> ownFile(RoutingContext ctx, java.util.Optional<StoredFile> file) {
+  private static Optional<StoredFile> ownFile(RoutingContext ctx, Optional<StoredFile> file) {
     return file.filter(f -> f.owner().equals(Callers.owner(ctx)));
   }
 
-  private static java.util.Optional<Batch> ownBatch(RoutingContext ctx, java.util.Optional<Batch> batch) {
+  private static Optional<Batch> ownBatch(RoutingContext ctx, Optional<Batch> batch) {
     return batch.filter(b -> b.owner().equals(Callers.owner(ctx)));
   }
 

@@ -3,6 +3,7 @@ package io.llmgw.batch.openai;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.FileContentReader;
 import io.llmgw.batch.store.StoredFile;
+import io.llmgw.batch.upload.Uploads;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -11,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * File content out of the store as a stream: a download goes out piece by piece as the client takes it (uploads come in
- * the same way, {@link io.llmgw.batch.upload.Uploads}). Memory per transfer is a piece or two, whatever the file's
+ * the same way, {@link Uploads}). Memory per transfer is a piece or two, whatever the file's
  * size, and the store is held only while a piece moves.
  */
 final class FileTransfer {

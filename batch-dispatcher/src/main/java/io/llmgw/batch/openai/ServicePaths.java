@@ -2,14 +2,18 @@ package io.llmgw.batch.openai;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.api.ErrorCode;
+import io.llmgw.api.keys.BearerKey;
 import io.llmgw.batch.store.BatchStore;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -27,11 +31,11 @@ final class ServicePaths {
   static void route(Router r, BatchStore store, Supplier<Object> status, PrometheusRegistry registry,
       String readToken) {
     if (readToken != null) {
-      byte[] wanted = readToken.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      io.vertx.core.Handler<RoutingContext> guard = ctx -> {
-        String key = io.llmgw.api.keys.BearerKey.of(ctx.request().getHeader("authorization"));
-        if (key != null && java.security.MessageDigest.isEqual(wanted,
-            key.getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
+      byte[] wanted = readToken.getBytes(StandardCharsets.US_ASCII);
+      Handler<RoutingContext> guard = ctx -> {
+        String key = BearerKey.of(ctx.request().getHeader("authorization"));
+        if (key != null && MessageDigest.isEqual(wanted,
+            key.getBytes(StandardCharsets.US_ASCII))) {
           ctx.next();
         } else {
           ctx.response().putHeader("www-authenticate", "Bearer");

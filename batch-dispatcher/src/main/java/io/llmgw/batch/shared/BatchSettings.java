@@ -1,7 +1,10 @@
 package io.llmgw.batch.shared;
 
+import io.llmgw.api.BodyLimit;
 import io.llmgw.api.SettingException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -26,12 +29,12 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
    *     owner in {@code x-llmgw-on-behalf-of}; null when the gateway checks no keys
    * @param readToken the token {@code /metrics} and {@code /admin/batch/status} want (the EPP's read token), or null
    */
-  public record Access(java.nio.file.Path apiKeysFile, String tenantHeader, String gatewayKey, String readToken) {
+  public record Access(Path apiKeysFile, String tenantHeader, String gatewayKey, String readToken) {
     public static final Access OPEN = new Access(null, null, null, null);
 
     public Access {
       tenantHeader = tenantHeader == null || tenantHeader.isBlank() ? null
-          : tenantHeader.toLowerCase(java.util.Locale.ROOT);
+          : tenantHeader.toLowerCase(Locale.ROOT);
     }
 
     public boolean tenants() {
@@ -153,7 +156,7 @@ public record BatchSettings(Endpoints endpoints, String store, Budget budget, De
     }
 
     public static InputLimits defaults() {
-      return new InputLimits(200L << 20, io.llmgw.api.BodyLimit.DEFAULT_BYTES, 50_000);
+      return new InputLimits(200L << 20, BodyLimit.DEFAULT_BYTES, 50_000);
     }
 
     public InputLimits withDeadlines(Duration headers, Duration idle, Duration upload) {

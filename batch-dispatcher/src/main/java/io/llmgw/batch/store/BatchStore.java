@@ -1,7 +1,10 @@
 package io.llmgw.batch.store;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Everything the batch service keeps: files, batches, the queue of lines still to send and the lines' results. Two
@@ -40,7 +43,7 @@ public interface BatchStore extends AutoCloseable {
     }
     for (int i = 0; i * (long) CONTENT_PIECE < content.length; i++) {
       int from = i * CONTENT_PIECE;
-      putPiece(file.id(), i, java.util.Arrays.copyOfRange(content, from, Math.min(content.length, from
+      putPiece(file.id(), i, Arrays.copyOfRange(content, from, Math.min(content.length, from
           + CONTENT_PIECE)));
     }
     return putFile(file);
@@ -133,7 +136,7 @@ public interface BatchStore extends AutoCloseable {
    * Ends every line of the batch that is queued and not claimed with the result {@code make} gives it (cancel,
    * expiry); claimed lines finish on their own.
    */
-  int drop(String batchId, java.util.function.Function<QueuedLine, LineResult> make);
+  int drop(String batchId, Function<QueuedLine, LineResult> make);
 
   /** Lines of the batch not yet finished: queued, waiting for a retry, or claimed. */
   long remaining(String batchId);
@@ -145,7 +148,7 @@ public interface BatchStore extends AutoCloseable {
    * input line order where the store keeps one ({@link SqliteStore}), in no set order otherwise, as OpenAI's output
    * files promise none.
    */
-  void eachResult(String batchId, java.util.function.Consumer<List<LineResult>> page);
+  void eachResult(String batchId, Consumer<List<LineResult>> page);
 
   QueueStats stats(String pool);
 

@@ -2,6 +2,7 @@ package io.llmgw.batch.store;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 /**
  * A stored file's content as a stream, read from the store one piece at a time: at most one piece
@@ -24,7 +25,7 @@ public final class FileContentReader extends InputStream {
   /** The next piece whole, or null at the end: what a download writes without copying. */
   public byte[] nextPiece() throws IOException {
     if (at < piece.length) {
-      byte[] rest = java.util.Arrays.copyOfRange(piece, at, piece.length);
+      byte[] rest = Arrays.copyOfRange(piece, at, piece.length);
       at = piece.length;
       return rest;
     }

@@ -1,6 +1,7 @@
 package io.llmgw.batch.store;
 
 import java.io.OutputStream;
+import java.util.Arrays;
 
 /**
  * Writes a file's content into the store piece by piece as it is produced (at most one piece in memory), then makes it
@@ -66,7 +67,7 @@ public final class FileContentWriter extends OutputStream {
   }
 
   private void flushPiece() {
-    store.putPiece(fileId, index++, java.util.Arrays.copyOf(buffer, filled));
+    store.putPiece(fileId, index++, Arrays.copyOf(buffer, filled));
     filled = 0;
   }
 }

@@ -6,6 +6,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +73,7 @@ final class SpaceReserve {
    * {@code afterwards} (a checkpoint that gives the log's space back: its failure on a disk still full is no one's),
    * and the reserve is made again if there is room.
    */
-  <T> T deleting(java.util.function.Supplier<T> delete, Runnable afterwards) {
+  <T> T deleting(Supplier<T> delete, Runnable afterwards) {
     T deleted;
     try {
       deleted = delete.get();
@@ -93,6 +95,6 @@ final class SpaceReserve {
   /** Whether a store error says the disk or the database is full. */
   static boolean full(RuntimeException e) {
     String m = e.getMessage();
-    return m != null && m.toLowerCase(java.util.Locale.ROOT).contains("full");
+    return m != null && m.toLowerCase(Locale.ROOT).contains("full");
   }
 }

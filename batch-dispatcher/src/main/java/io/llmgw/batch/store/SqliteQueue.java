@@ -183,7 +183,7 @@ final class SqliteQueue {
   }
 
   /** At open: a store written before batches reported usage gains its token counts (zero so far). */
-  static void migrate(java.sql.Statement s) throws SQLException {
+  static void migrate(Statement s) throws SQLException {
     try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM pragma_table_info('counts') WHERE name = 'input_tokens'")) {
       if (r.next() && r.getInt(1) == 0) {
         s.executeUpdate("ALTER TABLE counts ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0");

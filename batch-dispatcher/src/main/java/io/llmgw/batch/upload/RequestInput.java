@@ -5,6 +5,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 
 /**
@@ -118,7 +119,7 @@ final class RequestInput extends InputStream {
         wait(Math.max(1, wait / 1_000_000));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("the service is stopping");
+        throw new InterruptedIOException("the service is stopping");
       }
     }
     if (System.nanoTime() - deadlineNanos >= 0) {

@@ -1,5 +1,7 @@
 package io.llmgw.batch.upload;
 
+import io.llmgw.api.ClientText;
+
 import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.FileContentWriter;
@@ -119,7 +121,7 @@ public final class Uploads implements AutoCloseable {
           }
           default -> {
             if (parts.copyPart(OutputStream.nullOutputStream(), FRAMING_BYTES) < 0) {
-              return new Outcome.Refused(400, "the field '" + io.llmgw.api.ClientText.clean(p.name())
+              return new Outcome.Refused(400, "the field '" + ClientText.clean(p.name())
                   + "' is larger than a field other than 'file' may be", null);
             }
           }
@@ -167,7 +169,7 @@ public final class Uploads implements AutoCloseable {
 
   private Outcome.Refused tooLarge() {
     return new Outcome.Refused(413, "the upload exceeds the limit of " + limits.maxFileBytes()
-        + " bytes (--max-file-bytes)", null);
+        + " bytes", null);
   }
 
   private static long contentLength(HttpServerRequest request) {

@@ -29,9 +29,9 @@ class ArchitectureRulesTest {
   static {
     MODULES.put("api", Set.of());
     MODULES.put("picker", Set.of());
-    MODULES.put("scraper", Set.of("picker"));
+    MODULES.put("scraper", Set.of("api", "picker"));
     MODULES.put("spi", Set.of());
-    MODULES.put("adapters", Set.of("picker", "spi"));
+    MODULES.put("adapters", Set.of("api", "picker", "spi"));
     MODULES.put("extproc", Set.of("api", "picker", "scraper", "spi", "adapters"));
     MODULES.put("envoy", Set.of("api"));
     MODULES.put("devproxy", Set.of("api"));

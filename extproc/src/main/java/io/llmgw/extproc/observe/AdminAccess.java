@@ -29,10 +29,6 @@ public final class AdminAccess {
     return new AdminAccess(writeToken, readToken);
   }
 
-  public boolean writesEnabled() {
-    return writeToken != null;
-  }
-
   public boolean readsProtected() {
     return readToken != null;
   }

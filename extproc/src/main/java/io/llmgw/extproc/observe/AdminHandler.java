@@ -6,8 +6,10 @@ import com.sun.net.httpserver.HttpHandler;
 import io.llmgw.adapters.AdapterStatus;
 import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.LoadableAdapter;
+import io.llmgw.api.Durations;
 import io.llmgw.extproc.state.Datastore;
 import java.io.IOException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -116,8 +118,8 @@ public final class AdminHandler implements HttpHandler {
       } else if (path.startsWith(PREFIX + "/") && path.endsWith(ENSURE) && ex.getRequestMethod().equals("POST")) {
         switch (access.write(ex.getRequestHeaders().getFirst("Authorization"))) {
           case ALLOWED -> ensureLoaded(ex, path.substring(PREFIX.length() + 1, path.length() - ENSURE.length()));
-          case DISABLED -> send(ex, 403, Map.of("error", "admin writes are off: start the EPP with "
-              + "--admin-token-file to allow them"));
+          case DISABLED -> send(ex, 403, Map.of("error", "admin writes are off: this EPP was started "
+              + "without an admin token"));
           case UNAUTHENTICATED -> {
             ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"llmgw\"");
             send(ex, 401, Map.of("error", "this call needs the admin token (Authorization: Bearer ...)"));
@@ -142,8 +144,8 @@ public final class AdminHandler implements HttpHandler {
     for (String pair : raw.split("&")) {
       int eq = pair.indexOf('=');
       try {
-        out.put(java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
-            eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        out.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+            eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
       } catch (IllegalArgumentException malformed) {
         // dropped
       }
@@ -172,7 +174,7 @@ public final class AdminHandler implements HttpHandler {
       send(ex, 200, describe(status(l)));
     } catch (ExecutionException | TimeoutException e) {
       String why = e instanceof TimeoutException ? "not loaded within "
-          + io.llmgw.api.Durations.format(adapters.settings().loadWaitTimeout())
+          + Durations.format(adapters.settings().loadWaitTimeout())
           : e.getCause().getMessage();
       Map<String, Object> body = new LinkedHashMap<>(describe(status(l)));
       body.put("error", why);

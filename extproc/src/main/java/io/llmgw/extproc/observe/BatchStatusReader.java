@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmgw.api.HttpGet;
 import io.llmgw.picker.Ticker;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,7 +20,7 @@ public final class BatchStatusReader {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long FRESH_NANOS = 1_000_000_000L;
   /** One second to answer; a queue list larger than 1 MiB is not the batch service's. */
-  private static final HttpGet HTTP = new HttpGet(java.time.Duration.ofSeconds(1), 1 << 20);
+  private static final HttpGet HTTP = new HttpGet(Duration.ofSeconds(1), 1 << 20);
 
   private final String address;
   private final Ticker ticker;

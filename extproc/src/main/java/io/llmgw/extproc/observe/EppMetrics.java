@@ -23,7 +23,11 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -184,7 +188,7 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
 
   /** Cluster mode: whether this replica leads (writes status), how many statuses it wrote, whether it has synced. */
   /** 1 while the EPP answers readiness SERVING: alerts tell "up but not ready" (starting, draining, broken) from down. */
-  public void watchReadiness(java.util.function.BooleanSupplier ready) {
+  public void watchReadiness(BooleanSupplier ready) {
     GaugeWithCallback.builder().name("llmgw_ready")
         .help("1 while the EPP is ready (routes and pods loaded, ext_proc listening, healthy); 0 otherwise")
         .callback(cb -> cb.call(ready.getAsBoolean() ? 1 : 0)).register(registry);
@@ -244,7 +248,7 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   }
 
   /** The ext_proc streams open now and the bytes of request bodies they hold while those are still arriving. */
-  public void watchStreams(java.util.function.IntSupplier open, java.util.function.LongSupplier bufferedBytes) {
+  public void watchStreams(IntSupplier open, LongSupplier bufferedBytes) {
     GaugeWithCallback.builder().name("llmgw_open_streams").help("ext_proc streams open now (--max-streams)")
         .callback(cb -> cb.call(open.getAsInt())).register(registry);
     GaugeWithCallback.builder().name("llmgw_buffered_body_bytes")
@@ -278,7 +282,7 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
             + "while it relearns")
         .labelNames("reason").callback(cb -> {
           for (EngineBlockIndex.Loss l : EngineBlockIndex.Loss.values()) {
-            cb.call(stats.losses(l), l.name().toLowerCase(java.util.Locale.ROOT));
+            cb.call(stats.losses(l), l.name().toLowerCase(Locale.ROOT));
           }
         }).register(registry);
     CounterWithCallback.builder().name("llmgw_kv_event_restarts_total")

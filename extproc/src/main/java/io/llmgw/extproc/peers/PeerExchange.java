@@ -10,12 +10,15 @@ import io.grpc.stub.StreamObserver;
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.PeerLoads;
 import io.llmgw.extproc.state.PeerSpend;
+import io.llmgw.picker.Ticker;
 import io.llmgw.picker.routed.RoutedPrefixes;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -70,7 +73,7 @@ public final class PeerExchange implements AutoCloseable {
   /** @param peers other replicas' health-port addresses, host:port */
   public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
       ScheduledExecutorService scheduler) {
-    this(peers, key, inFlight, loads, new PeerSpend(io.llmgw.picker.Ticker.system(), java.time.Duration.ZERO),
+    this(peers, key, inFlight, loads, new PeerSpend(Ticker.system(), Duration.ZERO),
         Map::of, new RoutedPrefixes(), scheduler);
   }
 
@@ -122,7 +125,7 @@ public final class PeerExchange implements AutoCloseable {
       watch(peer);
     }
     if (!listed.isEmpty()) {
-      LOG.info("peer replicas: watching the in-flight counts of {}", new java.util.TreeSet<>(listed));
+      LOG.info("peer replicas: watching the in-flight counts of {}", new TreeSet<>(listed));
     }
     if (!key.signs() && key.given()) {
       LOG.warn("peer replicas: --peers-insecure: the counts are exchanged without a secret, so anyone who can reach "

@@ -51,9 +51,9 @@ public final class PeerKey {
     try {
       read = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new IOException("--peers-secret-file " + file + " cannot be read (" + e.getClass().getSimpleName() + ")");
+      throw new IOException(file + " cannot be read (" + e.getClass().getSimpleName() + ")");
     }
-    return of(read, "--peers-secret-file " + file);
+    return of(read, file.toString());
   }
 
   static PeerKey of(byte[] bytes, String where) throws IOException {
@@ -194,6 +194,6 @@ public final class PeerKey {
   /** Never the secret: settings may be logged. */
   @Override
   public String toString() {
-    return secret != null ? "a shared secret" : insecure ? "none (--peers-insecure)" : "not given";
+    return secret != null ? "a shared secret" : insecure ? "none (insecure, by choice)" : "not given";
   }
 }

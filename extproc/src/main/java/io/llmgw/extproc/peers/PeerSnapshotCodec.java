@@ -60,7 +60,7 @@ final class PeerSnapshotCodec {
   static byte[] encode(String sender, Map<String, EndpointLoad> loads, Map<String, long[]> spendByTenant,
       List<RoutedBlocks> routed) {
     // read each endpoint once, then write: counts change while this runs
-    java.util.List<Map.Entry<String, PeerLoad>> busy = new java.util.ArrayList<>();
+    List<Map.Entry<String, PeerLoad>> busy = new ArrayList<>();
     for (Map.Entry<String, EndpointLoad> e : loads.entrySet()) {
       EndpointLoad l = e.getValue();
       if (l.total() > 0 && busy.size() < MAX_ENDPOINTS) {

@@ -3,6 +3,9 @@ package io.llmgw.extproc.pluginfile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.api.ConfigException;
+import io.llmgw.api.Durations;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -35,7 +38,7 @@ final class LlmdPlugins {
     ObjectNode ours = params.objectNode().put("tokenizer", "vllm:" + url).put("model", p.text("modelName"));
     p.absent("vllm.mmTimeout", "this EPP gives every request the one time limit vllm.timeout (multimodal ones too)");
     if (p.has("vllm.timeout")) {
-      java.time.Duration d = io.llmgw.api.Durations.parse(p.text("vllm.timeout"));
+      Duration d = Durations.parse(p.text("vllm.timeout"));
       if (d == null || d.isZero() || d.toMillis() > 120_000) {
         throw p.refuse("vllm.timeout", "'" + p.text("vllm.timeout") + "' is not a duration between 10ms and 2m");
       }
@@ -135,7 +138,7 @@ final class LlmdPlugins {
         p.absent("cookieName", "this EPP reads a session from a header (headerName) or the body's user field");
         ObjectNode ours = params.objectNode();
         if (p.has("headerName")) {
-          ours.put("sessionHeader", p.text("headerName").toLowerCase(java.util.Locale.ROOT));
+          ours.put("sessionHeader", p.text("headerName").toLowerCase(Locale.ROOT));
         }
         return ours(plugin, name, "session-id-producer", ours);
       }

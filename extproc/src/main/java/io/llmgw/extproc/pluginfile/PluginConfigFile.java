@@ -179,7 +179,7 @@ public final class PluginConfigFile {
     return CONTAINERS.convertValue(v, Object.class);
   }
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper CONTAINERS = new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final ObjectMapper CONTAINERS = new ObjectMapper();
 
   private static JsonNode list(String source, JsonNode parent, String field) throws ConfigException {
     return list(source, parent, field, field);

@@ -40,6 +40,9 @@ import io.llmgw.picker.config.PluginEnv;
 import io.llmgw.picker.config.PluginRegistry;
 import io.llmgw.picker.config.PluginSpec;
 import io.llmgw.picker.config.SchedulingConfig;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -274,8 +277,8 @@ public final class EppPlugins {
         throw new IllegalArgumentException("plugin " + PromptTokensProducer.TYPE + ": a vLLM render server needs the "
             + "parameter model, the model it serves (the request's own may name an adapter it does not know)");
       }
-      return new PromptTokensProducer(new VllmRenderTokenizer(java.net.URI.create(name.substring(
-          VllmRenderTokenizer.PREFIX.length())), model, java.time.Duration.ofMillis(
+      return new PromptTokensProducer(new VllmRenderTokenizer(URI.create(name.substring(
+          VllmRenderTokenizer.PREFIX.length())), model, Duration.ofMillis(
               p.integer("renderTimeoutMillis",
                   5000, 10, 120_000)),
           p.integer("renderMaxInFlight", 256, 1, 65_536)), maxPromptBytes(p));
@@ -287,7 +290,7 @@ public final class EppPlugins {
         yield Tokenizer.NONE;
       }
       case SimTokenizer.NAME -> new SimTokenizer();
-      default -> new HuggingFaceTokenizer(java.nio.file.Path.of(name.substring(HuggingFaceTokenizer.PREFIX.length())));
+      default -> new HuggingFaceTokenizer(Path.of(name.substring(HuggingFaceTokenizer.PREFIX.length())));
     };
     return new PromptTokensProducer(tokenizer, maxPromptBytes(p));
   }

@@ -3,6 +3,7 @@ package io.llmgw.extproc.reply;
 import io.llmgw.api.ClientText;
 import io.llmgw.api.DropReason;
 import io.llmgw.api.ErrorCode;
+import java.time.Duration;
 
 /**
  * A request the EPP answers itself, with an OpenAI-style JSON error body (the status table in docs/architecture.md).
@@ -59,7 +60,7 @@ public record ErrorReply(int status, ErrorCode code, String message, int retryAf
    * A request that waited its time to live in the queue. As llm-d answers it: 429 while the pool has endpoints (there
    * is capacity, contended: back off and retry), 503 when it has none (nothing came up to serve it).
    */
-  public static ErrorReply expired(java.time.Duration ttl, boolean poolHasEndpoints) {
+  public static ErrorReply expired(Duration ttl, boolean poolHasEndpoints) {
     String waited = "no capacity became free for this request within " + ttl.toSeconds() + " s";
     return poolHasEndpoints ? new ErrorReply(429, ErrorCode.QUEUE_TIMEOUT, waited + "; retry later")
         : unavailable(ErrorCode.NO_READY_ENDPOINT, waited + " and its pool has no ready endpoint");
@@ -80,7 +81,7 @@ public record ErrorReply(int status, ErrorCode code, String message, int retryAf
         + " bytes of unfinished request bodies; retry later");
   }
 
-  public static ErrorReply requestTimeout(java.time.Duration idle) {
+  public static ErrorReply requestTimeout(Duration idle) {
     return new ErrorReply(408, ErrorCode.REQUEST_TIMEOUT,
         "the request stopped arriving: nothing came for " + idle.toMillis() + " ms before its body was complete");
   }

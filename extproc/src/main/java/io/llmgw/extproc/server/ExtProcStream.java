@@ -14,6 +14,7 @@ import io.llmgw.extproc.body.BodyProblem;
 import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.reply.ErrorReply;
+import io.llmgw.extproc.request.Director;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.RequestState;
 import io.llmgw.extproc.request.Routed;
@@ -27,7 +28,7 @@ import java.util.UUID;
 
 /**
  * The Endpoint Picker Protocol for one HTTP request: frames in, frames out; the decision is the {@link
- * io.llmgw.extproc.request.Director}'s. Request side: headers are held (FULL_DUPLEX_STREAMED) until the body has ended,
+ * Director}'s. Request side: headers are held (FULL_DUPLEX_STREAMED) until the body has ended,
  * then the routing answer goes out as header mutation + {@code envoy.lb} metadata, followed by the body in chunks; in
  * BUFFERED mode the answer travels in the body response. Response side: every chunk passes through
  * ({@link ResponseRelay}). The request's {@link RequestState} says what a frame may still do; the exchange ends exactly

@@ -2,6 +2,8 @@ package io.llmgw.extproc.server;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.llmgw.extproc.state.Topology;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.TreeSet;
 
 /** The OpenAI {@code /v1/models} answers: every model name a route declares, or one of them. */
@@ -37,7 +39,7 @@ final class ModelList {
       rest = rest.substring(0, query);
     }
     try {
-      String model = java.net.URLDecoder.decode(rest.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+      String model = URLDecoder.decode(rest.replace("+", "%2B"), StandardCharsets.UTF_8);
       return model.isEmpty() ? null : model;
     } catch (IllegalArgumentException e) {
       return null;

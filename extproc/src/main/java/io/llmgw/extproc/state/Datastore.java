@@ -12,12 +12,14 @@ import io.llmgw.picker.Ticker;
 import io.llmgw.scraper.ScrapeState;
 import io.llmgw.scraper.ScrapeStates;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -33,7 +35,7 @@ public final class Datastore {
   private final List<Consumer<Topology>> listeners = new ArrayList<>();
   private volatile Topology topology = Topology.empty();
   private static final int MAX_ROUTELESS = 1024;
-  private final Map<String, Routeless> routeless = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Routeless> routeless = new ConcurrentHashMap<>();
   private volatile boolean loaded;
   private GatewayConfig applied = GatewayConfig.empty();
   private final ConfigHistory history;
@@ -53,7 +55,7 @@ public final class Datastore {
   }
 
   /** How long a peer replica's snapshot of its in-flight counts counts (it sends one every 25 ms). */
-  private static final java.time.Duration PEER_SNAPSHOT_FRESH = java.time.Duration.ofMillis(500);
+  private static final Duration PEER_SNAPSHOT_FRESH = Duration.ofMillis(500);
 
   /** What other replicas have in flight, as they last said (empty without peers). */
   public PeerLoads peers() {

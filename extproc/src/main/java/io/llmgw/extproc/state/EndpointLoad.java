@@ -3,6 +3,7 @@ package io.llmgw.extproc.state;
 import io.llmgw.picker.InFlight;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,7 +126,7 @@ public final class EndpointLoad implements InFlight {
         out[i++] = s.millis;
       }
     }
-    return i == out.length ? out : java.util.Arrays.copyOf(out, i);
+    return i == out.length ? out : Arrays.copyOf(out, i);
   }
 
   /** Snapshot for the EPP's own metrics. */

@@ -8,6 +8,7 @@ import io.llmgw.api.ModelRewrite;
 import io.llmgw.api.ObjectiveKey;
 import io.llmgw.api.PodInfo;
 import io.llmgw.api.PoolKey;
+import io.llmgw.api.RouteAdapter;
 import io.llmgw.api.TenantBudget;
 import io.llmgw.picker.Endpoint;
 import io.llmgw.picker.Role;
@@ -15,6 +16,7 @@ import io.llmgw.scraper.Engine;
 import io.llmgw.scraper.ScrapeTarget;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +86,7 @@ public record Topology(Map<String, RouteView> routesByModel, RouteView anyModel,
     }
     // a rewrite's exact matches leave the pool's other models to pass through, as in llm-d; its rule without matches
     // takes them all before this is asked
-    Set<PoolKey> named = new java.util.HashSet<>();
+    Set<PoolKey> named = new HashSet<>();
     config.routes().forEach(r -> r.poolNames().forEach(n -> named.add(r.key().pool(n))));
     List<PoolView> routeless = pools.values().stream().filter(p -> !named.contains(p.key())).toList();
     return new Topology(Map.copyOf(routes), anyModel, routeless, pools, Map.copyOf(objectives),
@@ -101,7 +103,7 @@ public record Topology(Map<String, RouteView> routesByModel, RouteView anyModel,
   /** The route a pool no route names serves one model its pods report by: the model itself, at priority 0. */
   static RouteView routeless(PoolView pool, String model) {
     LLMRoute route = new LLMRoute(pool.key().namespace(), pool.key().name(), List.of(pool.key().name()),
-        new io.llmgw.api.RouteAdapter(model, 0, List.of(), List.of()));
+        new RouteAdapter(model, 0, List.of(), List.of()));
     return new RouteView(route, List.of(pool));
   }
 

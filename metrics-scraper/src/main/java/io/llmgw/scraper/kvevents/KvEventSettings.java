@@ -1,5 +1,6 @@
 package io.llmgw.scraper.kvevents;
 
+import io.llmgw.api.SettingException;
 import java.time.Duration;
 
 /**
@@ -20,22 +21,24 @@ public record KvEventSettings(int port, int replayPort, String topic, Duration r
   public static final KvEventSettings OFF = new KvEventSettings(0, 0, "", Duration.ofSeconds(1));
 
   public KvEventSettings {
-    if (port < 0 || port > 65535 || replayPort < 0 || replayPort > 65535) {
-      throw new IllegalArgumentException("--kv-events-port and --kv-events-replay-port must be within 0..65535");
+    if (port < 0 || port > 65535) {
+      throw new SettingException("kvEvents.port", "must be within 0..65535");
+    }
+    if (replayPort < 0 || replayPort > 65535) {
+      throw new SettingException("kvEvents.replayPort", "must be within 0..65535");
     }
     if (replayTimeout.isNegative() || replayTimeout.isZero()) {
       throw new IllegalArgumentException("the KV-event replay timeout must be positive");
     }
     if (maxMessageBytes < 1024) {
-      throw new IllegalArgumentException("--kv-events-max-message-bytes must be at least 1024, not " + maxMessageBytes);
+      throw new SettingException("kvEvents.maxMessageBytes", "must be at least 1024, not " + maxMessageBytes);
     }
     if (budgetBytes < IntakeBudget.MIN_SHARE_BYTES) {
-      throw new IllegalArgumentException("--kv-events-budget-bytes must be at least " + IntakeBudget.MIN_SHARE_BYTES
-          + ", not " + budgetBytes);
+      throw new SettingException("kvEvents.budgetBytes", "must be at least " + IntakeBudget.MIN_SHARE_BYTES + ", not "
+          + budgetBytes);
     }
     if (podBytesPerSecond < 1024) {
-      throw new IllegalArgumentException("--kv-events-pod-bytes-per-second must be at least 1024, not "
-          + podBytesPerSecond);
+      throw new SettingException("kvEvents.podBytesPerSecond", "must be at least 1024, not " + podBytesPerSecond);
     }
     topic = topic == null ? "" : topic;
   }

@@ -4,6 +4,7 @@ import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.kvcache.EngineBlockIndex.Loss;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -281,7 +282,7 @@ final class PodEventStream {
       loggedAt.put(loss, now);
       LOG.warn("{}: KV-cache events lost ({}): {}; its blocks are dropped and it is routed on the approximate prefix "
           + "index while the index relearns it (logged at most once a minute per pod and cause; "
-          + "llmgw_kv_event_losses_total counts all)", pod, loss.name().toLowerCase(java.util.Locale.ROOT), detail);
+          + "llmgw_kv_event_losses_total counts all)", pod, loss.name().toLowerCase(Locale.ROOT), detail);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.llmgw.picker.attributes;
 
 import io.llmgw.picker.kvcache.BlockKeys;
+import java.util.Objects;
 
 /**
  * A request's prompt as the engine's token ids, tokenized on first use, and its blocks' keys ({@link BlockKeys}) for
@@ -41,7 +42,7 @@ public final class PromptTokens {
 
   /** Keys of the prompt's leading full blocks of {@code blockSize} tokens, cached under {@code adapter}. */
   public long[] blockKeys(int blockSize, String adapter, int maxBlocks) {
-    if (keys == null || blockSize != keysBlockSize || !java.util.Objects.equals(adapter, keysAdapter)) {
+    if (keys == null || blockSize != keysBlockSize || !Objects.equals(adapter, keysAdapter)) {
       int[] t = ids();
       keys = t.length < blockSize ? NO_KEYS : BlockKeys.chain(t, blockSize, adapter, maxBlocks);
       keysBlockSize = blockSize;

@@ -1,9 +1,11 @@
 package io.llmgw.sim.engine;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -214,7 +216,7 @@ public final class Engine {
     scheduler.schedule(ms, this::completeStep);
   }
 
-  private static final java.util.Comparator<Sequence> BY_PRIORITY = java.util.Comparator
+  private static final Comparator<Sequence> BY_PRIORITY = Comparator
       .comparingInt((Sequence s) -> s.request.priority()).thenComparingLong(s -> s.arrivedNanos);
 
   /**
@@ -285,23 +287,13 @@ public final class Engine {
       }
     }
     runningNow = running.size();
-    metrics.loraStep(runningAdapters(), adaptersOf(waiting), nowEpochSeconds());
+    metrics.loraStep(runningAdapters(), waitingAdapters(), nowEpochSeconds());
     if (running.isEmpty() && waiting.isEmpty()) {
       stepping = false;
     } else {
       // with async scheduling the next step was chosen when this one started, unless nothing was left to run
       step(config.asyncScheduling() && !running.isEmpty() ? stepStartNanos : Long.MAX_VALUE);
     }
-  }
-
-  private static Set<String> adaptersOf(List<Sequence> sequences) {
-    Set<String> out = new LinkedHashSet<>();
-    for (Sequence s : sequences) {
-      if (s.adapter() != null) {
-        out.add(s.adapter());
-      }
-    }
-    return out;
   }
 
   public SimConfig config() {
@@ -331,16 +323,16 @@ public final class Engine {
 
   /** Adapters of the running batch: the GPU slots that cannot be given up. */
   public Set<String> runningAdapters() {
-    return adaptersOf(running);
+    return Sequence.adaptersOf(running);
   }
 
   public Set<String> waitingAdapters() {
-    return adaptersOf(waiting);
+    return Sequence.adaptersOf(waiting);
   }
 
   /** Registered adapters and their paths, in registration order. */
   public Map<String, String> adapters() {
-    return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tiers.registered()));
+    return Collections.unmodifiableMap(new LinkedHashMap<>(tiers.registered()));
   }
 
   double nowEpochSeconds() {

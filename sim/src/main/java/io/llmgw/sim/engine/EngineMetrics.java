@@ -4,9 +4,14 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * The vLLM metrics one simulated server exports, named and labelled as released vLLM's {@code /metrics} (V1 engine:
@@ -77,8 +82,8 @@ public final class EngineMetrics {
    * others: a page holds one series per combination seen, and the newest value is the current one. Kept here as vLLM
    * does, bounded to the {@value #LORA_INFO_SERIES} most recently set (vLLM's grows without bound).
    */
-  private final Map<LoraLabels, Double> loraInfo = java.util.Collections.synchronizedMap(
-      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+  private final Map<LoraLabels, Double> loraInfo = Collections.synchronizedMap(
+      new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<LoraLabels, Double> eldest) {
           return size() > LORA_INFO_SERIES;
@@ -87,7 +92,7 @@ public final class EngineMetrics {
   private static final int LORA_INFO_SERIES = 64;
 
   /** What an engine step running these adapters sets, at {@code epochSeconds}. Called by the engine's thread. */
-  void loraStep(java.util.Set<String> running, java.util.Set<String> waiting, double epochSeconds) {
+  void loraStep(Set<String> running, Set<String> waiting, double epochSeconds) {
     loraInfo.put(new LoraLabels(String.join(",", new TreeSet<>(running)), String.join(",", new TreeSet<>(waiting))),
         epochSeconds);
   }
@@ -131,7 +136,7 @@ public final class EngineMetrics {
   }
 
   void activated(String adapter, AdapterTiers.Level from) {
-    activations.labelValues(model, adapter, from.name().toLowerCase(java.util.Locale.ROOT)).inc();
+    activations.labelValues(model, adapter, from.name().toLowerCase(Locale.ROOT)).inc();
   }
 
   /** A request that named a prefill pod: {@code pulled}, or why it was prefilled here instead. */
@@ -168,7 +173,7 @@ public final class EngineMetrics {
     return Counter.builder().name(name).help(help).labelNames(labels).register(registry);
   }
 
-  private void gauge(String name, String help, java.util.function.Consumer<GaugeWithCallback.Callback> cb) {
+  private void gauge(String name, String help, Consumer<GaugeWithCallback.Callback> cb) {
     GaugeWithCallback.builder().name(name).help(help).labelNames("model_name", "engine").callback(cb::accept)
         .register(registry);
   }

@@ -1,5 +1,8 @@
 package io.llmgw.sim.engine;
 
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /** A request inside the engine: its progress and timings. Engine-thread only. */
@@ -29,5 +32,16 @@ public final class Sequence implements Engine.Submission {
 
   String adapter() {
     return request.adapter();
+  }
+
+  /** The adapters of these sequences, each once, in their order. */
+  static Set<String> adaptersOf(List<Sequence> sequences) {
+    Set<String> out = new LinkedHashSet<>();
+    for (Sequence s : sequences) {
+      if (s.adapter() != null) {
+        out.add(s.adapter());
+      }
+    }
+    return out;
   }
 }

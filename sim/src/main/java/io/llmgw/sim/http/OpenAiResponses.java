@@ -4,9 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.sim.engine.SequenceListener.Usage;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 /** The OpenAI wire shapes the simulator answers with: whole responses, SSE chunks, model lists and errors. */
 final class OpenAiResponses {
@@ -46,7 +50,7 @@ final class OpenAiResponses {
       ObjectNode item = data.addObject().put("index", i).put("object", "embedding");
       long seed = net.openhft.hashing.LongHashFunction.xx(r.model().hashCode())
           .hashChars(i < inputs.length ? inputs[i] : "");
-      java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+      SplittableRandom random = new SplittableRandom(seed);
       double[] x = new double[EMBEDDING_DIMENSIONS];
       double norm = 0;
       for (int d = 0; d < x.length; d++) {
@@ -54,11 +58,11 @@ final class OpenAiResponses {
         norm += x[d] * x[d];
       }
       if (r.base64()) {
-        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(4 * x.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer bytes = ByteBuffer.allocate(4 * x.length).order(ByteOrder.LITTLE_ENDIAN);
         for (double value : x) {
           bytes.putFloat((float) (value / Math.sqrt(norm)));
         }
-        item.put("embedding", java.util.Base64.getEncoder().encodeToString(bytes.array()));
+        item.put("embedding", Base64.getEncoder().encodeToString(bytes.array()));
       } else {
         ArrayNode v = item.putArray("embedding");
         for (double value : x) {

@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import java.io.IOException;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,7 +102,7 @@ final class PdSidecar {
   private static Future<JsonNode> parse(Buffer b) {
     try {
       return Future.succeededFuture(OpenAiResponses.JSON.readTree(b.getBytes()));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return Future.failedFuture("the answer is not JSON: " + e.getMessage());
     }
   }

@@ -1,17 +1,19 @@
 package io.llmgw.sim.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
+import java.util.function.Consumer;
 
 /** The simulator's HTTP plumbing: bodies read within a limit, JSON in, and answers out in vLLM's shapes. */
 final class SimHttp {
   private SimHttp() {}
 
   /** Reads the body up to {@link SimServer#MAX_BODY_BYTES}; a larger one is answered 413 and never buffered whole. */
-  static void withBody(HttpServerRequest req, java.util.function.Consumer<Buffer> then) {
+  static void withBody(HttpServerRequest req, Consumer<Buffer> then) {
     Buffer buf = Buffer.buffer();
     boolean[] tooLarge = {false};
     req.handler(chunk -> {
@@ -35,7 +37,7 @@ final class SimHttp {
   static JsonNode readJson(Buffer bytes) {
     try {
       return OpenAiResponses.JSON.readTree(bytes.getBytes());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("the request body is not valid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new IllegalArgumentException("the request body could not be read: " + e.getMessage());

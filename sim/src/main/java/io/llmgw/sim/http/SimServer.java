@@ -1,6 +1,7 @@
 package io.llmgw.sim.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.sim.engine.Engine;
 import io.llmgw.sim.engine.KvEventSink;
 import io.llmgw.sim.engine.LoadResult;
@@ -16,8 +17,12 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +44,7 @@ public final class SimServer extends AbstractVerticle {
   /** The seed of this pod's block hashes, which only the pod knows (vLLM draws its own at random). */
   private final long blockHashSeed;
   private volatile Engine engine;
-  private final java.util.concurrent.atomic.AtomicLong renders = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong renders = new AtomicLong();
   private KvEventPublisher kvEvents;
   private HttpServer server;
   private KvHandoffs handoffs;
@@ -69,10 +74,10 @@ public final class SimServer extends AbstractVerticle {
     engine = new Engine(config, new VertxScheduler(vertx), kvEvents == null ? KvEventSink.NONE : kvEvents);
     if (config.runtimePort() > 0) {
       try {
-        runtime = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
-            .forAddress(new java.net.InetSocketAddress(host, config.runtimePort()))
+        runtime = NettyServerBuilder
+            .forAddress(new InetSocketAddress(host, config.runtimePort()))
             .addService(new SimModelRuntime(context, engine, config)).build().start();
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         started.fail(e);
         return;
       }
@@ -151,7 +156,7 @@ public final class SimServer extends AbstractVerticle {
     }
   }
 
-  private static final java.util.Map<String, OpenAiRequest.Api> API = java.util.Map.of(
+  private static final Map<String, OpenAiRequest.Api> API = Map.of(
       "/v1/chat/completions", OpenAiRequest.Api.CHAT, "/v1/completions", OpenAiRequest.Api.COMPLETIONS,
       "/v1/embeddings", OpenAiRequest.Api.EMBEDDINGS, "/v1/responses", OpenAiRequest.Api.RESPONSES);
 

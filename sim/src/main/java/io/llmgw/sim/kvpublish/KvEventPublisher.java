@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -74,7 +75,7 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
     thread.start();
     try {
       bound.join();
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       context.close();
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }

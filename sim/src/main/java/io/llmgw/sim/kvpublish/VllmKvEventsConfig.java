@@ -3,6 +3,7 @@ package io.llmgw.sim.kvpublish;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.llmgw.sim.engine.KvEventsConfig;
+import java.io.IOException;
 
 /**
  * Reads vLLM's {@code --kv-events-config} JSON ({@code enable_kv_cache_events}, {@code publisher} "zmq",
@@ -19,7 +20,7 @@ public final class VllmKvEventsConfig {
     JsonNode n;
     try {
       n = JSON.readTree(json);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalArgumentException("--kv-events-config is not JSON: " + e.getMessage());
     }
     if (n == null || !n.isObject()) {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,9 +50,9 @@ public final class FlowControl {
   /** When a request last had to wait: the pool is contended for a while after. */
   private volatile long lastQueuedMillis = Long.MIN_VALUE / 2;
   /** Token fairness's counters per set of pools (as many as the routes' pool sets), kept while queues come and go. */
-  private final Map<PoolSet, TokenCounters> counters = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<PoolSet, TokenCounters> counters = new ConcurrentHashMap<>();
   /** The same, found by the one pool of a single-pool set: the request path asks without building a set. */
-  private final Map<PoolKey, TokenCounters> singleCounters = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<PoolKey, TokenCounters> singleCounters = new ConcurrentHashMap<>();
   private final AtomicBoolean signalled = new AtomicBoolean();
   /** Requests in all queues: signals (one per response end, one per scrape) cost nothing while it is zero. */
   private final AtomicInteger queued = new AtomicInteger();

@@ -3,6 +3,7 @@ package io.llmgw.extproc.flow.options;
 import io.llmgw.api.cli.Converters;
 import io.llmgw.extproc.flow.core.FlowSettings;
 import io.llmgw.picker.SaturationSettings;
+import java.time.Clock;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -80,7 +81,7 @@ public final class FlowOptions {
 
   public SaturationSettings saturation() {
     SaturationSettings s = new SaturationSettings(queueLimit, kvLimit, staleAfter);
-    s.detector(java.time.Clock.systemUTC()); // validates
+    s.detector(Clock.systemUTC()); // validates
     return s;
   }
 }

@@ -10,7 +10,7 @@ import java.util.Set;
  * The flow a request names to share fairly with others of its priority in flow control: the {@link EppProtocol}
  * fairness header's value. Absent, the request's flow is its route (flow control names it only when the request
  * queues, so a request that never waits builds no name). A request with a tenant shares as its tenant, whatever the
- * header says ({@link io.llmgw.extproc.flow.plugins.FlowShare}): a client cannot dodge its share by naming flows.
+ * header says ({@link FlowShare}): a client cannot dodge its share by naming flows.
  */
 public final class FairnessIdProducer implements Producer {
   public static final AttributeKey<String> FAIRNESS_ID = AttributeKey.of("fairness-id", String.class,

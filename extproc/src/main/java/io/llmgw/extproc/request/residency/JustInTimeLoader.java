@@ -3,6 +3,7 @@ package io.llmgw.extproc.request.residency;
 import io.llmgw.adapters.LoadFailure;
 import io.llmgw.adapters.LoadQueue;
 import io.llmgw.api.ErrorCode;
+import io.llmgw.api.InferencePool;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
@@ -27,7 +28,7 @@ import java.util.function.DoubleConsumer;
  * redirect to the version still serving holds only while that version is resident; after that the request goes back
  * to the route's target. Targets without a source need no particular endpoint, but one that no endpoint lists is
  * answered 503 unless its pool's pods resolve adapters themselves
- * ({@link io.llmgw.api.InferencePool#adaptersResolvedByServer}).
+ * ({@link InferencePool#adaptersResolvedByServer}).
  */
 public final class JustInTimeLoader implements Loader {
   public static final String TYPE = "just-in-time-loader";

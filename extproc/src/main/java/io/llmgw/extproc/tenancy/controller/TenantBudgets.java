@@ -2,6 +2,7 @@ package io.llmgw.extproc.tenancy.controller;
 
 import io.llmgw.api.ClientText;
 import io.llmgw.api.ErrorCode;
+import io.llmgw.api.OverBudget;
 import io.llmgw.api.TenantBudget;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.state.PeerSpend;
@@ -13,12 +14,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -98,7 +102,7 @@ public final class TenantBudgets {
     }
     long now = clock.millis();
     ArrayDeque<Waiter> line = waiting.get(tenant);
-    BudgetVerdict verdict = line != null && budget.overBudget() == io.llmgw.api.OverBudget.QUEUE
+    BudgetVerdict verdict = line != null && budget.overBudget() == OverBudget.QUEUE
         ? new BudgetVerdict.NotNow(TenantLedger.PER_MINUTE, 0) // others of the tenant wait already: behind them
         : ledger.reserve(tokens, now, elsewhere.lastMinute(tenant), elsewhere.lastDay(tenant),
             elsewhere.inFlight(tenant));
@@ -157,7 +161,7 @@ public final class TenantBudgets {
   /** A row per tenant with limits: what it spent here and elsewhere, what waits, and its limits. */
   public synchronized Map<String, TenantRow> rows() {
     long now = clock.millis();
-    Map<String, TenantRow> out = new java.util.TreeMap<>();
+    Map<String, TenantRow> out = new TreeMap<>();
     ledgers.forEach((t, l) -> {
       ArrayDeque<Waiter> line = waiting.get(t);
       out.put(t, new TenantRow(t, l.spentLastMinute(now) + elsewhere.lastMinute(t), l.limits().tokensPerMinute(),
@@ -171,7 +175,7 @@ public final class TenantBudgets {
    * The configuration's budgets: each with limits gets its ledger now (so its row shows what it spent through the other
    * replicas before it sends anything here); a budget removed takes its ledger along (no budget, no limits).
    */
-  public void budgets(java.util.Collection<TenantBudget> budgets) {
+  public void budgets(Collection<TenantBudget> budgets) {
     List<Runnable> outcomes = new ArrayList<>();
     synchronized (this) {
       noLongerLimited(budgets, outcomes);
@@ -179,8 +183,8 @@ public final class TenantBudgets {
     outcomes.forEach(Runnable::run);
   }
 
-  private void noLongerLimited(java.util.Collection<TenantBudget> budgets, List<Runnable> outcomes) {
-    Set<String> budgeted = new java.util.HashSet<>();
+  private void noLongerLimited(Collection<TenantBudget> budgets, List<Runnable> outcomes) {
+    Set<String> budgeted = new HashSet<>();
     for (TenantBudget b : budgets) {
       if (ledger(b.name(), b) != null) {
         budgeted.add(b.name());

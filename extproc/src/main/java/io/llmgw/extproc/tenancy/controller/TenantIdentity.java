@@ -7,6 +7,7 @@ import io.llmgw.api.keys.ApiKeys;
 import io.llmgw.api.keys.BearerKey;
 import io.llmgw.api.keys.ReloadingKeys;
 import io.llmgw.extproc.reply.ErrorReply;
+import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -47,7 +48,7 @@ public final class TenantIdentity {
     if (s.apiKeysFile() != null) {
       try {
         keys = ReloadingKeys.start(s.apiKeysFile(), s.keysReloadPeriod(), scheduler);
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         throw new SettingException("tenancy.apiKeysFile", "cannot be used: " + e.getMessage());
       }
     }

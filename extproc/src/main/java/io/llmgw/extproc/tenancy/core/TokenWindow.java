@@ -1,5 +1,7 @@
 package io.llmgw.extproc.tenancy.core;
 
+import java.util.Arrays;
+
 /**
  * Tokens charged in a sliding window (a minute, a day), in buckets. A charge counts from the moment it is made until a
  * whole window after the end of its bucket: never less than a window, so the sum at any moment covers every charge of
@@ -22,7 +24,7 @@ final class TokenWindow {
     this.span = (int) (windowMillis / bucketMillis);
     this.amounts = new long[span + 1];
     this.buckets = new long[span + 1];
-    java.util.Arrays.fill(buckets, Long.MIN_VALUE);
+    Arrays.fill(buckets, Long.MIN_VALUE);
   }
 
   /** Tokens that count now. */

@@ -4,8 +4,10 @@ import io.llmgw.extproc.tenancy.controller.TenantBudgets;
 import io.llmgw.extproc.tenancy.controller.TenantEvents;
 import io.llmgw.extproc.tenancy.controller.TenantRow;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -60,8 +62,8 @@ public final class TenantMetrics implements TenantEvents {
   }
 
   /** Edits of the API keys file refused (the last good keys stayed), read at scrape time. */
-  public static void watchKeys(PrometheusRegistry registry, java.util.function.LongSupplier refused) {
-    io.prometheus.metrics.core.metrics.CounterWithCallback.builder().name("llmgw_api_keys_refused_total")
+  public static void watchKeys(PrometheusRegistry registry, LongSupplier refused) {
+    CounterWithCallback.builder().name("llmgw_api_keys_refused_total")
         .help("Edits of the API keys file refused for a problem the log names; the last good keys stayed")
         .callback(cb -> cb.call(refused.getAsLong())).register(registry);
   }
