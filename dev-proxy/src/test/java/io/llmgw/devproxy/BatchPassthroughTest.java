@@ -25,7 +25,7 @@ class BatchPassthroughTest {
         .withEpp("127.0.0.1", LoopbackPorts.free()))) {
       HttpResponse<String> r = get(proxy, "/v1/batches");
       assertThat(r.statusCode()).isEqualTo(404);
-      assertThat(r.body()).contains("\"error\"").contains("--batch-service");
+      assertThat(r.body()).contains("\"error\"").contains("no batch service behind this proxy").contains("llmgw batch");
       assertThat(BatchPassthrough.handles("/v1/files/file-1/content")).isTrue();
       assertThat(BatchPassthrough.handles("/v1/filesystem")).isFalse();
       assertThat(BatchPassthrough.handles("/v1/chat/completions")).isFalse();
