@@ -66,7 +66,7 @@ public final class LoadReader implements AutoCloseable {
     }
     if (r.statusCode() != 200) {
       throw new Unreadable(uri + " answered " + r.statusCode() + (r.statusCode() == 401
-          ? " (the EPP wants its read token)" : ""));
+          ? " (the EPP wants its read token: setting endpoints.eppToken)" : ""));
     }
     if (r.body().length > MAX_BYTES) {
       throw new Unreadable(uri + " answered " + r.body().length + " bytes, more than " + MAX_BYTES);

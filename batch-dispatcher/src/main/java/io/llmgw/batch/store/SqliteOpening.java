@@ -34,7 +34,7 @@ record SqliteOpening(Connection db, Connection reads, FileChannel lockChannel, F
       }
       if (lock == null) {
         throw new IllegalStateException("another batch dispatcher has " + file + " open (the embedded store serves "
-            + "one process; run several dispatchers on a Redis store)");
+            + "one process; run several dispatchers on a redis:// store)");
       }
       Connection db = DriverManager.getConnection("jdbc:sqlite:" + file);
       try (Statement s = db.createStatement()) {

@@ -217,7 +217,7 @@ class BatchServiceTest {
         LoadReader without = new LoadReader(gateway.admin(), Duration.ofSeconds(2), null)) {
       assertThat(with.read().pools()).hasSize(1);
       assertThatThrownBy(without::read).isInstanceOf(LoadReader.Unreadable.class)
-          .hasMessageContaining("401").hasMessageContaining("--epp-token-file");
+          .hasMessageContaining("401").hasMessageContaining("endpoints.eppToken");
     }
     assertThat(BatchSettings.defaults().toString()).doesNotContain("token");
   }
@@ -427,7 +427,7 @@ class BatchServiceTest {
         .asText()).contains("UTF-8");
     ApiClient.Reply big = api.upload("batch", new byte[20_000]);
     assertThat(big.status()).isEqualTo(413);
-    assertThat(big.json().get("error").get("message").asText()).contains("--max-file-bytes");
+    assertThat(big.json().get("error").get("message").asText()).contains("limit of 16384 bytes");
     assertThat(api.post("/v1/batches", "{\"input_file_id\":\"file-nope\",\"endpoint\":\"/v1/chat/completions\","
         + "\"completion_window\":\"24h\"}").status()).isEqualTo(404);
     String file = api.upload("batch", lines(1)).json().get("id").asText();
