@@ -128,6 +128,11 @@ public final class SimCommand implements Callable<Integer> {
       + "vLLM: vllm:lora_adapter_loaded{adapter_name,level} (default: off, /metrics as released vLLM publishes it).")
   boolean proposedMetrics;
 
+  @Option(names = "--enable-auto-tool-choice", description = "vLLM's flag: serve tool_choice auto (the default when "
+      + "a request has tools), answering with a tool call where a model would; without it such a request is a 400, "
+      + "as vLLM answers it.")
+  boolean enableAutoToolChoice;
+
   public SimConfig config() {
     SimConfig.Builder b = SimConfig.builder();
     if (profile != null) {
@@ -147,7 +152,7 @@ public final class SimCommand implements Callable<Integer> {
         .seed(seed)
         .runtimePort(runtimePort).priorityScheduling(schedulingPolicy.equals("priority"))
         .kvEvents(kvEventsConfig == null ? KvEventsConfig.OFF : VllmKvEventsConfig.parse(kvEventsConfig))
-        .proposedMetrics(proposedMetrics);
+        .proposedMetrics(proposedMetrics).autoToolChoice(enableAutoToolChoice);
     return b.build();
   }
 

@@ -37,6 +37,8 @@ import java.util.List;
  *     {@code priority} (lower first, default 0), and one that finds no room preempts running requests of a lower
  *     priority (they wait again and recompute their KV cache when readmitted); false: first come, first served
  * @param kvEvents where the pod publishes its KV-cache events (vLLM's {@code --kv-events-config}); {@code OFF} by default
+ * @param autoToolChoice vLLM's {@code --enable-auto-tool-choice}: {@code tool_choice: auto} (and tools without a
+ *     choice) is served, the simulator deciding to call a tool as a model with a tool parser would; without it, a 400
  * @param proposedMetrics also export series that are only proposed upstream, not in released vLLM
  *     ({@code vllm:lora_adapter_loaded}, an open vLLM pull request); off by default, so the simulator's {@code /metrics}
  *     is what a released vLLM publishes
@@ -69,7 +71,8 @@ public record SimConfig(
     int runtimePort,
     boolean priorityScheduling,
     KvEventsConfig kvEvents,
-    boolean proposedMetrics) {
+    boolean proposedMetrics,
+    boolean autoToolChoice) {
 
   public static final String DEFAULT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -142,6 +145,7 @@ public record SimConfig(
     b.priorityScheduling = priorityScheduling;
     b.kvEvents = kvEvents;
     b.proposedMetrics = proposedMetrics;
+    b.autoToolChoice = autoToolChoice;
     return b;
   }
 
@@ -175,8 +179,15 @@ public record SimConfig(
     private List<String> adapters = List.of();
     private KvEventsConfig kvEvents = KvEventsConfig.OFF;
     private boolean proposedMetrics;
+    private boolean autoToolChoice;
 
     private Builder() {}
+
+    /** vLLM's {@code --enable-auto-tool-choice} (see {@link SimConfig#autoToolChoice}). */
+    public Builder autoToolChoice(boolean on) {
+      autoToolChoice = on;
+      return this;
+    }
 
     /** Also export series only proposed upstream (see {@link SimConfig#proposedMetrics}). */
     public Builder proposedMetrics(boolean on) {
@@ -293,7 +304,8 @@ public record SimConfig(
       return new SimConfig(model, maxNumSeqs, maxWaiting, maxLoras, maxCpuLoras, numGpuBlocks, blockSize, maxModelLen,
           prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, decodePerKvTokenUs, maxNumBatchedTokens,
           kvTransferPerTokenUs, apiOverheadMs, asyncScheduling, role, loraLoadMs, loraSwapMs,
-          meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling, kvEvents, proposedMetrics);
+          meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling, kvEvents, proposedMetrics,
+          autoToolChoice);
     }
 
     /** vLLM's {@code --scheduling-policy priority} instead of first come, first served. */

@@ -15,7 +15,7 @@ import net.openhft.hashing.LongHashFunction;
  * vLLM's block hashes do.
  */
 record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, boolean stream,
-    boolean includeUsage, int priority, int inputs, boolean base64) {
+    boolean includeUsage, int priority, int inputs, boolean base64, Structured structured) {
 
   /** The OpenAI endpoint the request came to. */
   enum Api { CHAT, COMPLETIONS, EMBEDDINGS, RESPONSES }
@@ -24,8 +24,13 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
     return api == Api.CHAT;
   }
 
-  /** Reads the body, or throws {@link IllegalArgumentException} with a message fit for a 400. */
+  /** Reads the body as a server without {@code --enable-auto-tool-choice} does. */
   static OpenAiRequest parse(Api api, JsonNode body) {
+    return parse(api, body, false);
+  }
+
+  /** Reads the body, or throws {@link IllegalArgumentException} with a message fit for a 400. */
+  static OpenAiRequest parse(Api api, JsonNode body, boolean autoToolChoice) {
     if (body == null || !body.isObject()) {
       throw new IllegalArgumentException("the request body must be a JSON object");
     }
@@ -37,11 +42,12 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
       JsonNode input = body.get("input");
       int inputs = input != null && input.isArray() && !input.isEmpty() && !input.get(0).isNumber() ? input.size() : 1;
       return new OpenAiRequest(api, model.asText(), embeddingInput(input), 1, false, false, 0, inputs,
-          base64(body.get("encoding_format")));
+          base64(body.get("encoding_format")), null);
     }
     String prompt = switch (api) {
-      case CHAT -> messages(body.get("messages"));
-      case RESPONSES -> body.path("instructions").asText("") + responsesInput(body.get("input"));
+      // the tools go into the prompt, as a chat template writes them
+      case CHAT -> tools(body) + messages(body.get("messages"));
+      case RESPONSES -> body.path("instructions").asText("") + tools(body) + responsesInput(body.get("input"));
       default -> prompt(body.get("prompt"));
     };
     Integer maxTokens = null;
@@ -66,7 +72,8 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
     }
     boolean streamed = stream != null && stream.asBoolean();
     return new OpenAiRequest(api, model.asText(), prompt, maxTokens, streamed, usage.asBoolean(false),
-        priority == null || priority.isNull() ? 0 : priority.asInt(), 1, false);
+        priority == null || priority.isNull() ? 0 : priority.asInt(), 1, false,
+        api == Api.COMPLETIONS ? null : Structured.parse(api, body, autoToolChoice));
   }
 
   /** vLLM's {@code encoding_format}: {@code float} (the default) or {@code base64} (little-endian float32). */
@@ -120,11 +127,25 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
   }
 
   SimRequest toEngine(String adapter, int blockSize, long hashSeed, int meanOutputTokens, SplittableRandom random) {
+    return toEngine(adapter, blockSize, hashSeed, meanOutputTokens, random, null);
+  }
+
+  /** @param plan the answer decided beforehand (its tokens, cut by {@code max_tokens}); null for free text */
+  SimRequest toEngine(String adapter, int blockSize, long hashSeed, int meanOutputTokens, SplittableRandom random,
+      Plan plan) {
     int[] tokenIds = SimTokens.encode(prompt);
     int promptTokens = Math.max(1, tokenIds.length);
-    int tokens = maxTokens != null ? maxTokens : 1 + random.nextInt(2 * meanOutputTokens - 1);
+    int tokens;
+    boolean capped;
+    if (plan != null) {
+      capped = maxTokens != null && maxTokens < plan.tokens();
+      tokens = capped ? maxTokens : plan.tokens();
+    } else {
+      capped = maxTokens != null;
+      tokens = capped ? maxTokens : 1 + random.nextInt(2 * meanOutputTokens - 1);
+    }
     return new SimRequest(model, adapter, promptTokens, prefixBlocks(tokenIds, adapter, blockSize, hashSeed), tokens,
-        maxTokens != null, priority, tokenIds);
+        capped, priority, tokenIds);
   }
 
   /**
@@ -140,6 +161,12 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
       out[i] = previous;
     }
     return out;
+  }
+
+  /** The request's tools as a chat template writes them into the prompt. */
+  private static String tools(JsonNode body) {
+    JsonNode tools = body.path("tools");
+    return tools.isArray() && !tools.isEmpty() ? "tools: " + tools + "\n" : "";
   }
 
   private static String messages(JsonNode messages) {
@@ -161,6 +188,12 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
         }
       } else if (content != null && !content.isNull()) {
         throw new IllegalArgumentException("message 'content' must be a string or an array of parts");
+      }
+      // an assistant's earlier calls and their results, as a chat template writes them back
+      for (String field : new String[] {"tool_calls", "arguments", "output"}) {
+        if (m.hasNonNull(field)) {
+          sb.append(m.get(field).isTextual() ? m.get(field).asText() : m.get(field).toString());
+        }
       }
       sb.append('\n');
     }

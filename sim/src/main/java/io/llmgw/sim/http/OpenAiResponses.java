@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.sim.engine.SequenceListener.Usage;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -32,7 +30,7 @@ final class OpenAiResponses {
   static ObjectNode answer(OpenAiRequest r, String id, long created, String text, String finish, Usage usage) {
     return switch (r.api()) {
       case EMBEDDINGS -> embeddings(r, id, created, usage);
-      case RESPONSES -> response(r, id, created, text, usage);
+      case RESPONSES -> ResponsesShapes.response(r, id, created, text, finish, usage, null);
       default -> whole(r, id, created, text, finish, usage);
     };
   }
@@ -77,101 +75,60 @@ final class OpenAiResponses {
 
   static final int EMBEDDING_DIMENSIONS = 64;
 
-  /** vLLM's Responses API answer: one assistant message with the text. */
-  static ObjectNode response(OpenAiRequest r, String id, long created, String text, Usage usage) {
-    return responseObject(r, id, created, text, usage);
-  }
-
   /**
-   * A Responses API {@code response} object: {@code in_progress} with no output and no usage while {@code text} is
-   * null (the start of a stream), else {@code completed} with the one assistant message.
+   * A chat answer that calls a tool, as vLLM answers: content null for a call the model chose ({@code auto}), empty
+   * for a forced one; one call with the arguments generated so far.
    */
-  private static ObjectNode responseObject(OpenAiRequest r, String id, long created, String text, Usage usage) {
-    ObjectNode root = JSON.createObjectNode().put("id", id).put("object", "response").put("created_at", created)
-        .put("model", r.model()).put("status", text == null ? "in_progress" : "completed").putNull("error")
-        .putNull("incomplete_details").putNull("instructions").put("parallel_tool_calls", true)
-        .put("temperature", 1.0).put("top_p", 1.0).put("tool_choice", "auto");
-    root.putObject("metadata");
-    root.putArray("tools");
-    ArrayNode output = root.putArray("output");
-    if (text == null) {
-      root.putNull("usage");
-      return root;
-    }
-    output.add(message(id, text));
-    ObjectNode u = root.putObject("usage").put("input_tokens", usage.promptTokens())
-        .put("output_tokens", usage.completionTokens())
-        .put("total_tokens", usage.promptTokens() + usage.completionTokens());
-    u.putObject("input_tokens_details").put("cached_tokens", usage.cachedTokens());
-    u.putObject("output_tokens_details").put("reasoning_tokens", 0);
+  static ObjectNode wholeToolCall(OpenAiRequest r, String id, long created, Plan plan, String arguments,
+      String finish, Usage usage) {
+    ObjectNode root = header(r, id, created, "chat.completion");
+    ObjectNode choice = root.putArray("choices").addObject().put("index", 0);
+    ObjectNode message = choice.putObject("message").put("role", "assistant");
+    content(message, plan);
+    message.putArray("tool_calls").add(toolCall(plan, arguments, -1));
+    choice.putNull("logprobs");
+    choice.put("finish_reason", finish);
+    root.set("usage", usage(usage));
     return root;
   }
 
-  /** The assistant message of a response: {@code in_progress} and empty while {@code text} is null. */
-  private static ObjectNode message(String responseId, String text) {
-    ObjectNode message = JSON.createObjectNode().put("type", "message").put("id", messageId(responseId))
-        .put("status", text == null ? "in_progress" : "completed").put("role", "assistant");
-    ArrayNode content = message.putArray("content");
-    if (text != null) {
-      content.add(outputText(text));
+  /** A tool call: the whole of it, or in a stream ({@code index} 0 or more) the first delta with id and name. */
+  private static ObjectNode toolCall(Plan plan, String arguments, int index) {
+    ObjectNode call = JSON.createObjectNode();
+    if (index >= 0) {
+      call.put("index", index);
     }
-    return message;
+    call.put("id", "chatcmpl-tool-" + plan.callId()).put("type", "function");
+    call.putObject("function").put("name", plan.structure().toolName()).put("arguments", arguments);
+    return call;
   }
 
-  private static String messageId(String responseId) {
-    return "msg_" + responseId;
-  }
-
-  private static ObjectNode outputText(String text) {
-    ObjectNode part = JSON.createObjectNode().put("type", "output_text").put("text", text);
-    part.putArray("annotations");
-    part.putArray("logprobs");
-    return part;
-  }
-
-  /**
-   * The events of a streamed Responses API call before its first token, in vLLM's order: {@code response.created},
-   * {@code response.in_progress}, {@code response.output_item.added} (the message), {@code response.content_part.added}
-   * (its text part). Numbered from {@code seq} on.
-   */
-  static List<ObjectNode> responseStart(OpenAiRequest r, String id, long created) {
-    ObjectNode inProgress = responseObject(r, id, created, null, null);
-    List<ObjectNode> out = new ArrayList<>();
-    out.add(event("response.created").set("response", inProgress));
-    out.add(event("response.in_progress").set("response", inProgress));
-    out.add(event("response.output_item.added").put("output_index", 0).set("item", message(id, null)));
-    out.add(event("response.content_part.added").put("output_index", 0).put("item_id", messageId(id))
-        .put("content_index", 0).set("part", outputText("")));
-    return out;
-  }
-
-  /** One token of a streamed Responses API call. */
-  static ObjectNode responseDelta(String id, String token) {
-    ObjectNode e = event("response.output_text.delta").put("content_index", 0).put("output_index", 0)
-        .put("item_id", messageId(id)).put("delta", token);
-    e.putArray("logprobs");
-    return e;
+  private static void content(ObjectNode message, Plan plan) {
+    if (plan.structure().kind() == Structured.Kind.TOOL_AUTO) {
+      message.putNull("content");
+    } else {
+      message.put("content", "");
+    }
   }
 
   /**
-   * The closing events, in vLLM's order: {@code response.output_text.done}, {@code response.content_part.done},
-   * {@code response.output_item.done}, {@code response.completed} (the whole response, with usage).
+   * One token of a streamed tool call, as OpenAI streams them: the first delta carries the role, the call's id, type
+   * and name and the first characters of its arguments; the next ones only more arguments.
    */
-  static List<ObjectNode> responseEnd(OpenAiRequest r, String id, long created, String text, Usage usage) {
-    List<ObjectNode> out = new ArrayList<>();
-    ObjectNode done = event("response.output_text.done").put("item_id", messageId(id)).put("output_index", 0)
-        .put("content_index", 0).put("text", text);
-    done.putArray("logprobs");
-    out.add(done);
-    out.add(event("response.content_part.done").put("item_id", messageId(id)).put("output_index", 0)
-        .put("content_index", 0).set("part", outputText(text)));
-    out.add(event("response.output_item.done").put("output_index", 0).set("item", message(id, text)));
-    out.add(event("response.completed").set("response", responseObject(r, id, created, text, usage)));
-    return out;
-  }
-
-  private static ObjectNode event(String type) {
-    return JSON.createObjectNode().put("type", type);
+  static ObjectNode toolCallChunk(OpenAiRequest r, String id, long created, Plan plan, String piece, boolean first) {
+    ObjectNode root = header(r, id, created, "chat.completion.chunk");
+    ObjectNode choice = root.putArray("choices").addObject().put("index", 0);
+    ObjectNode delta = choice.putObject("delta");
+    if (first) {
+      delta.put("role", "assistant");
+      content(delta, plan);
+      delta.putArray("tool_calls").add(toolCall(plan, piece, 0));
+    } else {
+      delta.putArray("tool_calls").addObject().put("index", 0).putObject("function").put("arguments", piece);
+    }
+    choice.putNull("logprobs");
+    choice.putNull("finish_reason");
+    return root;
   }
 
   static ObjectNode whole(OpenAiRequest r, String id, long created, String text, String finish, Usage usage) {

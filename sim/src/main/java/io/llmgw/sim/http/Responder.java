@@ -18,15 +18,27 @@ abstract class Responder implements SequenceListener {
   final HttpServerResponse response;
   final OpenAiRequest request;
   final String id;
+  /** The answer decided beforehand (structured output, a tool call); null for the engine's own words. */
+  final Plan plan;
   Sequence sequence;
   boolean done;
 
-  Responder(Engine engine, long created, HttpServerResponse response, OpenAiRequest request, String id) {
+  Responder(Engine engine, long created, HttpServerResponse response, OpenAiRequest request, String id, Plan plan) {
     this.engine = engine;
     this.created = created;
     this.response = response;
     this.request = request;
     this.id = id;
+    this.plan = plan;
+  }
+
+  /** Token {@code index}'s text: the engine's word, or the planned answer's next characters. */
+  String text(String token, int index) {
+    return plan == null ? token : plan.piece(index);
+  }
+
+  String finish(String engineReason) {
+    return plan == null ? engineReason : plan.finish(engineReason);
   }
 
   void begin() {
@@ -51,21 +63,25 @@ abstract class Responder implements SequenceListener {
     private final IntFunction<ObjectNode> kvTransfer;
 
     /** @param kvTransfer the transfer parameters for a prompt of so many tokens; null when no decode pod asked */
-    Whole(Engine engine, long created, HttpServerResponse response, OpenAiRequest request, String id,
+    Whole(Engine engine, long created, HttpServerResponse response, OpenAiRequest request, String id, Plan plan,
         IntFunction<ObjectNode> kvTransfer) {
-      super(engine, created, response, request, id);
+      super(engine, created, response, request, id, plan);
       this.kvTransfer = kvTransfer;
     }
 
     @Override
     public void onToken(String token, int index) {
-      text.append(token);
+      text.append(text(token, index));
     }
 
     @Override
     public void onFinished(Usage usage, String finishReason) {
       done = true;
-      var answer = OpenAiResponses.answer(request, id, created, text.toString(), finishReason, usage);
+      var answer = request.api() == OpenAiRequest.Api.RESPONSES
+          ? ResponsesShapes.response(request, id, created, text.toString(), finishReason, usage, plan)
+          : plan != null && plan.toolCall()
+              ? OpenAiResponses.wholeToolCall(request, id, created, plan, text.toString(), finish(finishReason), usage)
+          : OpenAiResponses.answer(request, id, created, text.toString(), finish(finishReason), usage);
       if (kvTransfer != null) {
         answer.set("kv_transfer_params", kvTransfer.apply(usage.promptTokens()));
       }
@@ -81,27 +97,29 @@ abstract class Responder implements SequenceListener {
     private final StringBuilder text = new StringBuilder();
     private int sequence;
 
-    ResponseEvents(Engine engine, long created, HttpServerResponse response, OpenAiRequest request, String id) {
-      super(engine, created, response, request, id);
+    ResponseEvents(Engine engine, long created, HttpServerResponse response, OpenAiRequest request, String id,
+        Plan plan) {
+      super(engine, created, response, request, id, plan);
     }
 
     @Override
     void begin() {
       super.begin();
       beginEventStream(response);
-      OpenAiResponses.responseStart(request, id, created).forEach(this::send);
+      ResponsesShapes.start(request, id, created, plan).forEach(this::send);
     }
 
     @Override
     public void onToken(String token, int index) {
-      text.append(token);
-      send(OpenAiResponses.responseDelta(id, token));
+      String piece = text(token, index);
+      text.append(piece);
+      send(ResponsesShapes.delta(id, piece, plan));
     }
 
     @Override
     public void onFinished(Usage usage, String finishReason) {
       done = true;
-      OpenAiResponses.responseEnd(request, id, created, text.toString(), usage).forEach(this::send);
+      ResponsesShapes.end(request, id, created, text.toString(), finishReason, usage, plan).forEach(this::send);
       if (!response.ended() && !response.closed()) {
         response.end();
       }
@@ -116,8 +134,9 @@ abstract class Responder implements SequenceListener {
   }
 
   static final class Streaming extends Responder {
-    Streaming(Engine engine, long created, HttpServerResponse response, OpenAiRequest request, String id) {
-      super(engine, created, response, request, id);
+    Streaming(Engine engine, long created, HttpServerResponse response, OpenAiRequest request, String id,
+        Plan plan) {
+      super(engine, created, response, request, id, plan);
     }
 
     @Override
@@ -128,13 +147,15 @@ abstract class Responder implements SequenceListener {
 
     @Override
     public void onToken(String token, int index) {
-      send(OpenAiResponses.chunk(request, id, created, token, index == 0, null));
+      send(plan != null && plan.toolCall()
+          ? OpenAiResponses.toolCallChunk(request, id, created, plan, plan.piece(index), index == 0)
+          : OpenAiResponses.chunk(request, id, created, text(token, index), index == 0, null));
     }
 
     @Override
     public void onFinished(Usage usage, String finishReason) {
       done = true;
-      send(OpenAiResponses.chunk(request, id, created, request.chat() ? null : "", false, finishReason));
+      send(OpenAiResponses.chunk(request, id, created, request.chat() ? null : "", false, finish(finishReason)));
       if (request.includeUsage()) {
         send(OpenAiResponses.usageChunk(request, id, created, usage));
       }

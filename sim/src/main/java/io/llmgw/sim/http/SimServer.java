@@ -40,7 +40,6 @@ public final class SimServer extends AbstractVerticle {
   private final String host;
   private final int port;
   private final SplittableRandom random;
-  private final long created = System.currentTimeMillis() / 1000;
   /** The seed of this pod's block hashes, which only the pod knows (vLLM draws its own at random). */
   private final long blockHashSeed;
   private volatile Engine engine;
@@ -109,7 +108,8 @@ public final class SimServer extends AbstractVerticle {
       case "/health" -> req.response().setStatusCode(200).end();
       case "/metrics" -> metrics(req.response(), List.of());
       case "/v1/models" -> SimHttp.json(req.response(), 200,
-          OpenAiResponses.models(config.model(), created, engine.adapters(), config.maxModelLen()));
+          OpenAiResponses.models(config.model(), System.currentTimeMillis() / 1000, engine.adapters(),
+              config.maxModelLen()));
       case "/v1/chat/completions", "/v1/completions", "/v1/embeddings", "/v1/responses" -> {
         if (post) {
           SimHttp.withBody(req, body -> generate(req, API.get(path), body));
@@ -177,7 +177,7 @@ public final class SimServer extends AbstractVerticle {
     JsonNode json;
     try {
       json = SimHttp.readJson(bytes);
-      request = OpenAiRequest.parse(api, json);
+      request = OpenAiRequest.parse(api, json, config.autoToolChoice());
     } catch (IllegalArgumentException e) {
       LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
       SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
@@ -225,20 +225,22 @@ public final class SimServer extends AbstractVerticle {
   private void serve(HttpServerRequest req, OpenAiRequest.Api api, OpenAiRequest request, int pulledTokens,
       boolean forDecodePod) {
     String adapter = request.model().equals(config.model()) ? null : request.model();
+    Plan plan = request.structured() != null ? request.structured().plan(random) : null;
     SimRequest sim = request.toEngine(adapter, config.blockSize(), blockHashSeed, config.meanOutputTokens(),
-        random);
+        random, plan);
     if (pulledTokens > 0) {
       sim = sim.withRemoteKv(Math.min(pulledTokens, sim.promptTokens()));
     }
     String id = OpenAiResponses.id(api, responses++);
+    long created = System.currentTimeMillis() / 1000; // vLLM's: when this response was made
     Responder responder;
     if (!request.stream()) {
-      responder = new Responder.Whole(engine, created, req.response(), request, id, forDecodePod
+      responder = new Responder.Whole(engine, created, req.response(), request, id, plan, forDecodePod
           ? promptTokens -> handoffs.hold(promptTokens, host, server.actualPort()) : null);
     } else if (api == OpenAiRequest.Api.RESPONSES) {
-      responder = new Responder.ResponseEvents(engine, created, req.response(), request, id);
+      responder = new Responder.ResponseEvents(engine, created, req.response(), request, id, plan);
     } else {
-      responder = new Responder.Streaming(engine, created, req.response(), request, id);
+      responder = new Responder.Streaming(engine, created, req.response(), request, id, plan);
     }
     switch (engine.submit(sim, responder)) {
       case Sequence s -> {

@@ -113,7 +113,9 @@ class SimServerTest {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     JsonNode body = JSON.readTree(r.body());
     assertThat(body.get("object").asText()).isEqualTo("response");
-    assertThat(body.get("status").asText()).isEqualTo("completed");
+    // the simulator generates up to the limit it is given: cut there, the response is incomplete, as vLLM says
+    assertThat(body.get("status").asText()).isEqualTo("incomplete");
+    assertThat(body.get("incomplete_details").get("reason").asText()).isEqualTo("max_output_tokens");
     JsonNode content = body.get("output").get(0).get("content").get(0);
     assertThat(content.get("type").asText()).isEqualTo("output_text");
     assertThat(content.get("text").asText().split(" ")).hasSize(5);
@@ -327,7 +329,7 @@ class SimServerTest {
         .map(e -> e.get("delta").asText()).reduce("", String::concat);
     assertThat(events.get(7).get("text").asText()).isEqualTo(deltas);
     JsonNode done = events.getLast().get("response");
-    assertThat(done.get("status").asText()).isEqualTo("completed");
+    assertThat(done.get("status").asText()).as("cut at max_output_tokens").isEqualTo("incomplete");
     assertThat(done.get("model").asText()).isEqualTo("sql-lora");
     assertThat(done.get("output").get(0).get("content").get(0).get("text").asText()).isEqualTo(deltas);
     assertThat(done.get("usage").get("output_tokens").asInt()).isEqualTo(3);
