@@ -61,9 +61,10 @@ record QuickstartPlan(List<String> podIps, int port, SimConfig sim, Workload wor
       weights[i] = 1.0 / (i + 1); // first routes busiest: a skew the per-pod table makes visible
     }
     int cpuLoras = Math.max(maxLoras, adapters.size() - 1);
-    // the pods answer tools as a vLLM started with --enable-auto-tool-choice, so SDKs' tool calls work at defaults
+    // the pods answer as a vLLM started with --enable-auto-tool-choice (SDKs' tool calls work at their defaults) and
+    // --enable-prompt-tokens-details (the gateway compares its cache predictions with what the engine reports)
     SimConfig sim = SimConfig.builder().adapters(List.copyOf(adapters)).loras(maxLoras, cpuLoras).decode(15, 0.5)
-        .seed(42).autoToolChoice(true).build();
+        .seed(42).autoToolChoice(true).promptTokensDetails(true).build();
     return new QuickstartPlan(ips, config.pools().getFirst().targetPorts().getFirst(), sim,
         Workload.of("quickstart", models, weights, 16, 96), Set.copyOf(sheddable));
   }

@@ -4,6 +4,7 @@ import io.llmgw.adapters.AdapterRuntime;
 import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.CopyScaler;
 import io.llmgw.api.ConfigException;
+import io.llmgw.extproc.cacheprediction.metrics.CachePredictionMetrics;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.flow.metrics.FlowMetrics;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
@@ -88,11 +89,12 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         EngineBlockIndex.DEFAULT_MAX_BLOCKS, EngineBlockIndex.DEFAULT_RELEARN_NANOS, ticker);
     // what the peer exchange shares, when there are peers, hashed from the peers' secret
     RoutedPrefixes routedPrefixes = new RoutedPrefixes(s.listen().peerKey().prefixSeed());
+    DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock, s.listen().admin());
     Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
         engineBlocks, routedPrefixes),
         new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
-            tenantMetrics),
+            tenantMetrics, decisions, new CachePredictionMetrics(metrics.registry())),
         LOG::warn);
     SchedulingProfile profile = pipeline.profile();
     // a disaggregated pool's prefill profile may hold scorers of its own, which must forget departed pods too
@@ -109,7 +111,6 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         engineBlocks.capacity(address, blocks); // what its events may claim to hold (asked only while they are followed)
       }
     });
-    DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock, s.listen().admin());
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,
         decisions);
     GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker, tenants);

@@ -133,6 +133,10 @@ public final class SimCommand implements Callable<Integer> {
       + "as vLLM answers it.")
   boolean enableAutoToolChoice;
 
+  @Option(names = "--enable-prompt-tokens-details", description = "vLLM's flag: chat and completion usage says how "
+      + "many prompt tokens the prefix cache held (prompt_tokens_details.cached_tokens).")
+  boolean enablePromptTokensDetails;
+
   public SimConfig config() {
     SimConfig.Builder b = SimConfig.builder();
     if (profile != null) {
@@ -152,7 +156,8 @@ public final class SimCommand implements Callable<Integer> {
         .seed(seed)
         .runtimePort(runtimePort).priorityScheduling(schedulingPolicy.equals("priority"))
         .kvEvents(kvEventsConfig == null ? KvEventsConfig.OFF : VllmKvEventsConfig.parse(kvEventsConfig))
-        .proposedMetrics(proposedMetrics).autoToolChoice(enableAutoToolChoice);
+        .proposedMetrics(proposedMetrics).autoToolChoice(enableAutoToolChoice)
+        .promptTokensDetails(enablePromptTokensDetails);
     return b.build();
   }
 

@@ -25,7 +25,8 @@ final class Gateways {
   }
 
   static Rig start(String firstIp, int pods, boolean devProxy, UnaryOperator<EppSettings> epp) throws Exception {
-    SimConfig sim = SimConfig.builder().adapters(ADAPTERS).loras(2, 2).autoToolChoice(true).build();
+    SimConfig sim = SimConfig.builder().adapters(ADAPTERS).loras(2, 2).autoToolChoice(true).promptTokensDetails(true)
+        .build();
     SimPods simPods = SimPods.start(sim, pods, firstIp, 8000);
     Path config = Rig.writeConfig(Files.createTempFile("e2e", ".yaml"), simPods,
         List.of(BASE, "sql-lora", "chat-lora"));

@@ -37,7 +37,7 @@ class PrecisePrefixAcrossReplicasTest {
   @Test
   void followUpsFindTheCachedPrefixThroughEitherReplica() throws Exception {
     SimConfig sim = SimConfig.builder().adapters(List.of()).capacity(16, 64, 4096)
-        .kvEvents(KvEventsConfig.DEFAULT_ON).seed(11).build();
+        .kvEvents(KvEventsConfig.DEFAULT_ON).seed(11).promptTokensDetails(true).build();
     SimPods pods = SimPods.start(sim, List.of("127.0.0.105", "127.0.0.106", "127.0.0.107", "127.0.0.108"), 8000);
     var config = Rig.writeConfig(Files.createTempFile("precise", ".yaml"), pods, List.of(SimConfig.DEFAULT_MODEL));
     EppSettings d = EppSettings.defaults(config);
@@ -70,6 +70,25 @@ class PrecisePrefixAcrossReplicasTest {
       for (Epp epp : rig.epps()) {
         assertThat(metric(epp, "llmgw_decision_duration_seconds_count")).as("each replica routed some").isPositive();
       }
+      // issue 50, item 4: what the replicas predicted cached on the pods they picked, against the engines' reports
+      double predicted = 0;
+      double reported = 0;
+      double matched = 0;
+      double compared = 0;
+      for (Epp epp : rig.epps()) {
+        String text = EppMetricsText.scrape(epp);
+        predicted += sum(text, "llmgw_prefix_predicted_cached_tokens_total");
+        reported += sum(text, "llmgw_prefix_reported_cached_tokens_total");
+        matched += sum(text, "llmgw_prefix_matched_cached_tokens_total");
+        compared += sum(text, "llmgw_prefix_prediction_error_ratio_count");
+      }
+      System.out.printf("cache predictions compared: %.0f; tokens predicted %.0f, reported %.0f, matched %.0f "
+          + "(precision %.3f, recall %.3f)%n", compared, predicted, reported, matched, matched / predicted,
+          matched / reported);
+      assertThat(compared).as("the follow-ups at least, on pods that had reported their cache").isBetween(12.0, 18.0);
+      assertThat(reported).isPositive();
+      assertThat(matched / predicted).as("precision").isGreaterThan(0.8);
+      assertThat(matched / reported).as("recall").isGreaterThan(0.5);
     }
   }
 
@@ -91,6 +110,17 @@ class PrecisePrefixAcrossReplicasTest {
       }
     }
     throw new AssertionError("no pod admitted the request");
+  }
+
+  /** Every series of a family summed (over its labels), 0 when absent. */
+  static double sum(String text, String family) {
+    double total = 0;
+    for (String line : text.split("\n")) {
+      if (line.startsWith(family + "{") || line.startsWith(family + " ")) {
+        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return total;
   }
 
   static double metric(Epp epp, String series) throws Exception {

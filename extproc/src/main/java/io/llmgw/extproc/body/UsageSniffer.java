@@ -167,7 +167,8 @@ public final class UsageSniffer {
   /**
    * Reads {@code : { "prompt_tokens": n, "completion_tokens": m, ... }} (the Responses API's {@code input_tokens} and
    * {@code output_tokens} alike) starting after the {@code "usage"} key: the two counts at the object's own level,
-   * whatever else it nests; null when the object does not close within the bytes.
+   * and {@code cached_tokens} inside its {@code prompt_tokens_details} (or {@code input_tokens_details}), whatever else
+   * it nests; null when the object does not close within the bytes.
    * No parser is made for it (one per response cost more than the rest of the response path).
    */
   private static TokenUsage usageObjectAt(byte[] d, int from, int end) {
@@ -180,6 +181,8 @@ public final class UsageSniffer {
     }
     long prompt = -1;
     long completion = -1;
+    long cached = -1;
+    boolean inDetails = false;
     int depth = 0;
     for (; i < end; i++) {
       byte c = d[i];
@@ -188,14 +191,23 @@ public final class UsageSniffer {
         if (close < 0) {
           return null;
         }
-        int value = depth == 1 ? skipSpace(d, close + 1, end) : end;
+        boolean counted = depth == 1 || depth == 2 && inDetails;
+        int value = counted ? skipSpace(d, close + 1, end) : end;
         if (value < end && d[value] == ':') {
           value = skipSpace(d, value + 1, end);
-          if (regionIs(d, i + 1, close, PROMPT_TOKENS) || regionIs(d, i + 1, close, INPUT_TOKENS)) {
+          if (depth == 2) {
+            if (regionIs(d, i + 1, close, CACHED_TOKENS)) {
+              // a garbage cache count is no count, but leaves the usage itself believable
+              cached = value < end && wholeNumberEnds(d, value, end) ? digits(d, value, end) : -1;
+            }
+            i = close;
+            continue;
+          } else if (regionIs(d, i + 1, close, PROMPT_TOKENS) || regionIs(d, i + 1, close, INPUT_TOKENS)) {
             prompt = digits(d, value, end);
           } else if (regionIs(d, i + 1, close, COMPLETION_TOKENS) || regionIs(d, i + 1, close, OUTPUT_TOKENS)) {
             completion = digits(d, value, end);
           } else {
+            inDetails = regionIs(d, i + 1, close, PROMPT_DETAILS) || regionIs(d, i + 1, close, INPUT_DETAILS);
             i = close;
             continue;
           }
@@ -210,7 +222,8 @@ public final class UsageSniffer {
       } else if (c == '{' || c == '[') {
         depth++;
       } else if ((c == '}' || c == ']') && --depth == 0) {
-        return prompt < 0 && completion < 0 ? null : new TokenUsage(Math.max(0, prompt), Math.max(0, completion));
+        return prompt < 0 && completion < 0 ? null
+            : new TokenUsage(Math.max(0, prompt), Math.max(0, completion), cached);
       }
     }
     return null;
@@ -221,6 +234,9 @@ public final class UsageSniffer {
   /** The Responses API's names for the same two counts. */
   private static final byte[] INPUT_TOKENS = "input_tokens".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] OUTPUT_TOKENS = "output_tokens".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] CACHED_TOKENS = "cached_tokens".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] PROMPT_DETAILS = "prompt_tokens_details".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] INPUT_DETAILS = "input_tokens_details".getBytes(StandardCharsets.US_ASCII);
 
   private static int skipSpace(byte[] d, int i, int end) {
     while (i < end && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')) {

@@ -29,9 +29,16 @@ public final class DecisionLog {
    * @param outcome {@code routed}, or the answer's status and code ({@code 429 pool_saturated})
    * @param pod the pod picked, or null when the request was answered
    * @param schedule the scheduling cycle's steps, or null when the request did not reach scheduling
+   * @param afterwards what was learnt once the response ended (the engine's cache report against the prediction),
+   *     or null
    */
   public record Entry(String requestId, long atMillis, String route, String model, String target, int priority,
-      long waitedMs, String outcome, String pod, Explanation.Snapshot schedule) {}
+      long waitedMs, String outcome, String pod, Explanation.Snapshot schedule, String afterwards) {
+    public Entry(String requestId, long atMillis, String route, String model, String target, int priority,
+        long waitedMs, String outcome, String pod, Explanation.Snapshot schedule) {
+      this(requestId, atMillis, route, model, target, priority, waitedMs, outcome, pod, schedule, null);
+    }
+  }
 
   private final Entry[] ring;
   private final int sampleEvery;
@@ -101,6 +108,23 @@ public final class DecisionLog {
     ring[next] = e;
     next = (next + 1) % ring.length;
     size = Math.min(size + 1, ring.length);
+  }
+
+  /**
+   * Adds what the response taught to the request's kept decision, when it is still kept (the ring holds the last
+   * {@code capacity}); called only for explained requests, so the scan costs nothing on the others.
+   */
+  public synchronized void annotate(String requestId, String note) {
+    for (int k = 1; k <= size; k++) {
+      int at = Math.floorMod(next - k, ring.length);
+      Entry e = ring[at];
+      if (e.requestId().equals(requestId)) {
+        ring[at] = new Entry(e.requestId(), e.atMillis(), e.route(), e.model(), e.target(), e.priority(),
+            e.waitedMs(), e.outcome(), e.pod(), e.schedule(), e.afterwards() == null ? note
+                : e.afterwards() + "; " + note);
+        return;
+      }
+    }
   }
 
   /** Newest first, at most {@code max}; those whose request id contains {@code id} when it is not null. */

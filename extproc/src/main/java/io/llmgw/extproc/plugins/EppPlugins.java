@@ -1,5 +1,6 @@
 package io.llmgw.extproc.plugins;
 
+import io.llmgw.extproc.cacheprediction.plugins.CachePredictionCheck;
 import io.llmgw.extproc.flow.plugins.FairnessIdProducer;
 import io.llmgw.extproc.flow.plugins.FlowControlAdmission;
 import io.llmgw.extproc.flow.plugins.FlowSignal;
@@ -115,6 +116,8 @@ public final class EppPlugins {
         (p, env) -> none(p, new TenantSettlement(env.tenants(), env.tenantEvents())));
     r.register(LatencyObservation.TYPE, false, (p, env) -> none(p, new LatencyObservation(env.latency())));
     r.register(RequestMetrics.TYPE, true, (p, env) -> none(p, new RequestMetrics(env.metrics())));
+    r.register(CachePredictionCheck.TYPE, false, (p, env) -> none(p, new CachePredictionCheck(
+        env.profile().prefixHasher() != null, env.cachePrediction(), env.decisions())));
     return r;
   }
 

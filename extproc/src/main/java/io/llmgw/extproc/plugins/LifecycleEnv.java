@@ -2,8 +2,10 @@ package io.llmgw.extproc.plugins;
 
 import io.llmgw.adapters.Adapters;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.cacheprediction.plugins.CachePredictionEvents;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
+import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.rollout.Rollouts;
 import io.llmgw.extproc.state.Datastore;
@@ -20,21 +22,25 @@ import java.time.Clock;
  * included (producers hash prompts as its prefix scorer does and judge load as it does).
  *
  * @param tenants the tenants' budgets (used only when requests carry a tenant)
+ * @param decisions the explained decisions, which a response may still add to
+ * @param cachePrediction who hears each request's cache prediction against the engine's report
  * @param profile the configuration's scheduling profile; {@link EppPlugins#build} builds it first and sets it here
  */
 public record LifecycleEnv(EppSettings settings, Clock clock, Ticker ticker, Datastore datastore,
     SaturationDetector saturation, FlowControl flow, LatencyTracker latency, Adapters adapters, Rollouts rollouts,
-    EppMetrics metrics, TenantBudgets tenants, TenantEvents tenantEvents, SchedulingProfile profile) {
+    EppMetrics metrics, TenantBudgets tenants, TenantEvents tenantEvents, DecisionLog decisions,
+    CachePredictionEvents cachePrediction, SchedulingProfile profile) {
   /** Before the profile is built. */
   public LifecycleEnv(EppSettings settings, Clock clock, Ticker ticker, Datastore datastore,
       SaturationDetector saturation, FlowControl flow, LatencyTracker latency, Adapters adapters, Rollouts rollouts,
-      EppMetrics metrics, TenantBudgets tenants, TenantEvents tenantEvents) {
+      EppMetrics metrics, TenantBudgets tenants, TenantEvents tenantEvents, DecisionLog decisions,
+      CachePredictionEvents cachePrediction) {
     this(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
-        tenantEvents, null);
+        tenantEvents, decisions, cachePrediction, null);
   }
 
   LifecycleEnv withProfile(SchedulingProfile built) {
     return new LifecycleEnv(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics,
-        tenants, tenantEvents, built);
+        tenants, tenantEvents, decisions, cachePrediction, built);
   }
 }

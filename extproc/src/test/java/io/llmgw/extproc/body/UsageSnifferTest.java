@@ -19,7 +19,7 @@ class UsageSnifferTest {
       int end = Math.min(stream.length(), off + 7);
       sse.accept(ByteString.copyFromUtf8(stream.substring(off, end)), end == stream.length());
     }
-    assertThat(sse.usage()).isEqualTo(new TokenUsage(12, 3));
+    assertThat(sse.usage()).isEqualTo(new TokenUsage(12, 3, 4));
   }
 
   @Test
@@ -61,7 +61,16 @@ class UsageSnifferTest {
   void onlyTheUsageObjectsOwnCountsAreRead() {
     assertThat(jsonUsage("{\"usage\": {\"prompt_tokens\": 11, \"prompt_tokens_details\": {\"cached_tokens\": 5, "
         + "\"completion_tokens\": 99}, \"note\": \"a \\\"completion_tokens\\\": 42\", \"completion_tokens\":7}}"))
-        .as("nested and quoted look-alikes are not the counts").isEqualTo(new TokenUsage(11, 7));
+        .as("nested and quoted look-alikes are not the counts").isEqualTo(new TokenUsage(11, 7, 5));
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":11,\"completion_tokens\":7}}").cachedTokens())
+        .as("not reported").isEqualTo(-1);
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":11,\"prompt_tokens_details\":{\"cached_tokens\":\"x\"},"
+        + "\"completion_tokens\":7}}")).as("a garbage cache count is no count; the usage stands")
+        .isEqualTo(new TokenUsage(11, 7, -1));
+    assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":11,\"prompt_tokens_details\":null,\"completion_tokens\":7}}"))
+        .isEqualTo(new TokenUsage(11, 7, -1));
+    assertThat(new TokenUsage(11, 7, 12).reportsCache()).as("more cached than the prompt").isFalse();
+    assertThat(new TokenUsage(11, 7, 11).reportsCache()).isTrue();
     assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":")).as("unterminated").isNull();
     assertThat(jsonUsage("{\"usage\":{\"prompt_tokens\":\"3\",\"completion_tokens\":-2}}")).as("not whole numbers: "
         + "garbage, which tenancy counts and does not believe").isEqualTo(TokenUsage.MALFORMED);

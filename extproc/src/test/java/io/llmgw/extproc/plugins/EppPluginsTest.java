@@ -39,7 +39,7 @@ class EppPluginsTest {
     assertThat(byDefault.get("pre_request")).containsExactly("in-flight-lease", "adapter-usage");
     assertThat(byDefault.get("response"))
         .containsExactly("in-flight-lease", "flow-signal", "latency-observation", "request-metrics",
-            "tenant-settlement");
+            "tenant-settlement", "cache-prediction");
     assertThat(byDefault.get("prepare")).as("the seed policy's filters and admission read the objective check, flow "
         + "control the fairness id (a tenant's budget reads the output allowed, with tenants on)")
         .containsExactly("objective-check-producer", "fairness-id-producer");
@@ -105,7 +105,7 @@ class EppPluginsTest {
               + "tenant-budget → saturation-shedding")
           .contains("; load: just-in-time-loader; schedule: subset-hint-filter")
           .endsWith("response: in-flight-lease → flow-signal → latency-observation → request-metrics → "
-              + "tenant-settlement");
+              + "tenant-settlement → cache-prediction");
     }
   }
 

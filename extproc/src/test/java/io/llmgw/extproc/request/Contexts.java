@@ -86,4 +86,10 @@ public final class Contexts {
   public static void choose(RequestContext ctx, Choice choice) {
     ctx.choice(choice);
   }
+
+  /** The context, its decision to be explained (as a sampled or asking request's is). */
+  public static RequestContext explained(RequestContext ctx) {
+    ctx.explain(new io.llmgw.picker.Explanation());
+    return ctx;
+  }
 }

@@ -39,6 +39,9 @@ import java.util.List;
  * @param kvEvents where the pod publishes its KV-cache events (vLLM's {@code --kv-events-config}); {@code OFF} by default
  * @param autoToolChoice vLLM's {@code --enable-auto-tool-choice}: {@code tool_choice: auto} (and tools without a
  *     choice) is served, the simulator deciding to call a tool as a model with a tool parser would; without it, a 400
+ * @param promptTokensDetails vLLM's {@code --enable-prompt-tokens-details}: chat and completion usage says how many
+ *     prompt tokens the prefix cache held ({@code prompt_tokens_details.cached_tokens}, when any); the Responses API
+ *     says it always, as vLLM's does
  * @param proposedMetrics also export series that are only proposed upstream, not in released vLLM
  *     ({@code vllm:lora_adapter_loaded}, an open vLLM pull request); off by default, so the simulator's {@code /metrics}
  *     is what a released vLLM publishes
@@ -72,7 +75,8 @@ public record SimConfig(
     boolean priorityScheduling,
     KvEventsConfig kvEvents,
     boolean proposedMetrics,
-    boolean autoToolChoice) {
+    boolean autoToolChoice,
+    boolean promptTokensDetails) {
 
   public static final String DEFAULT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -146,6 +150,7 @@ public record SimConfig(
     b.kvEvents = kvEvents;
     b.proposedMetrics = proposedMetrics;
     b.autoToolChoice = autoToolChoice;
+    b.promptTokensDetails = promptTokensDetails;
     return b;
   }
 
@@ -180,6 +185,13 @@ public record SimConfig(
     private KvEventsConfig kvEvents = KvEventsConfig.OFF;
     private boolean proposedMetrics;
     private boolean autoToolChoice;
+    private boolean promptTokensDetails;
+
+    /** vLLM's {@code --enable-prompt-tokens-details} (see {@link SimConfig#promptTokensDetails}). */
+    public Builder promptTokensDetails(boolean on) {
+      promptTokensDetails = on;
+      return this;
+    }
 
     private Builder() {}
 
@@ -305,7 +317,7 @@ public record SimConfig(
           prefillOverheadMs, prefillPerTokenMs, decodeBaseMs, decodePerSeqMs, decodePerKvTokenUs, maxNumBatchedTokens,
           kvTransferPerTokenUs, apiOverheadMs, asyncScheduling, role, loraLoadMs, loraSwapMs,
           meanOutputTokens, failureRate, seed, adapters, runtimePort, priorityScheduling, kvEvents, proposedMetrics,
-          autoToolChoice);
+          autoToolChoice, promptTokensDetails);
     }
 
     /** vLLM's {@code --scheduling-policy priority} instead of first come, first served. */

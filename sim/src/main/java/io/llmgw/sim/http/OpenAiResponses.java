@@ -206,10 +206,18 @@ final class OpenAiResponses {
     return JSON.createObjectNode().put("id", id).put("object", object).put("created", created).put("model", r.model());
   }
 
+  /**
+   * A chat or completion usage block. vLLM adds {@code prompt_tokens_details.cached_tokens} only when started with
+   * {@code --enable-prompt-tokens-details} and something was cached: a negative {@code cachedTokens} is "not said".
+   */
   private static ObjectNode usage(Usage u) {
     ObjectNode n = JSON.createObjectNode().put("prompt_tokens", u.promptTokens())
         .put("completion_tokens", u.completionTokens()).put("total_tokens", u.promptTokens() + u.completionTokens());
-    n.putObject("prompt_tokens_details").put("cached_tokens", u.cachedTokens());
+    if (u.cachedTokens() > 0) {
+      n.putObject("prompt_tokens_details").put("cached_tokens", u.cachedTokens());
+    } else {
+      n.putNull("prompt_tokens_details");
+    }
     return n;
   }
 }

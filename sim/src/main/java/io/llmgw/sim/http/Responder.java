@@ -41,6 +41,12 @@ abstract class Responder implements SequenceListener {
     return plan == null ? engineReason : plan.finish(engineReason);
   }
 
+  /** The usage as a chat or completion answer reports it: the cache only with --enable-prompt-tokens-details. */
+  Usage reported(Usage usage) {
+    return engine.config().promptTokensDetails() ? usage
+        : new Usage(usage.promptTokens(), usage.completionTokens(), -1);
+  }
+
   void begin() {
     // the client went away: stop generating for it
     response.closeHandler(v -> {
@@ -80,8 +86,9 @@ abstract class Responder implements SequenceListener {
       var answer = request.api() == OpenAiRequest.Api.RESPONSES
           ? ResponsesShapes.response(request, id, created, text.toString(), finishReason, usage, plan)
           : plan != null && plan.toolCall()
-              ? OpenAiResponses.wholeToolCall(request, id, created, plan, text.toString(), finish(finishReason), usage)
-          : OpenAiResponses.answer(request, id, created, text.toString(), finish(finishReason), usage);
+              ? OpenAiResponses.wholeToolCall(request, id, created, plan, text.toString(), finish(finishReason),
+                  reported(usage))
+          : OpenAiResponses.answer(request, id, created, text.toString(), finish(finishReason), reported(usage));
       if (kvTransfer != null) {
         answer.set("kv_transfer_params", kvTransfer.apply(usage.promptTokens()));
       }
@@ -157,7 +164,7 @@ abstract class Responder implements SequenceListener {
       done = true;
       send(OpenAiResponses.chunk(request, id, created, request.chat() ? null : "", false, finish(finishReason)));
       if (request.includeUsage()) {
-        send(OpenAiResponses.usageChunk(request, id, created, usage));
+        send(OpenAiResponses.usageChunk(request, id, created, reported(usage)));
       }
       if (!response.ended() && !response.closed()) {
         response.end("data: [DONE]\n\n");

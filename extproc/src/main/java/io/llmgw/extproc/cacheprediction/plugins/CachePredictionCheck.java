@@ -1,0 +1,74 @@
+package io.llmgw.extproc.cacheprediction.plugins;
+
+import io.llmgw.extproc.body.TokenUsage;
+import io.llmgw.extproc.cacheprediction.core.CachePrediction;
+import io.llmgw.extproc.observe.DecisionLog;
+import io.llmgw.extproc.request.Completion;
+import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.request.Routed;
+import io.llmgw.extproc.request.hooks.ResponseHook;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * When a response ends, compares the share of the prompt the profile's prefix index believed cached on the chosen pod
+ * (at the pick) with the {@code cached_tokens} the engine reported (vLLM with {@code --enable-prompt-tokens-details}).
+ * Counted per pool for the metrics; an explained decision gains the line "predicted N cached; engine reported M".
+ * Skipped where there is nothing to compare: a profile without a prefix-tracking scorer predicts nothing, an engine
+ * that does not report the cache says nothing, and a prompt a prefill pod computed was cached elsewhere.
+ *
+ * <p>vLLM writes {@code prompt_tokens_details} only when something was cached ({@code null} otherwise, as it does
+ * without {@code --enable-prompt-tokens-details}): a pod that has reported its cache once is taken to report it
+ * always, so its silence afterwards is 0 cached, the case that shows a prediction wrong most plainly.
+ */
+public final class CachePredictionCheck implements ResponseHook {
+  public static final String TYPE = "cache-prediction";
+
+  private final boolean predicts;
+  private final CachePredictionEvents events;
+  private final DecisionLog decisions;
+  /** Pods that have reported their cache; cleared when it outgrows any real fleet (pods come and go). */
+  private final Set<String> reporting = ConcurrentHashMap.newKeySet();
+  static final int MAX_REPORTING_PODS = 16_384;
+
+  /** @param predicts whether the scheduling profile has a prefix-tracking scorer */
+  public CachePredictionCheck(boolean predicts, CachePredictionEvents events, DecisionLog decisions) {
+    this.predicts = predicts;
+    this.events = events;
+    this.decisions = decisions;
+  }
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public void onDone(RequestContext ctx, Completion completion) {
+    Routed routed = ctx.routed();
+    TokenUsage usage = completion.usage();
+    if (!predicts || routed == null || usage == null || !usage.plausible() || routed.prefillAddress() != null
+        || !completion.code().startsWith("2")) {
+      return;
+    }
+    String pod = routed.decision().primary().address();
+    long reported;
+    if (usage.reportsCache()) {
+      reported = usage.cachedTokens();
+      if (reporting.size() >= MAX_REPORTING_PODS) {
+        reporting.clear();
+      }
+      reporting.add(pod);
+    } else if (usage.cachedTokens() < 0 && reporting.contains(pod)) {
+      reported = 0;
+    } else {
+      return;
+    }
+    CachePrediction p = CachePrediction.of(routed.decision().primary().endpoint().pool(),
+        routed.loadAtPick().cachedShare(), usage.promptTokens(), reported);
+    events.observed(p);
+    if (ctx.explanation() != null) {
+      decisions.annotate(ctx.requestId(), p.explain());
+    }
+  }
+}
