@@ -4,7 +4,9 @@ import io.llmgw.adapters.AdapterRuntime;
 import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.CopyScaler;
 import io.llmgw.api.ConfigException;
+import io.llmgw.extproc.cacheprediction.core.CacheTally;
 import io.llmgw.extproc.cacheprediction.metrics.CachePredictionMetrics;
+import io.llmgw.extproc.cacheprediction.plugins.CachePredictionEvents;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.flow.metrics.FlowMetrics;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
@@ -90,11 +92,12 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     // what the peer exchange shares, when there are peers, hashed from the peers' secret
     RoutedPrefixes routedPrefixes = new RoutedPrefixes(s.listen().peerKey().prefixSeed());
     DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock, s.listen().admin());
+    CacheTally cacheTally = new CacheTally();
     Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
         engineBlocks, routedPrefixes),
         new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
-            tenantMetrics, decisions, new CachePredictionMetrics(metrics.registry())),
+            tenantMetrics, decisions, cachePredictions(metrics, cacheTally)),
         LOG::warn);
     SchedulingProfile profile = pipeline.profile();
     // a disaggregated pool's prefill profile may hold scorers of its own, which must forget departed pods too
@@ -113,7 +116,8 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     });
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,
         decisions);
-    GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker, tenants);
+    GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker, tenants,
+        cacheTally);
     metrics.watch(datastore, saturation, clock);
     metrics.watchAdapters(adapters, datastore);
     FlowMetrics.watch(metrics.registry(), flow, status);
@@ -144,5 +148,14 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     metrics.watchEngineBlocks(engineBlocks);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams,
         engineBlocks, routedPrefixes, decisions, tenants);
+  }
+
+  /** Each request's cache prediction against the engine's report, to the metrics and the status page's tally. */
+  private static CachePredictionEvents cachePredictions(EppMetrics metrics, CacheTally tally) {
+    CachePredictionMetrics counted = new CachePredictionMetrics(metrics.registry());
+    return p -> {
+      counted.observed(p);
+      tally.observed(p);
+    };
   }
 }

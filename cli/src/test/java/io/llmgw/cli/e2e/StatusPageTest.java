@@ -9,6 +9,7 @@ import io.llmgw.batch.BatchService;
 import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.extproc.observe.AdminAccess;
 import io.llmgw.loadgen.Rig;
+import io.llmgw.picker.config.PolicyShorthand;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -89,6 +90,8 @@ class StatusPageTest {
       assertThat(first).as("issue 32, item 6: the batch section, read through the EPP")
           .contains("From the batch service at 127.0.0.1:" + batchPort)
           .containsPattern("(?s)<table id=\"batches\">.*<td>default/sim-pool</td><td class=\"num\">0</td>");
+      assertThat(first).as("issue 50: the seed policy tracks no prefixes, so nothing is compared")
+          .contains("id=\"cache-note\">Nothing compared yet");
       assertThat(first).as("issue 32, item 3: the configuration the EPP started with")
           .containsPattern("(?s)<table id=\"changes\">.*applied: pools \\+default/sim-pool");
       int before = served(first);
@@ -133,6 +136,35 @@ class StatusPageTest {
       assertThat(given).contains("default/sim-pool", "127.0.0.235:", "sql-lora", "<form id=\"login\" hidden=\"\">")
           .as("no error shown").contains("<div id=\"error\" class=\"bad\"></div>");
       assertThat(served(given)).isGreaterThanOrEqualTo(1);
+    }
+  }
+
+  /**
+   * Issue 50, item 4: with a prefix-tracking scorer and pods that report their cache, the page shows per pool what
+   * was predicted cached against what the engines reported, and an explained decision says it for its request.
+   */
+  @Test
+  void thePageComparesThePredictedCacheWithTheEnginesReports() throws Exception {
+    assumeTrue(Gateways.onPath("chromium"), "chromium is not installed (.ci/run installs it)");
+    try (Rig rig = Gateways.start("127.0.0.237", 2, true,
+        s -> s.withScheduling(PolicyShorthand.SCORERS.config(50)))) {
+      String document = "A document every question below repeats, long enough to fill many blocks. ".repeat(40);
+      for (int i = 0; i < 6; i++) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rig.proxyPort()
+            + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("content-type", "application/json");
+        if (i == 5) {
+          b.headers("x-request-id", "cached-question", "x-llmgw-explain", "1");
+        }
+        HttpResponse<String> r = HTTP.send(b.POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"sql-lora\","
+            + "\"max_tokens\":2,\"messages\":[{\"role\":\"system\",\"content\":\"" + document + "\"},{\"role\":"
+            + "\"user\",\"content\":\"question " + i + "\"}]}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      }
+      String page = dom("http://127.0.0.1:" + rig.epp().metricsPort() + "/status", 2500);
+      assertThat(page).contains("<p class=\"muted\" id=\"cache-note\"></p>")
+          .containsPattern("(?s)<table id=\"cache\">.*<td>default/sim-pool</td><td class=\"num\">\\d+</td>"
+              + "<td class=\"num\">\\d+</td><td class=\"num\">\\d+</td><td class=\"num\">\\d+ %</td>")
+          .containsPattern("cached-question.*predicted [0-9,]+ cached; engine reported [0-9,]+");
     }
   }
 }

@@ -3,6 +3,7 @@ package io.llmgw.extproc.observe;
 import io.llmgw.api.LLMRoute;
 import io.llmgw.api.PoolKey;
 import io.llmgw.api.RouteKey;
+import io.llmgw.extproc.cacheprediction.core.CacheTally;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.flow.controller.PoolScaling;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
@@ -36,13 +37,15 @@ public final class GatewayStatus {
   private final ObjectiveSettings settings;
   private final Ticker ticker;
   private final TenantBudgets tenants;
+  private final CacheTally cache;
   private volatile Recent recent;
 
   private record Recent(Report report, long builtNanos) {}
 
   public GatewayStatus(Datastore datastore, SaturationDetector saturation, FlowControl flow, LatencyTracker latency,
-      ObjectiveSettings settings, Ticker ticker, TenantBudgets tenants) {
+      ObjectiveSettings settings, Ticker ticker, TenantBudgets tenants, CacheTally cache) {
     this.tenants = tenants;
+    this.cache = cache;
     this.datastore = datastore;
     this.saturation = saturation;
     this.flow = flow;
@@ -58,9 +61,10 @@ public final class GatewayStatus {
   /**
    * @param configuration the configuration changes applied and refused lately, newest first
    * @param tenants each tenant with a budget: what it spent (every replica's) against its limits, what waits here
+   * @param cache per pool, the prompt tokens predicted cached on the pods picked against what the engines reported
    */
   public record Report(List<PoolScaling> pools, List<RouteStatus> routes, List<ConfigHistory.Change> configuration,
-      List<TenantRow> tenants) {}
+      List<TenantRow> tenants, List<CacheTally.Row> cache) {}
 
   /**
    * A report at most a second old: one Prometheus scrape reads it for several gauges, and building it reads every
@@ -99,6 +103,7 @@ public final class GatewayStatus {
           flow.waiting(p.key()), saturation.queueLimit(), poolsMissing.contains(p.key()),
           settings.targetUtilisation()));
     }
-    return new Report(pools, routes, datastore.history().recent(), List.copyOf(tenants.rows().values()));
+    return new Report(pools, routes, datastore.history().recent(), List.copyOf(tenants.rows().values()),
+        cache.rows());
   }
 }

@@ -7,6 +7,7 @@ import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Routed;
 import io.llmgw.extproc.request.hooks.ResponseHook;
+import io.llmgw.extproc.state.PoolView;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -38,6 +39,16 @@ public final class CachePredictionCheck implements ResponseHook {
     this.decisions = decisions;
   }
 
+  /** The pool as the other pool figures name it (namespace/name), from the request's choice. */
+  private static String pool(RequestContext ctx, String name) {
+    for (PoolView p : ctx.choice().pools()) {
+      if (p.key().name().equals(name)) {
+        return p.key().toString();
+      }
+    }
+    return name;
+  }
+
   @Override
   public String type() {
     return TYPE;
@@ -64,7 +75,7 @@ public final class CachePredictionCheck implements ResponseHook {
     } else {
       return;
     }
-    CachePrediction p = CachePrediction.of(routed.decision().primary().endpoint().pool(),
+    CachePrediction p = CachePrediction.of(pool(ctx, routed.decision().primary().endpoint().pool()),
         routed.loadAtPick().cachedShare(), usage.promptTokens(), reported);
     events.observed(p);
     if (ctx.explanation() != null) {
