@@ -2,7 +2,7 @@ package io.llmgw.extproc.plugins;
 
 import io.llmgw.adapters.Adapters;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.cacheprediction.plugins.CachePredictionEvents;
+import io.llmgw.extproc.cacheprediction.core.CachePredictionEvents;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
 import io.llmgw.extproc.observe.DecisionLog;

@@ -1,7 +1,7 @@
 package io.llmgw.extproc.cacheprediction.metrics;
 
 import io.llmgw.extproc.cacheprediction.core.CachePrediction;
-import io.llmgw.extproc.cacheprediction.plugins.CachePredictionEvents;
+import io.llmgw.extproc.cacheprediction.core.CachePredictionEvents;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

@@ -2,6 +2,7 @@ package io.llmgw.extproc.cacheprediction.plugins;
 
 import io.llmgw.extproc.body.TokenUsage;
 import io.llmgw.extproc.cacheprediction.core.CachePrediction;
+import io.llmgw.extproc.cacheprediction.core.CachePredictionEvents;
 import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.RequestContext;

@@ -1,6 +1,4 @@
-package io.llmgw.extproc.cacheprediction.plugins;
-
-import io.llmgw.extproc.cacheprediction.core.CachePrediction;
+package io.llmgw.extproc.cacheprediction.core;
 
 /** Who hears each request's prediction against the engine's report (the metrics). */
 public interface CachePredictionEvents {
