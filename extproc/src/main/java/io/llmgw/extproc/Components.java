@@ -4,8 +4,10 @@ import io.llmgw.adapters.AdapterRuntime;
 import io.llmgw.adapters.Adapters;
 import io.llmgw.adapters.CopyScaler;
 import io.llmgw.api.ConfigException;
+import io.llmgw.extproc.cacheprediction.core.CachePrediction;
 import io.llmgw.extproc.cacheprediction.core.CachePredictionEvents;
 import io.llmgw.extproc.cacheprediction.core.CacheTally;
+import io.llmgw.extproc.cacheprediction.core.MissCause;
 import io.llmgw.extproc.cacheprediction.metrics.CachePredictionMetrics;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.flow.metrics.FlowMetrics;
@@ -97,7 +99,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
         engineBlocks, routedPrefixes),
         new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
-            tenantMetrics, decisions, cachePredictions(metrics, cacheTally)),
+            tenantMetrics, decisions, cachePredictions(metrics, cacheTally), engineBlocks),
         LOG::warn);
     SchedulingProfile profile = pipeline.profile();
     // a disaggregated pool's prefill profile may hold scorers of its own, which must forget departed pods too
@@ -153,9 +155,17 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
   /** Each request's cache prediction against the engine's report, to the metrics and the status page's tally. */
   private static CachePredictionEvents cachePredictions(EppMetrics metrics, CacheTally tally) {
     CachePredictionMetrics counted = new CachePredictionMetrics(metrics.registry());
-    return p -> {
-      counted.observed(p);
-      tally.observed(p);
+    return new CachePredictionEvents() {
+      @Override
+      public void observed(CachePrediction p) {
+        counted.observed(p);
+        tally.observed(p);
+      }
+
+      @Override
+      public void missing(CachePrediction p, MissCause cause) {
+        counted.missing(p, cause);
+      }
     };
   }
 }

@@ -117,7 +117,7 @@ public final class EppPlugins {
     r.register(LatencyObservation.TYPE, false, (p, env) -> none(p, new LatencyObservation(env.latency())));
     r.register(RequestMetrics.TYPE, true, (p, env) -> none(p, new RequestMetrics(env.metrics())));
     r.register(CachePredictionCheck.TYPE, false, (p, env) -> none(p, new CachePredictionCheck(
-        env.profile().prefixHasher() != null, env.cachePrediction(), env.decisions())));
+        env.profile().prefixHasher() != null, env.cachePrediction(), env.decisions(), env.engineBlocks())));
     return r;
   }
 

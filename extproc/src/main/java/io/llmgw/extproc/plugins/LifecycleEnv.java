@@ -14,6 +14,7 @@ import io.llmgw.extproc.tenancy.controller.TenantEvents;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.SchedulingProfile;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.kvcache.EngineBlockIndex;
 import java.time.Clock;
 
 /**
@@ -24,23 +25,24 @@ import java.time.Clock;
  * @param tenants the tenants' budgets (used only when requests carry a tenant)
  * @param decisions the explained decisions, which a response may still add to
  * @param cachePrediction who hears each request's cache prediction against the engine's report
+ * @param engineBlocks the index of the pods' KV-cache events (whose losses explain missed predictions)
  * @param profile the configuration's scheduling profile; {@link EppPlugins#build} builds it first and sets it here
  */
 public record LifecycleEnv(EppSettings settings, Clock clock, Ticker ticker, Datastore datastore,
     SaturationDetector saturation, FlowControl flow, LatencyTracker latency, Adapters adapters, Rollouts rollouts,
     EppMetrics metrics, TenantBudgets tenants, TenantEvents tenantEvents, DecisionLog decisions,
-    CachePredictionEvents cachePrediction, SchedulingProfile profile) {
+    CachePredictionEvents cachePrediction, EngineBlockIndex engineBlocks, SchedulingProfile profile) {
   /** Before the profile is built. */
   public LifecycleEnv(EppSettings settings, Clock clock, Ticker ticker, Datastore datastore,
       SaturationDetector saturation, FlowControl flow, LatencyTracker latency, Adapters adapters, Rollouts rollouts,
       EppMetrics metrics, TenantBudgets tenants, TenantEvents tenantEvents, DecisionLog decisions,
-      CachePredictionEvents cachePrediction) {
+      CachePredictionEvents cachePrediction, EngineBlockIndex engineBlocks) {
     this(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
-        tenantEvents, decisions, cachePrediction, null);
+        tenantEvents, decisions, cachePrediction, engineBlocks, null);
   }
 
   LifecycleEnv withProfile(SchedulingProfile built) {
     return new LifecycleEnv(settings, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics,
-        tenants, tenantEvents, decisions, cachePrediction, built);
+        tenants, tenantEvents, decisions, cachePrediction, engineBlocks, built);
   }
 }

@@ -72,6 +72,17 @@ public final class EngineBlockIndex {
     return p;
   }
 
+  /** Whether the pod's events were lost and its blocks are being relearnt (distrusted), as of now. */
+  public boolean relearning(String pod) {
+    PodBlocks p = pods.get(pod);
+    if (p == null) {
+      return false;
+    }
+    synchronized (p) {
+      return ticker.nanos() - p.distrustedUntilNanos < 0;
+    }
+  }
+
   /**
    * Blocks stored on the pod: {@code engineHashes} in order, holding {@code tokenIds} ({@code blockSize} each), the
    * first one's parent being {@code parentHash} when {@code hasParent}. Blocks whose parent the index never saw cannot

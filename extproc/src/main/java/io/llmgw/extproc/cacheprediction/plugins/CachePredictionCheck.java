@@ -3,12 +3,15 @@ package io.llmgw.extproc.cacheprediction.plugins;
 import io.llmgw.extproc.body.TokenUsage;
 import io.llmgw.extproc.cacheprediction.core.CachePrediction;
 import io.llmgw.extproc.cacheprediction.core.CachePredictionEvents;
+import io.llmgw.extproc.cacheprediction.core.MissCause;
+import io.llmgw.extproc.cacheprediction.core.PodMisses;
 import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.extproc.request.Routed;
 import io.llmgw.extproc.request.hooks.ResponseHook;
 import io.llmgw.extproc.state.PoolView;
+import io.llmgw.picker.kvcache.EngineBlockIndex;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -29,15 +32,22 @@ public final class CachePredictionCheck implements ResponseHook {
   private final boolean predicts;
   private final CachePredictionEvents events;
   private final DecisionLog decisions;
+  private final EngineBlockIndex engineBlocks;
+  private final PodMisses misses = new PodMisses();
   /** Pods that have reported their cache; cleared when it outgrows any real fleet (pods come and go). */
   private final Set<String> reporting = ConcurrentHashMap.newKeySet();
   static final int MAX_REPORTING_PODS = 16_384;
 
-  /** @param predicts whether the scheduling profile has a prefix-tracking scorer */
-  public CachePredictionCheck(boolean predicts, CachePredictionEvents events, DecisionLog decisions) {
+  /**
+   * @param predicts whether the scheduling profile has a prefix-tracking scorer
+   * @param engineBlocks the index of the pods' KV-cache events, to tell lost events as a cause
+   */
+  public CachePredictionCheck(boolean predicts, CachePredictionEvents events, DecisionLog decisions,
+      EngineBlockIndex engineBlocks) {
     this.predicts = predicts;
     this.events = events;
     this.decisions = decisions;
+    this.engineBlocks = engineBlocks;
   }
 
   /** The pool as the other pool figures name it (namespace/name), from the request's choice. */
@@ -79,8 +89,12 @@ public final class CachePredictionCheck implements ResponseHook {
     CachePrediction p = CachePrediction.of(pool(ctx, routed.decision().primary().endpoint().pool()),
         routed.loadAtPick().cachedShare(), usage.promptTokens(), reported);
     events.observed(p);
+    MissCause cause = misses.observe(pod, p, engineBlocks != null && engineBlocks.relearning(pod));
+    if (cause != null) {
+      events.missing(p, cause);
+    }
     if (ctx.explanation() != null) {
-      decisions.annotate(ctx.requestId(), p.explain());
+      decisions.annotate(ctx.requestId(), cause == null ? p.explain() : p.explain() + ": " + cause.why());
     }
   }
 }
