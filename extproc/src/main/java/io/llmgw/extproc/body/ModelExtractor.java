@@ -23,6 +23,7 @@ public final class ModelExtractor {
   private String pendingField;
   private String model;
   private String user;
+  private String cacheSalt;
   private int maxTokens;
   private int maxCompletionTokens;
   private long modelStart = -1;
@@ -65,7 +66,7 @@ public final class ModelExtractor {
       return BodyProblem.NO_MODEL;
     }
     return new ExtractedBody(model, modelStart, modelEnd, promptStart, Math.max(promptEnd, promptStart), user,
-        maxCompletionTokens > 0 ? maxCompletionTokens : maxTokens);
+        maxCompletionTokens > 0 ? maxCompletionTokens : maxTokens, cacheSalt);
   }
 
   private boolean isPromptField() {
@@ -133,7 +134,8 @@ public final class ModelExtractor {
         return Integer.MAX_VALUE;
       }
       // six bytes at most per character (an escape): longer than this is longer than a session id may be
-      return "user".equals(pendingField) ? SessionKey.MAX_LENGTH * 6 : 0;
+      return "user".equals(pendingField) ? SessionKey.MAX_LENGTH * 6
+          : "cache_salt".equals(pendingField) ? ExtractedBody.MAX_SALT_CHARS * 6 : 0;
     }
 
     @Override
@@ -161,6 +163,9 @@ public final class ModelExtractor {
         modelEnd = end;
       } else if ("user".equals(pendingField) && decoded != null && decoded.length() <= SessionKey.MAX_LENGTH) {
         user = decoded;
+      } else if ("cache_salt".equals(pendingField)) {
+        cacheSalt = decoded != null && decoded.length() <= ExtractedBody.MAX_SALT_CHARS ? decoded
+            : ExtractedBody.LONG_SALT;
       } else if (isPromptField() && promptStart < 0) {
         promptStart = start;
         promptEnd = end;

@@ -31,6 +31,7 @@ final class JacksonModelExtractor {
   private String pendingField;
   private String model;
   private String user;
+  private String cacheSalt;
   private int maxTokens;
   private int maxCompletionTokens;
   private long modelStart = -1;
@@ -83,7 +84,7 @@ final class JacksonModelExtractor {
       return BodyProblem.NO_MODEL;
     }
     return new ExtractedBody(model, modelStart, modelEnd, promptStart, Math.max(promptEnd, promptStart), user,
-        maxCompletionTokens > 0 ? maxCompletionTokens : maxTokens);
+        maxCompletionTokens > 0 ? maxCompletionTokens : maxTokens, cacheSalt);
   }
 
   private void drain() throws IOException {
@@ -177,6 +178,8 @@ final class JacksonModelExtractor {
     } else if ("user".equals(pendingField) && t == JsonToken.VALUE_STRING
         && parser.getTextLength() <= SessionKey.MAX_LENGTH) {
       user = parser.getText();
+    } else if ("cache_salt".equals(pendingField) && t == JsonToken.VALUE_STRING) {
+      cacheSalt = parser.getTextLength() <= ExtractedBody.MAX_SALT_CHARS ? parser.getText() : ExtractedBody.LONG_SALT;
     } else if (isPromptField() && t == JsonToken.VALUE_STRING && promptStart < 0) {
       promptStart = tokenStart();
       promptEnd = parser.currentLocation().getByteOffset();

@@ -24,6 +24,8 @@ class ModelExtractorAgreesWithJacksonTest {
           + "-0.0, 1E9, {}, []]\n}",
       "{\"user\":42,\"model\":\"a\",\"max_tokens\":99999999999,\"logit_bias\":{\"50256\":-100},\"stop\":[\"\\n\"]}",
       "{\"messages\":[],\"model\":\"\",\"x\":1}",
+      "{\"model\":\"m\",\"cache_salt\":\"tenant-\\u00e9 \\\"a\\\"\",\"prompt\":\"p\"}",
+      "{\"cache_salt\":7,\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
       "[{\"model\":\"a\"}]",
       "{\"model\":{\"name\":\"a\"}}",
   };

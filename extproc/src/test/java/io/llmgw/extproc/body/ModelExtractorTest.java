@@ -180,4 +180,22 @@ class ModelExtractorTest {
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
+
+  /** Issue 50, item 3: vLLM's cache_salt keeps a request's cache apart; its value is read, within a bound. */
+  @Test
+  void theCacheSaltIsReadAndALongOneIsMarkedNotKept() {
+    ExtractedBody salted = (ExtractedBody) scan(("{\"model\":\"m\",\"cache_salt\":\"tenant-a\",\"prompt\":\"p\"}")
+        .getBytes(StandardCharsets.UTF_8), 3);
+    assertThat(salted.cacheSalt()).isEqualTo("tenant-a");
+    ExtractedBody none = (ExtractedBody) scan("{\"model\":\"m\",\"prompt\":\"p\"}".getBytes(StandardCharsets.UTF_8),
+        5);
+    assertThat(none.cacheSalt()).isNull();
+    ExtractedBody number = (ExtractedBody) scan("{\"model\":\"m\",\"cache_salt\":7}".getBytes(
+        StandardCharsets.UTF_8), 5);
+    assertThat(number.cacheSalt()).as("not a string: vLLM refuses it; nothing to key by").isNull();
+    String longSalt = "s".repeat(ExtractedBody.MAX_SALT_CHARS + 1);
+    ExtractedBody tooLong = (ExtractedBody) scan(("{\"model\":\"m\",\"cache_salt\":\"" + longSalt + "\"}")
+        .getBytes(StandardCharsets.UTF_8), 64);
+    assertThat(tooLong.cacheSalt()).isEqualTo(ExtractedBody.LONG_SALT);
+  }
 }

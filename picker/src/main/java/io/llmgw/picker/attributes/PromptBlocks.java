@@ -19,13 +19,23 @@ public final class PromptBlocks {
 
   private final PrefixHasher hasher;
   private final Source prompt;
+  private final String salt;
   private String target;
   private long[] blocks;
 
   /** @param prompt read at most once per target, for {@code hasher.maxBytes()} bytes */
   public PromptBlocks(PrefixHasher hasher, Source prompt) {
+    this(hasher, prompt, null);
+  }
+
+  /**
+   * @param salt the request's cache salt (vLLM's {@code cache_salt}), or null: a salted prompt's blocks chain from
+   *     the salt too, so they match only prompts under the same salt, as the engine's block hashes do
+   */
+  public PromptBlocks(PrefixHasher hasher, Source prompt, String salt) {
     this.hasher = hasher;
     this.prompt = prompt;
+    this.salt = salt;
   }
 
   /** Blocks already hashed, whatever the target (tests, benchmarks). */
@@ -42,7 +52,7 @@ public final class PromptBlocks {
     }
     if (!targetModel.equals(target)) {
       byte[] p = prompt.promptPrefix(hasher.maxBytes());
-      blocks = hasher.blocks(targetModel, p, p.length);
+      blocks = hasher.blocks(salt == null ? targetModel : targetModel + '\u0000' + salt, p, p.length);
       target = targetModel;
     }
     return blocks;

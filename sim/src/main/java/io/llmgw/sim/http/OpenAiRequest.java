@@ -15,7 +15,7 @@ import net.openhft.hashing.LongHashFunction;
  * vLLM's block hashes do.
  */
 record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, boolean stream,
-    boolean includeUsage, int priority, int inputs, boolean base64, Structured structured) {
+    boolean includeUsage, int priority, int inputs, boolean base64, Structured structured, String cacheSalt) {
 
   /** The OpenAI endpoint the request came to. */
   enum Api { CHAT, COMPLETIONS, EMBEDDINGS, RESPONSES }
@@ -42,7 +42,7 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
       JsonNode input = body.get("input");
       int inputs = input != null && input.isArray() && !input.isEmpty() && !input.get(0).isNumber() ? input.size() : 1;
       return new OpenAiRequest(api, model.asText(), embeddingInput(input), 1, false, false, 0, inputs,
-          base64(body.get("encoding_format")), null);
+          base64(body.get("encoding_format")), null, null);
     }
     String prompt = switch (api) {
       // the tools go into the prompt, as a chat template writes them
@@ -71,9 +71,14 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
       throw new IllegalArgumentException("'priority' must be an integer");
     }
     boolean streamed = stream != null && stream.asBoolean();
+    JsonNode salt = body.get("cache_salt");
+    if (salt != null && !salt.isNull() && !(salt.isTextual() && !salt.asText().isEmpty())) {
+      throw new IllegalArgumentException("Parameter 'cache_salt' must be a non-empty string if provided.");
+    }
     return new OpenAiRequest(api, model.asText(), prompt, maxTokens, streamed, usage.asBoolean(false),
         priority == null || priority.isNull() ? 0 : priority.asInt(), 1, false,
-        api == Api.COMPLETIONS ? null : Structured.parse(api, body, autoToolChoice));
+        api == Api.COMPLETIONS ? null : Structured.parse(api, body, autoToolChoice),
+        salt == null || salt.isNull() ? null : salt.asText());
   }
 
   /** vLLM's {@code encoding_format}: {@code float} (the default) or {@code base64} (little-endian float32). */
@@ -144,18 +149,23 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
       capped = maxTokens != null;
       tokens = capped ? maxTokens : 1 + random.nextInt(2 * meanOutputTokens - 1);
     }
-    return new SimRequest(model, adapter, promptTokens, prefixBlocks(tokenIds, adapter, blockSize, hashSeed), tokens,
+    return new SimRequest(model, adapter, promptTokens, prefixBlocks(tokenIds, adapter, cacheSalt, blockSize, hashSeed),
+        tokens,
         capped, priority, tokenIds);
   }
 
   /**
    * Chained hashes of the prompt's full blocks, from the pod's seed (vLLM draws its own at random unless
-   * {@code PYTHONHASHSEED} is set) and the adapter, as vLLM keys its cache by LoRA.
+   * {@code PYTHONHASHSEED} is set), the adapter and the request's {@code cache_salt}, as vLLM keys its cache by LoRA
+   * and salts the first block's hash (so the whole chain) with the request's salt.
    */
-  static long[] prefixBlocks(int[] tokenIds, String adapter, int blockSize, long hashSeed) {
+  static long[] prefixBlocks(int[] tokenIds, String adapter, String cacheSalt, int blockSize, long hashSeed) {
     int n = tokenIds.length / blockSize;
     long[] out = new long[n];
     long previous = adapter == null ? hashSeed : LongHashFunction.xx(hashSeed).hashChars(adapter);
+    if (cacheSalt != null) {
+      previous = LongHashFunction.xx(previous).hashChars(cacheSalt);
+    }
     for (int i = 0; i < n; i++) {
       previous = LongHashFunction.xx(previous).hashInts(tokenIds, i * blockSize, blockSize);
       out[i] = previous;

@@ -1,5 +1,6 @@
 package io.llmgw.extproc.request.prepare;
 
+import io.llmgw.extproc.body.ExtractedBody;
 import io.llmgw.extproc.request.RequestContext;
 import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.attributes.AttributeKey;
@@ -32,6 +33,9 @@ public final class PromptBlocksProducer implements Producer {
 
   @Override
   public void produce(RequestContext ctx) {
-    ctx.attributes().put(RequestAttributes.PROMPT_BLOCKS, new PromptBlocks(hasher, ctx));
+    String salt = ctx.found() == null ? null : ctx.found().cacheSalt();
+    // a salt too long to keep shares with no one: the request's own id stands in
+    ctx.attributes().put(RequestAttributes.PROMPT_BLOCKS, new PromptBlocks(hasher, ctx,
+        ExtractedBody.LONG_SALT.equals(salt) ? ctx.requestId() : salt));
   }
 }
