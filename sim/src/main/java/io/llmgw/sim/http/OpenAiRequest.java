@@ -24,11 +24,6 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
     return api == Api.CHAT;
   }
 
-  /** Reads the body as a server without {@code --enable-auto-tool-choice} does. */
-  static OpenAiRequest parse(Api api, JsonNode body) {
-    return parse(api, body, false);
-  }
-
   /** Reads the body, or throws {@link IllegalArgumentException} with a message fit for a 400. */
   static OpenAiRequest parse(Api api, JsonNode body, boolean autoToolChoice) {
     if (body == null || !body.isObject()) {
@@ -129,10 +124,6 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
       throw new IllegalArgumentException("'input' is required: a string or an array of messages");
     }
     return messages(input);
-  }
-
-  SimRequest toEngine(String adapter, int blockSize, long hashSeed, int meanOutputTokens, SplittableRandom random) {
-    return toEngine(adapter, blockSize, hashSeed, meanOutputTokens, random, null);
   }
 
   /** @param plan the answer decided beforehand (its tokens, cut by {@code max_tokens}); null for free text */

@@ -20,7 +20,9 @@ final class RenderEndpoint {
   /** The answer's body; {@link IllegalArgumentException} with a message fit for a 400. */
   static JsonNode render(String path, JsonNode body) {
     boolean chat = path.equals(CHAT_PATH);
-    OpenAiRequest request = OpenAiRequest.parse(chat ? OpenAiRequest.Api.CHAT : OpenAiRequest.Api.COMPLETIONS, body);
+    // rendering decides no tool call: a request with tools renders whether or not the server serves auto
+    OpenAiRequest request = OpenAiRequest.parse(chat ? OpenAiRequest.Api.CHAT : OpenAiRequest.Api.COMPLETIONS, body,
+        true);
     ObjectNode one = OpenAiResponses.JSON.createObjectNode();
     var ids = one.putArray("token_ids");
     for (int id : SimTokens.encode(request.prompt())) {

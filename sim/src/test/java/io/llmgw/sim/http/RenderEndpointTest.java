@@ -50,8 +50,14 @@ class RenderEndpointTest {
     JsonNode list = JSON.readTree(completion.body());
     assertThat(list.isArray()).isTrue();
     assertThat(ids(list.get(0).get("token_ids"))).containsExactly(SimTokens.encode("plain prompt"));
+    var tools = post(pod, "/v1/chat/completions/render", "{\"model\":\"" + MODEL + "\",\"tools\":[{\"type\":"
+        + "\"function\",\"function\":{\"name\":\"f\"}}],\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}");
+    assertThat(tools.statusCode()).as("a chat with tools renders, its tools in the prompt, whatever the pod serves")
+        .isEqualTo(200);
+    assertThat(ids(JSON.readTree(tools.body()).get("token_ids"))).containsExactly(SimTokens.encode(
+        "tools: [{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]\nuser: Hi\n"));
     assertThat(pod.pods().getFirst().engine().metrics().admitted()).as("rendering generates nothing").isZero();
-    assertThat(pod.pods().getFirst().renders()).isEqualTo(2);
+    assertThat(pod.pods().getFirst().renders()).isEqualTo(3);
   }
 
   @Test
