@@ -38,6 +38,11 @@ public final class PromptBlocks {
     this.salt = salt;
   }
 
+  /** Whether the request carries a cache salt (vLLM's {@code cache_salt}). */
+  public boolean salted() {
+    return salt != null;
+  }
+
   /** Blocks already hashed, whatever the target (tests, benchmarks). */
   public static PromptBlocks fixed(long[] blocks) {
     PromptBlocks b = new PromptBlocks(null, max -> new byte[0]);

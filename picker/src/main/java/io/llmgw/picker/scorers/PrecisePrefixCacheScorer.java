@@ -6,6 +6,7 @@ import io.llmgw.picker.PrefixHasher;
 import io.llmgw.picker.PrefixView;
 import io.llmgw.picker.Scorer;
 import io.llmgw.picker.attributes.AttributeKey;
+import io.llmgw.picker.attributes.PromptBlocks;
 import io.llmgw.picker.attributes.PromptTokens;
 import io.llmgw.picker.attributes.RequestAttributes;
 import io.llmgw.picker.kvcache.EngineBlockIndex;
@@ -59,8 +60,11 @@ public final class PrecisePrefixCacheScorer implements Scorer, PrefixView {
   @Override
   public void score(PickRequest request, List<EndpointState> candidates, double[] out) {
     PromptTokens tokens = request.attribute(RequestAttributes.PROMPT_TOKENS);
-    // tokenized only when some pod's events can be matched: without them the tokens would go unread
-    Boolean tokenized = tokens == null ? Boolean.FALSE : null;
+    PromptBlocks blocks = request.attribute(RequestAttributes.PROMPT_BLOCKS);
+    // tokenized only when some pod's events can be matched: without them the tokens would go unread. A salted
+    // request is matched approximately: the engines' events do not say which salt a block was stored under, and
+    // the approximate chain does
+    Boolean tokenized = tokens == null || blocks != null && blocks.salted() ? Boolean.FALSE : null;
     for (int i = 0; i < candidates.size(); i++) {
       EndpointState e = candidates.get(i);
       EngineBlockIndex.View engine = tokenized == Boolean.FALSE ? null : engines.view(e.address());

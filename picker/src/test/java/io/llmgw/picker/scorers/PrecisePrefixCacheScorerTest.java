@@ -85,4 +85,20 @@ class PrecisePrefixCacheScorerTest {
     index.stored(b.address(), new long[] {1}, false, 0, Arrays.copyOf(prompt, 16), 16, null, "GPU");
     assertThat(score(scorer(), forAdapter)[1]).as("the base model's blocks do not serve the adapter").isZero();
   }
+
+  /**
+   * Issue 50, item 3: the engines' events do not say which cache_salt a block was stored under, so a salted request
+   * is scored by the approximate chain, which the salt enters, never by blocks another salt (or none) stored.
+   */
+  @Test
+  void aSaltedRequestIsNotCreditedWithTheEnginesUnsaltedBlocks() {
+    index.stored(b.address(), new long[] {1, 2, 3, 4}, false, 0, prompt, 16, null, "GPU");
+    byte[] text = "a prompt of four blocks and a bit more, sixty-four bytes each...".repeat(4)
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    PickRequest salted = PickRequest.of("base").with(RequestAttributes.PROMPT_TOKENS, PromptTokens.of(prompt))
+        .with(RequestAttributes.PROMPT_BLOCKS, new PromptBlocks(new PrefixHasher(), max -> text, "tenant-a"));
+    assertThat(score(scorer(), request())).as("unsalted: b's events").containsExactly(0.0, 1.0);
+    assertThat(score(scorer(), salted)).as("salted: nothing this replica routed under the salt").containsExactly(0.0,
+        0.0);
+  }
 }
