@@ -13,6 +13,7 @@ import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.Contexts;
 import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.request.hooks.InFlightLease;
 import io.llmgw.extproc.testing.TestGateway;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.kvcache.EngineBlockIndex;
@@ -79,8 +80,13 @@ class CachePredictionCheckTest {
     check.onDone(Contexts.picked(g, "chat-lora", first, 0.5), new Completion("500", null,
         new TokenUsage(100, 5, 40)));
     check.onDone(Contexts.resolved(g, "chat-lora"), new Completion("200", null, new TokenUsage(100, 5, 40)));
-    assertThat(seen).as("no profile prediction, more cached than the prompt, garbage, no usage, a failure, no pick")
-        .isEmpty();
+    RequestContext fellBack = Contexts.picked(g, "chat-lora", first, 0.5);
+    InFlightLease lease = new InFlightLease(g.datastore().inFlight());
+    lease.preRequest(fellBack, first);
+    lease.onResponseHeaders(fellBack, pod(2).address());
+    check.onDone(fellBack, new Completion("200", null, new TokenUsage(100, 5, 40)));
+    assertThat(seen).as("no profile prediction, more cached than the prompt, garbage, no usage, a failure, no pick, "
+        + "a fallback pod's report").isEmpty();
   }
 
   @Test

@@ -15,7 +15,7 @@ import net.openhft.hashing.LongHashFunction;
  * vLLM's block hashes do.
  */
 record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, boolean stream,
-    boolean includeUsage, int priority, int inputs, boolean base64, Structured structured, String cacheSalt) {
+    boolean includeUsage, int priority, int inputs, boolean base64, Plan plan, String cacheSalt) {
 
   /** The OpenAI endpoint the request came to. */
   enum Api { CHAT, COMPLETIONS, EMBEDDINGS, RESPONSES }
@@ -25,7 +25,7 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
   }
 
   /** Reads the body, or throws {@link IllegalArgumentException} with a message fit for a 400. */
-  static OpenAiRequest parse(Api api, JsonNode body, boolean autoToolChoice) {
+  static OpenAiRequest parse(Api api, JsonNode body, boolean autoToolChoice, SplittableRandom random) {
     if (body == null || !body.isObject()) {
       throw new IllegalArgumentException("the request body must be a JSON object");
     }
@@ -72,7 +72,7 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
     }
     return new OpenAiRequest(api, model.asText(), prompt, maxTokens, streamed, usage.asBoolean(false),
         priority == null || priority.isNull() ? 0 : priority.asInt(), 1, false,
-        api == Api.COMPLETIONS ? null : Structured.parse(api, body, autoToolChoice),
+        api == Api.COMPLETIONS ? null : Structured.plan(api, body, autoToolChoice, random),
         salt == null || salt.isNull() ? null : salt.asText());
   }
 
@@ -126,9 +126,8 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
     return messages(input);
   }
 
-  /** @param plan the answer decided beforehand (its tokens, cut by {@code max_tokens}); null for free text */
-  SimRequest toEngine(String adapter, int blockSize, long hashSeed, int meanOutputTokens, SplittableRandom random,
-      Plan plan) {
+  /** With a {@link #plan}, the answer decided beforehand, its tokens (cut by {@code max_tokens}) are the output. */
+  SimRequest toEngine(String adapter, int blockSize, long hashSeed, int meanOutputTokens, SplittableRandom random) {
     int[] tokenIds = SimTokens.encode(prompt);
     int promptTokens = Math.max(1, tokenIds.length);
     int tokens;

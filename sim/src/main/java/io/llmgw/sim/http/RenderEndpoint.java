@@ -3,6 +3,7 @@ package io.llmgw.sim.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.sim.engine.SimTokens;
+import java.util.SplittableRandom;
 
 /**
  * vLLM's render endpoints ({@code vllm launch render}, the tokenizer sidecar llm-d's {@code token-producer} calls):
@@ -22,7 +23,7 @@ final class RenderEndpoint {
     boolean chat = path.equals(CHAT_PATH);
     // rendering decides no tool call: a request with tools renders whether or not the server serves auto
     OpenAiRequest request = OpenAiRequest.parse(chat ? OpenAiRequest.Api.CHAT : OpenAiRequest.Api.COMPLETIONS, body,
-        true);
+        true, new SplittableRandom(0));
     ObjectNode one = OpenAiResponses.JSON.createObjectNode();
     var ids = one.putArray("token_ids");
     for (int id : SimTokens.encode(request.prompt())) {

@@ -177,7 +177,7 @@ public final class SimServer extends AbstractVerticle {
     JsonNode json;
     try {
       json = SimHttp.readJson(bytes);
-      request = OpenAiRequest.parse(api, json, config.autoToolChoice());
+      request = OpenAiRequest.parse(api, json, config.autoToolChoice(), random);
     } catch (IllegalArgumentException e) {
       LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
       SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
@@ -225,9 +225,9 @@ public final class SimServer extends AbstractVerticle {
   private void serve(HttpServerRequest req, OpenAiRequest.Api api, OpenAiRequest request, int pulledTokens,
       boolean forDecodePod) {
     String adapter = request.model().equals(config.model()) ? null : request.model();
-    Plan plan = request.structured() != null ? request.structured().plan(random) : null;
+    Plan plan = request.plan();
     SimRequest sim = request.toEngine(adapter, config.blockSize(), blockHashSeed, config.meanOutputTokens(),
-        random, plan);
+        random);
     if (pulledTokens > 0) {
       sim = sim.withRemoteKv(Math.min(pulledTokens, sim.promptTokens()));
     }

@@ -1,6 +1,7 @@
 package io.llmgw.sim.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,12 +21,12 @@ record Structured(Kind kind, String toolName, JsonNode schema) {
   enum Kind { TOOL_AUTO, TOOL_FORCED, JSON }
 
   /**
-   * A chat or Responses request's structure, or null for free text. The two APIs say the same in other places: a
+   * A chat or Responses request's decided answer (a tool call, or content for a format), or null for free text. The two APIs say the same in other places: a
    * chat tool is {@code {type, function: {name, parameters}}} and its format {@code response_format}, a Responses
    * tool {@code {type, name, parameters}} and its format {@code text.format}; a tool's result is a {@code tool}
    * message there and a {@code function_call_output} item here.
    */
-  static Structured parse(OpenAiRequest.Api api, JsonNode body, boolean autoToolChoice) {
+  static Plan plan(OpenAiRequest.Api api, JsonNode body, boolean autoToolChoice, SplittableRandom random) {
     boolean chat = api == OpenAiRequest.Api.CHAT;
     List<JsonNode> tools = tools(body.get("tools"), chat);
     JsonNode choice = body.get("tool_choice");
@@ -34,10 +35,8 @@ record Structured(Kind kind, String toolName, JsonNode schema) {
         : toolCall(tools, choice, conversation, autoToolChoice);
     Structured s = call != null ? call
         : chat ? format(body.get("response_format"), "json_schema") : format(body.path("text").get("format"), null);
-    if (s != null) {
-      s.plan(new SplittableRandom(0)); // a schema with no instance is the client's 400, found before the engine runs
-    }
-    return s;
+    // made up once, as the request is read: a schema with no instance is the client's 400 before the engine runs
+    return s == null ? null : s.plan(random);
   }
 
   private static List<JsonNode> tools(JsonNode tools, boolean chat) {
@@ -143,8 +142,7 @@ record Structured(Kind kind, String toolName, JsonNode schema) {
   /** The answer's text, made up now: the tool's arguments or the content, valid for the schema. */
   Plan plan(SplittableRandom random) {
     String text = SchemaInstance.of(schema != null || kind == Kind.JSON ? schema
-        : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("type", "object"), random)
-        .toString();
+        : JsonNodeFactory.instance.objectNode().put("type", "object"), random).toString();
     String callId = kind == Kind.JSON ? null : Long.toHexString(random.nextLong());
     return new Plan(this, callId, text);
   }

@@ -282,6 +282,17 @@ class StructuredAnswersTest {
         + "\"text\":{\"format\":{\"type\":\"json_schema\",\"name\":\"x\"}}}");
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(bad.body()).contains("text.format json_schema needs schema");
+    String[][] garbage = {
+        {",\"tools\":[{\"type\":\"function\"}]", "each tool must be {\\\"type\\\": \\\"function\\\", \\\"name\\\""},
+        {",\"tools\":[" + tool + "],\"tool_choice\":{\"type\":\"function\"}", "Expected field `name`"},
+        {",\"tools\":[" + tool + "],\"tool_choice\":{\"type\":\"function\",\"name\":\"nope\"}", "does not match any"},
+        {",\"text\":{\"format\":{\"type\":\"yaml\"}}", "text.format type"}};
+    for (String[] c : garbage) {
+      HttpResponse<String> r = post(auto, "/v1/responses", "{\"model\":\"" + MODEL + "\",\"input\":\"x\"" + c[0] + "}");
+      assertThat(r.statusCode()).as(c[0]).isEqualTo(400);
+      assertThat(JSON.readTree(r.body()).get("error").get("message").asText()).as(c[0]).contains(
+          c[1].replace("\\\"", "\""));
+    }
   }
 
   @Test

@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * (at the pick) with the {@code cached_tokens} the engine reported (vLLM with {@code --enable-prompt-tokens-details}).
  * Counted per pool for the metrics; an explained decision gains the line "predicted N cached; engine reported M".
  * Skipped where there is nothing to compare: a profile without a prefix-tracking scorer predicts nothing, an engine
- * that does not report the cache says nothing, and a prompt a prefill pod computed was cached elsewhere.
+ * that does not report the cache says nothing, a prompt a prefill pod computed was cached elsewhere, and a fallback
+ * pod that served the request is not the pod the prediction was for.
  *
  * <p>vLLM writes {@code prompt_tokens_details} only when something was cached ({@code null} otherwise, as it does
  * without {@code --enable-prompt-tokens-details}): a pod that has reported its cache once is taken to report it
@@ -74,6 +75,9 @@ public final class CachePredictionCheck implements ResponseHook {
       return;
     }
     String pod = routed.decision().primary().address();
+    if (ctx.lease() != null && !ctx.lease().address().equals(pod)) {
+      return; // the proxy fell back to another pod: its report is not about the pod predicted for
+    }
     long reported;
     if (usage.reportsCache()) {
       reported = usage.cachedTokens();
