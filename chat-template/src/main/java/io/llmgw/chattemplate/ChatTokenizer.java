@@ -18,16 +18,21 @@ public final class ChatTokenizer implements AutoCloseable {
   /** Rendering limits: a prompt of more characters, or a template that works longer, is refused. */
   public static final int MAX_RENDERED_CHARS = 32 << 20;
   static final long MAX_STEPS = 20_000_000;
+  /** Token ids of prompt pieces kept for reuse, at most twice this. */
+  static final long SEGMENT_CACHE_BYTES = 64L << 20;
 
   private final Path dir;
   private final HuggingFaceTokenizer tokenizer;
   private final Template template;
   private final Template toolUseTemplate;
   private final Map<String, Object> specialTokens;
+  private final SegmentedEncoder encoder;
 
   private ChatTokenizer(Path dir, ModelFiles files) {
     this.dir = dir;
-    this.template = Template.parse(files.chatTemplate(), MAX_RENDERED_CHARS, MAX_STEPS);
+    this.template = files.chatTemplate() == null
+        ? null
+        : Template.parse(files.chatTemplate(), MAX_RENDERED_CHARS, MAX_STEPS);
     this.toolUseTemplate = files.toolUseTemplate() == null
         ? null
         : Template.parse(files.toolUseTemplate(), MAX_RENDERED_CHARS, MAX_STEPS);
@@ -40,12 +45,15 @@ public final class ChatTokenizer implements AutoCloseable {
       throw new IllegalArgumentException("cannot read " + files.tokenizerJson() + " as a tokenizer: "
           + e.getMessage(), e);
     }
+    this.encoder = new SegmentedEncoder(tokenizer, files.tokenizerJson(), SEGMENT_CACHE_BYTES);
   }
 
   /**
-   * Opens a model directory ({@code tokenizer.json} and {@code tokenizer_config.json}, as Hugging Face ships them).
+   * Opens a model directory ({@code tokenizer.json} and {@code tokenizer_config.json}, as Hugging Face ships them),
+   * or the directory of the {@code tokenizer.json} named.
    *
-   * @throws IllegalArgumentException naming the file, when the directory is not a model with a usable chat template
+   * @throws IllegalArgumentException naming the file, when the directory has no tokenizer or a template that cannot be
+   *     parsed
    */
   public static ChatTokenizer open(Path dir) {
     try {
@@ -59,9 +67,14 @@ public final class ChatTokenizer implements AutoCloseable {
     return dir;
   }
 
+  /** False for a base model, whose files have no chat template: only its completions can be tokenized. */
+  public boolean hasChatTemplate() {
+    return template != null;
+  }
+
   /** True when the template reads content as a list of parts (vLLM's "openai" content format). */
   public boolean contentAsParts() {
-    return template.iteratesContent();
+    return template != null && template.iteratesContent();
   }
 
   /**
@@ -74,7 +87,16 @@ public final class ChatTokenizer implements AutoCloseable {
     return render(TemplateInput.ofChat(chatRequest, contentAsParts()));
   }
 
+  /** The prompt text of a Responses API request ({@code instructions}, {@code input} items, {@code tools}). */
+  public String renderResponses(JsonNode responsesRequest) {
+    return render(ResponsesInput.of(responsesRequest, contentAsParts()));
+  }
+
   public String render(TemplateInput input) {
+    if (template == null) {
+      throw new IllegalArgumentException(dir + " has no chat template (tokenizer_config.json's chat_template, "
+          + "chat_template.jinja or chat_template.json): its chat requests cannot be rendered");
+    }
     Template chosen = input.tools() != null && toolUseTemplate != null ? toolUseTemplate : template;
     Map<String, Object> context = new HashMap<>(specialTokens);
     context.putAll(input.kwargs());
@@ -88,7 +110,17 @@ public final class ChatTokenizer implements AutoCloseable {
 
   /** The token ids of a rendered chat prompt: special tokens are those the template wrote, none added. */
   public int[] encodeRendered(String prompt) {
-    return ids(tokenizer.encode(prompt, false, false).getIds());
+    return encoder.encode(prompt);
+  }
+
+  /** The same, tokenized whole and never from the cache of pieces: what {@link #encodeRendered} must equal. */
+  public int[] encodeWhole(String prompt) {
+    return encoder.whole(prompt);
+  }
+
+  /** Whether rendered prompts are tokenized in cached pieces (see {@link SegmentedEncoder}). */
+  public boolean reusesPieces() {
+    return encoder.segmented();
   }
 
   /** The token ids of a completion's prompt, with the special tokens the tokenizer adds (vLLM's default there). */

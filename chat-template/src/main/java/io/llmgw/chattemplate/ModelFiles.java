@@ -16,6 +16,7 @@ import java.util.Map;
  * reads them in; a named set picks {@code default}, or {@code tool_use} for requests with tools) and its special
  * tokens, which templates read by name ({@code bos_token}, {@code eos_token}, ...).
  *
+ * @param chatTemplate null when the model has none (a base model: its completions can still be tokenized)
  * @param toolUseTemplate null when the model has one template for everything
  */
 public record ModelFiles(Path tokenizerJson, String chatTemplate, String toolUseTemplate,
@@ -26,6 +27,9 @@ public record ModelFiles(Path tokenizerJson, String chatTemplate, String toolUse
 
   /** @throws IllegalArgumentException naming the file and what is wrong with it */
   public static ModelFiles read(Path dir) {
+    if (Files.isRegularFile(dir)) { // the tokenizer.json itself: its directory holds the rest
+      return read(dir.toAbsolutePath().getParent());
+    }
     Path tokenizer = dir.resolve("tokenizer.json");
     if (!Files.isRegularFile(tokenizer)) {
       throw new IllegalArgumentException(dir + " has no tokenizer.json");
@@ -56,10 +60,6 @@ public record ModelFiles(Path tokenizerJson, String chatTemplate, String toolUse
           toolUse = named.path("template").asText(null);
         }
       }
-    }
-    if (main == null && toolUse == null) {
-      throw new IllegalArgumentException(dir + " has no chat template (tokenizer_config.json's chat_template, "
-          + "chat_template.jinja or chat_template.json)");
     }
     return new ModelFiles(tokenizer, main != null ? main : toolUse, toolUse, specialTokens(config));
   }

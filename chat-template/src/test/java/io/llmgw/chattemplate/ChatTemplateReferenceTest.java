@@ -89,9 +89,11 @@ class ChatTemplateReferenceTest {
               + requests.get(i) + "\n" + difference(mine, theirs));
         }
       }
-      System.out.printf("%s: %d conversations (%d fixed, %d from seed %d): %d identical token ids (%d tokens), "
-          + "%d refused by both, %d different%n", model, requests.size(), FIXED, FRESH, freshSeed, sameIds, tokens,
-          bothRefused, requests.size() - sameIds - bothRefused);
+      System.out.printf("%s: %d conversations (%d fixed, %d from seed %d): %d identical token ids (%d tokens, "
+          + "tokenized in cached pieces: %s), %d refused by both, %d different%n", model, requests.size(), FIXED,
+          FRESH, freshSeed, sameIds, tokens, tokenizer.reusesPieces(), bothRefused,
+          requests.size() - sameIds - bothRefused);
+      assertThat(tokenizer.reusesPieces()).as("the model's prompts are tokenized in reusable pieces").isTrue();
       assertThat(differences).as("conversations rendered or tokenized unlike Hugging Face").isEmpty();
       assertThat(sameIds).as("most conversations render").isGreaterThan(requests.size() * 9 / 10);
     }

@@ -51,11 +51,11 @@ final class SchedulingOptions {
           + "(default: ${DEFAULT-VALUE}).")
   int threshold;
 
-  @Option(names = "--tokenizer", paramLabel = "sim|hf:PATH",
+  @Option(names = "--tokenizer", paramLabel = "sim|hf:DIR",
       description = "How the precise prefix scorer turns prompts into the engine's token ids: sim (the simulator's), "
-          + "or hf:PATH to a model's Hugging Face tokenizer.json (completion prompts; chat prompts need the model's "
-          + "chat template, not rendered yet, and are matched approximately). Without it every prompt is matched "
-          + "approximately.")
+          + "or hf:DIR, a model's Hugging Face files (tokenizer.json, tokenizer_config.json): chat and Responses "
+          + "requests are rendered with the model's chat template and tokenized as vLLM does, off the event loops. "
+          + "Without it every prompt is matched approximately.")
   String tokenizer;
 
   @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)

@@ -3,6 +3,7 @@ package io.llmgw.loadgen;
 import io.llmgw.api.Causes;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.TempTree;
+import io.llmgw.chattemplate.ChatTokenizer;
 import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.pluginfile.PluginConfigFile;
@@ -15,6 +16,7 @@ import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.picker.scorers.PrecisePrefixCacheScorer;
 import io.llmgw.picker.scorers.SessionAffinityScorer;
 import io.llmgw.scraper.kvevents.KvEventSettings;
+import io.llmgw.sim.SimCommand;
 import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.engine.SimProfile;
@@ -95,6 +97,13 @@ public final class BenchCommand implements Callable<Integer> {
           + "(serve's --peers); --no-epp-peers keeps each replica to its own, the control (default: on).")
   boolean eppPeers;
 
+  @Option(names = "--tokenizer", defaultValue = "sim", description = "The prompts' tokens, for the pods and for "
+      + "precise routing alike: sim (the simulator's) or hf:DIR, a model's Hugging Face files, rendered and tokenized "
+      + "as vLLM serving it would (default: ${DEFAULT-VALUE}).")
+  String tokenizer;
+
+  private ChatTokenizer model;
+
   private static final KvEventSettings EVENTS = new KvEventSettings(KvEventsConfig.DEFAULT_ON.port(),
       KvEventsConfig.DEFAULT_ON.replayPort(), "", Duration.ofSeconds(1));
 
@@ -127,6 +136,12 @@ public final class BenchCommand implements Callable<Integer> {
           .println("llmgw bench: --policies takes seed, seed:N, scorers, latency, round-robin, random, least-request, "
               + "or file:PLUGINS.yaml, each with an optional +session ("
               + e.getMessage() + ")");
+      return 2;
+    }
+    try {
+      model = SimCommand.model(tokenizer);
+    } catch (IllegalArgumentException e) {
+      System.err.println("llmgw bench: " + e.getMessage());
       return 2;
     }
     SimConfig sim = simConfig(w);
@@ -191,7 +206,7 @@ public final class BenchCommand implements Callable<Integer> {
     SchedulingConfig scheduling = policy.config(); // before the pods start: a bad file leaves nothing running
     SimPods pods;
     try {
-      pods = SimPods.start(sim, podCount, firstIp, 8000);
+      pods = SimPods.start(sim, podCount, firstIp, 8000, model);
     } catch (Exception e) {
       throw new IllegalStateException("the simulated pods cannot listen on " + firstIp + " and the next "
           + (podCount - 1) + " addresses, port 8000 (" + Causes.rootMessage(e) + "); --first-ip moves them", e);
@@ -202,7 +217,7 @@ public final class BenchCommand implements Callable<Integer> {
     boolean simTokens = scheduling.lists(PrecisePrefixCacheScorer.TYPE) && !scheduling.lists(PromptTokensProducer.TYPE);
     EppSettings settings = d.onLoopbackEphemeralPorts().withScheduling(!simTokens ? scheduling
         : scheduling
-            .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, "sim"))))
+            .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, tokenizer))))
         .withScrape(d.scrape().withKvEvents(EVENTS), d.staleAfter());
     return Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0), eppReplicas, eppPeers);
   }

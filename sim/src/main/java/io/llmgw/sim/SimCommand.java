@@ -1,11 +1,13 @@
 package io.llmgw.sim;
 
+import io.llmgw.chattemplate.ChatTokenizer;
 import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.engine.SimProfile;
 import io.llmgw.sim.http.SimPods;
 import io.llmgw.sim.http.SimServer;
 import io.llmgw.sim.kvpublish.VllmKvEventsConfig;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -133,6 +135,11 @@ public final class SimCommand implements Callable<Integer> {
       + "as vLLM answers it.")
   boolean enableAutoToolChoice;
 
+  @Option(names = "--tokenizer", defaultValue = "sim", description = "The prompts' tokens: sim (the simulator's own, "
+      + "4 characters each) or hf:DIR, a model's Hugging Face files (tokenizer.json, tokenizer_config.json) to render "
+      + "and tokenize prompts as vLLM serving that model would (default: ${DEFAULT-VALUE}).")
+  String tokenizer;
+
   @Option(names = "--enable-prompt-tokens-details", description = "vLLM's flag: chat and completion usage says how "
       + "many prompt tokens the prefix cache held (prompt_tokens_details.cached_tokens).")
   boolean enablePromptTokensDetails;
@@ -174,6 +181,21 @@ public final class SimCommand implements Callable<Integer> {
     return given != null ? given : otherwise;
   }
 
+  /**
+   * The model whose files {@code --tokenizer hf:DIR} names, or null for the simulator's tokens.
+   *
+   * @throws IllegalArgumentException naming the files, or the value, when they cannot be used
+   */
+  public static ChatTokenizer model(String tokenizer) {
+    if (tokenizer.equals("sim")) {
+      return null;
+    }
+    if (!tokenizer.startsWith("hf:")) {
+      throw new IllegalArgumentException("--tokenizer must be sim or hf:DIR, not '" + tokenizer + "'");
+    }
+    return ChatTokenizer.open(Path.of(tokenizer.substring(3)));
+  }
+
   @Override
   public Integer call() throws Exception {
     SimConfig config;
@@ -188,7 +210,7 @@ public final class SimCommand implements Callable<Integer> {
     }
     SimPods running;
     try {
-      running = SimPods.start(config, pods, firstIp, port);
+      running = SimPods.start(config, pods, firstIp, port, model(tokenizer));
     } catch (IllegalArgumentException | IllegalStateException e) {
       System.err.println("llmgw sim: " + e.getMessage());
       return e instanceof IllegalArgumentException ? 2 : 1;

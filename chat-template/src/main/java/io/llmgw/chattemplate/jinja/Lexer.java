@@ -48,7 +48,7 @@ final class Lexer {
       if (marker == '-') {
         text = text.stripTrailing();
       } else if (kind != '{' && marker != '+') {
-        text = lstripBlock(text);
+        text = lstripBlock(text, open);
       }
       text(text);
       pos = open + 2 + (marker == '-' || marker == '+' ? 1 : 0);
@@ -88,14 +88,18 @@ final class Lexer {
     }
   }
 
-  private static String lstripBlock(String text) {
-    int lineStart = text.lastIndexOf('\n') + 1;
-    for (int i = lineStart; i < text.length(); i++) {
-      if (text.charAt(i) != ' ' && text.charAt(i) != '\t') {
+  /** Drops the spaces and tabs before a block tag at {@code open} when nothing else is on its line in the source. */
+  private String lstripBlock(String text, int open) {
+    int lineStart = src.lastIndexOf('\n', open - 1) + 1;
+    if (lineStart < pos) {
+      return text; // the line holds an earlier tag
+    }
+    for (int i = lineStart; i < open; i++) {
+      if (src.charAt(i) != ' ' && src.charAt(i) != '\t') {
         return text;
       }
     }
-    return text.substring(0, lineStart);
+    return text.substring(0, lineStart - pos);
   }
 
   /** Moves past a closing delimiter at {@code end} ({@code X}} for X = closer), applying the whitespace rules. */

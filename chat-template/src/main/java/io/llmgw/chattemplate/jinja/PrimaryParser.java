@@ -9,7 +9,7 @@ final class PrimaryParser {
   private PrimaryParser() {
   }
 
-  static Expr primary(Parser p) {
+  static Expr primary(ExprParser p) {
     Token t = p.next();
     switch (t.kind()) {
       case NAME -> {
@@ -72,7 +72,7 @@ final class PrimaryParser {
     }
   }
 
-  private static Expr parenthesised(Parser p) {
+  private static Expr parenthesised(ExprParser p) {
     if (p.accept(")")) {
       return new Expr.ListLiteral(List.of(), true);
     }
@@ -92,7 +92,7 @@ final class PrimaryParser {
   }
 
   /** {@code [key]} or {@code [start:stop:step]} after {@code target}. */
-  static Expr subscript(Parser p, Expr target) {
+  static Expr subscript(ExprParser p, Expr target) {
     p.expectOp("[");
     Expr start = p.peek().isOp(":") ? null : p.expression();
     if (p.accept("]")) {

@@ -29,6 +29,8 @@ class TemplateTest {
   void trimsBlocksAndStripsTheirIndentationAsHuggingFaceConfiguresJinja() {
     String source = "<a>\n  {% if true %}\n    x\n  {% endif %}\n<b>\n  {{- ' y ' -}}  \n<c>\n";
     assertThat(render(source)).isEqualTo("<a>\n    x\n<b> y <c>");
+    assertThat(render("{{ 'a' }} {% if true %}b{% endif %}\n  c")).as("only a tag alone on its line")
+        .isEqualTo("a b  c");
   }
 
   @Test

@@ -270,10 +270,20 @@ public final class EppPlugins {
   }
 
   private static Plugin promptTokens(Parameters p, LifecycleEnv env) {
-    p.allowOnly("tokenizer", "maxPromptBytes", "model", "renderTimeoutMillis", "renderMaxInFlight");
+    p.allowOnly("tokenizer", "maxPromptBytes", "model", "renderTimeoutMillis", "renderMaxInFlight",
+        "tokenizeThreads");
     String name = p.text("tokenizer", Tokenizer.NONE.name(), "none|sim|hf:.+|vllm:https?://[^/?#]+/?",
-        "none, sim (the simulator's), hf:PATH of a model's Hugging Face tokenizer.json, or vllm:http://HOST:PORT of a "
-            + "vLLM render server (vllm launch render MODEL)");
+        "none, sim (the simulator's), hf:DIR of a model's Hugging Face files (tokenizer.json, tokenizer_config.json), "
+            + "or vllm:http://HOST:PORT of a vLLM render server (vllm launch render MODEL)");
+    Duration renderTimeout = Duration.ofMillis(p.integer("renderTimeoutMillis", 5000, 10, 120_000));
+    int renderMaxInFlight = p.integer("renderMaxInFlight", 256, 1, 65_536);
+    if (name.startsWith(HuggingFaceTokenizer.PREFIX)) {
+      HuggingFaceTokenizer model = new HuggingFaceTokenizer(Path.of(name.substring(HuggingFaceTokenizer.PREFIX
+          .length())), p.integer("tokenizeThreads", Runtime.getRuntime().availableProcessors(), 1, 256),
+          renderMaxInFlight, renderTimeout);
+      env.metrics().watchTokenizer(model::count);
+      return new PromptTokensProducer(model, maxPromptBytes(p));
+    }
     if (name.startsWith(VllmRenderTokenizer.PREFIX)) {
       String model = p.text("model", "", ".+", "the model the render server serves");
       if (model.isEmpty()) {
@@ -281,10 +291,7 @@ public final class EppPlugins {
             + "parameter model, the model it serves (the request's own may name an adapter it does not know)");
       }
       return new PromptTokensProducer(new VllmRenderTokenizer(URI.create(name.substring(
-          VllmRenderTokenizer.PREFIX.length())), model, Duration.ofMillis(
-              p.integer("renderTimeoutMillis",
-                  5000, 10, 120_000)),
-          p.integer("renderMaxInFlight", 256, 1, 65_536)), maxPromptBytes(p));
+          VllmRenderTokenizer.PREFIX.length())), model, renderTimeout, renderMaxInFlight), maxPromptBytes(p));
     }
     Tokenizer tokenizer = switch (name) {
       case "none" -> {
@@ -292,8 +299,7 @@ public final class EppPlugins {
             + "approximately, whatever the pods' KV-cache events say", PromptTokensProducer.TYPE);
         yield Tokenizer.NONE;
       }
-      case SimTokenizer.NAME -> new SimTokenizer();
-      default -> new HuggingFaceTokenizer(Path.of(name.substring(HuggingFaceTokenizer.PREFIX.length())));
+      default -> new SimTokenizer();
     };
     return new PromptTokensProducer(tokenizer, maxPromptBytes(p));
   }

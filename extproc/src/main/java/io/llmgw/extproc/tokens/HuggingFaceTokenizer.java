@@ -1,36 +1,80 @@
 package io.llmgw.extproc.tokens;
 
-import ai.djl.huggingface.tokenizers.Encoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+import io.llmgw.api.LogSampler;
+import io.llmgw.chattemplate.ChatTokenizer;
+import io.llmgw.chattemplate.jinja.TemplateException;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A model's own tokenizer, read from its Hugging Face {@code tokenizer.json} (DJL's binding of the Rust
- * {@code tokenizers} library, whose native code ships in its jar). A completion's {@code prompt} string is encoded as
- * vLLM encodes it, special tokens included. Chat messages need the model's chat template, which this build does not
- * render: for them it answers null, and the request is matched approximately.
+ * A model's own rendering and tokenizing, in process, from its Hugging Face files ({@code hf:DIR}): a chat or Responses
+ * request is rendered with the model's chat template as vLLM renders it, and tokenized with its tokenizer; a
+ * completion's prompt is tokenized with the special tokens vLLM adds. The work runs on its own threads, never an event
+ * loop: at most {@code maxInFlight} requests at once (beyond, a request is matched approximately at once), each given up
+ * after {@code timeout}; every outcome is counted ({@link #count}), and failures are named in sampled warnings.
  */
 public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
   public static final String PREFIX = "hf:";
-  private static final JsonFactory JSON = new JsonFactory();
+  private static final Logger LOG = LoggerFactory.getLogger(HuggingFaceTokenizer.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String name;
-  private final ai.djl.huggingface.tokenizers.HuggingFaceTokenizer tokenizer;
+  private final ChatTokenizer model;
+  private final ExecutorService workers;
+  private final Semaphore inFlight;
+  private final int maxInFlight;
+  private final Duration timeout;
+  private final Map<TokenizeOutcome, LongAdder> outcomes = new EnumMap<>(TokenizeOutcome.class);
+  private final LogSampler warnings = LogSampler.everyTenSeconds();
 
-  /** @throws IllegalArgumentException naming the file when it cannot be read as a tokenizer */
-  public HuggingFaceTokenizer(Path tokenizerJson) {
-    this.name = PREFIX + tokenizerJson;
-    try {
-      // no download, no warning about a missing model max length: the file is all there is
-      this.tokenizer = ai.djl.huggingface.tokenizers.HuggingFaceTokenizer.newInstance(tokenizerJson,
-          Map.of("modelMaxLength", "1000000"));
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalArgumentException("cannot read the tokenizer " + tokenizerJson + ": " + e.getMessage(), e);
+  /**
+   * @param path a model directory, or its {@code tokenizer.json}
+   * @throws IllegalArgumentException naming the file when the model cannot be read
+   */
+  public HuggingFaceTokenizer(Path path, int threads, int maxInFlight, Duration timeout) {
+    this(path, daemons(threads), maxInFlight, timeout);
+  }
+
+  HuggingFaceTokenizer(Path path, ExecutorService workers, int maxInFlight, Duration timeout) {
+    this.name = PREFIX + path;
+    this.model = ChatTokenizer.open(path);
+    this.maxInFlight = maxInFlight;
+    this.inFlight = new Semaphore(maxInFlight);
+    this.timeout = timeout;
+    this.workers = workers;
+    for (TokenizeOutcome o : TokenizeOutcome.values()) {
+      outcomes.put(o, new LongAdder());
     }
+    if (!model.hasChatTemplate()) {
+      LOG.warn("{} has no chat template: chat and Responses requests are matched approximately, completions "
+          + "precisely", path);
+    }
+  }
+
+  private static ExecutorService daemons(int threads) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "tokenizer-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   @Override
@@ -38,38 +82,136 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
     return name;
   }
 
+  /** Nothing is tokenized on the caller's thread: {@link #tokenize} is the way in. */
   @Override
   public int[] tokenIds(byte[] promptJson, boolean whole) {
-    if (!whole) {
-      return null; // a cut string's last tokens could change with more text; rare enough to match approximately
+    return null;
+  }
+
+  public long count(TokenizeOutcome outcome) {
+    return outcomes.get(outcome).sum();
+  }
+
+  /**
+   * Starts rendering and tokenizing one request; the future completes within the time bound with its token ids, or
+   * null (counted, and for failures named in a warning); never exceptionally.
+   *
+   * @param api the request's path without its query: {@code /v1/chat/completions}, {@code /v1/responses} or
+   *     {@code /v1/completions} (others answer null at once, uncounted)
+   */
+  public CompletableFuture<int[]> tokenize(String api, ByteString body) {
+    Api kind = Api.of(api);
+    if (kind == null) {
+      return CompletableFuture.completedFuture(null);
     }
-    String text;
-    try (JsonParser p = JSON.createParser(promptJson)) {
-      JsonToken t = p.nextToken();
-      if (t == JsonToken.START_ARRAY && p.nextToken() == JsonToken.VALUE_STRING) {
-        text = p.getText();
-        if (p.nextToken() != JsonToken.END_ARRAY) {
-          return null; // several prompts in one request
+    if (!inFlight.tryAcquire()) {
+      outcomes.get(TokenizeOutcome.BUSY).increment();
+      warn("busy", "all " + maxInFlight + " permitted requests are being tokenized");
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<int[]> work = new CompletableFuture<>();
+    try {
+      workers.execute(() -> {
+        try {
+          work.complete(compute(kind, body));
+        } catch (Throwable e) {
+          work.completeExceptionally(e);
+        } finally {
+          inFlight.release(); // when the work ends, not when the caller stops waiting: the bound is on work
         }
-      } else if (t == JsonToken.VALUE_STRING) {
-        text = p.getText();
-      } else {
-        return null; // chat messages: the chat template is not rendered here
+      });
+    } catch (RejectedExecutionException e) {
+      inFlight.release();
+      return CompletableFuture.completedFuture(null);
+    }
+    return work.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((ids, e) -> {
+      TokenizeOutcome outcome = e == null ? TokenizeOutcome.TOKENIZED : outcome(e);
+      outcomes.get(outcome).increment();
+      if (outcome != TokenizeOutcome.TOKENIZED) {
+        warn(outcome.label(), outcome == TokenizeOutcome.TIMEOUT
+            ? "not tokenized within " + timeout.toMillis() + " ms"
+            : api + ": " + rootMessage(e));
+        return null;
       }
-    } catch (IOException e) {
-      return null;
+      return ids;
+    });
+  }
+
+  private enum Api {
+    CHAT, RESPONSES, COMPLETIONS;
+
+    static Api of(String path) {
+      return switch (path) {
+        case "/v1/chat/completions" -> CHAT;
+        case "/v1/responses" -> RESPONSES;
+        case "/v1/completions" -> COMPLETIONS;
+        default -> null;
+      };
     }
-    Encoding encoding = tokenizer.encode(text);
-    long[] ids = encoding.getIds();
-    int[] out = new int[ids.length];
-    for (int i = 0; i < ids.length; i++) {
-      out[i] = (int) ids[i];
+  }
+
+  private int[] compute(Api api, ByteString body) throws IOException {
+    JsonNode request = JSON.readTree(body.newInput());
+    if (request == null || !request.isObject()) {
+      throw new IllegalArgumentException("the body is not a JSON object");
     }
-    return out;
+    return switch (api) {
+      case CHAT -> model.encodeRendered(model.render(request));
+      case RESPONSES -> model.encodeRendered(model.renderResponses(request));
+      case COMPLETIONS -> completion(request.path("prompt"));
+    };
+  }
+
+  /** One prompt, as text or as token ids (which vLLM takes as they are); several prompts are several requests. */
+  private int[] completion(JsonNode prompt) {
+    JsonNode one = prompt.isArray() && prompt.size() == 1 && !prompt.get(0).isNumber() ? prompt.get(0) : prompt;
+    if (one.isTextual()) {
+      return model.encodeCompletion(one.asText());
+    }
+    if (one.isArray() && !one.isEmpty() && one.get(0).isInt()) {
+      int[] ids = new int[one.size()];
+      for (int i = 0; i < ids.length; i++) {
+        if (!one.get(i).isInt() || one.get(i).asInt() < 0) {
+          throw new IllegalArgumentException("prompt holds something other than token ids");
+        }
+        ids[i] = one.get(i).asInt();
+      }
+      return ids;
+    }
+    throw new IllegalArgumentException("prompt is not one text or one list of token ids");
+  }
+
+  private static TokenizeOutcome outcome(Throwable e) {
+    Throwable cause = e.getCause() != null ? e.getCause() : e;
+    if (cause instanceof TimeoutException) {
+      return TokenizeOutcome.TIMEOUT;
+    }
+    if (cause instanceof IllegalArgumentException || cause instanceof IOException
+        || (cause instanceof TemplateException t && t.raisedByTemplate())) {
+      return TokenizeOutcome.REFUSED;
+    }
+    return TokenizeOutcome.FAILED;
+  }
+
+  private void warn(String kind, String message) {
+    long skipped = warnings.admit(kind);
+    if (skipped >= 0) {
+      LOG.warn("tokenizer {}: {}{}; the request is matched approximately", name, message,
+          skipped > 0 ? " (" + skipped + " such lines left out)" : "");
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
   }
 
   @Override
   public void close() {
-    tokenizer.close();
+    workers.shutdownNow();
+    model.close();
   }
 }

@@ -40,10 +40,12 @@ final class PrefixCache {
     }
     int reportable = Math.min(chain.length, tokens.length / blockSize);
     for (int i = hits; i < chain.length; i++) {
+      // vLLM evicts a cached block to make room before it fills and stores another: the removal is reported first,
+      // so that the cache it reports never holds more blocks than it has
+      blocks.put(chain[i], Boolean.TRUE);
       if (i < reportable) {
         events.stored(chain, i, i + 1, tokens, blockSize, adapter);
       }
-      blocks.put(chain[i], Boolean.TRUE);
     }
     return hits;
   }

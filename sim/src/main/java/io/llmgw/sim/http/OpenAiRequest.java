@@ -126,9 +126,14 @@ record OpenAiRequest(Api api, String model, String prompt, Integer maxTokens, bo
     return messages(input);
   }
 
-  /** With a {@link #plan}, the answer decided beforehand, its tokens (cut by {@code max_tokens}) are the output. */
-  SimRequest toEngine(String adapter, int blockSize, long hashSeed, int meanOutputTokens, SplittableRandom random) {
-    int[] tokenIds = SimTokens.encode(prompt);
+  /**
+   * With a {@link #plan}, the answer decided beforehand, its tokens (cut by {@code max_tokens}) are the output.
+   *
+   * @param modelTokenIds the prompt as the model's own files tokenize it (null: the simulator's tokens)
+   */
+  SimRequest toEngine(String adapter, int blockSize, long hashSeed, int meanOutputTokens, SplittableRandom random,
+      int[] modelTokenIds) {
+    int[] tokenIds = modelTokenIds != null ? modelTokenIds : SimTokens.encode(prompt);
     int promptTokens = Math.max(1, tokenIds.length);
     int tokens;
     boolean capped;

@@ -2,6 +2,7 @@ package io.llmgw.sim.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.llmgw.chattemplate.ChatTokenizer;
 import io.llmgw.sim.engine.SimTokens;
 import java.util.SplittableRandom;
 
@@ -19,14 +20,15 @@ final class RenderEndpoint {
   private RenderEndpoint() {}
 
   /** The answer's body; {@link IllegalArgumentException} with a message fit for a 400. */
-  static JsonNode render(String path, JsonNode body) {
+  static JsonNode render(String path, JsonNode body, ChatTokenizer model) {
     boolean chat = path.equals(CHAT_PATH);
     // rendering decides no tool call: a request with tools renders whether or not the server serves auto
     OpenAiRequest request = OpenAiRequest.parse(chat ? OpenAiRequest.Api.CHAT : OpenAiRequest.Api.COMPLETIONS, body,
         true, new SplittableRandom(0));
     ObjectNode one = OpenAiResponses.JSON.createObjectNode();
     var ids = one.putArray("token_ids");
-    for (int id : SimTokens.encode(request.prompt())) {
+    int[] modelIds = ModelPrompts.tokenIds(model, chat ? OpenAiRequest.Api.CHAT : OpenAiRequest.Api.COMPLETIONS, body);
+    for (int id : modelIds != null ? modelIds : SimTokens.encode(request.prompt())) {
       ids.add(id);
     }
     return chat ? one : OpenAiResponses.JSON.createArrayNode().add(one);

@@ -1,5 +1,6 @@
 package io.llmgw.sim.http;
 
+import io.llmgw.chattemplate.ChatTokenizer;
 import io.llmgw.sim.engine.SimConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -26,12 +27,22 @@ public final class SimPods implements AutoCloseable {
   }
 
   public static SimPods start(SimConfig config, List<String> ips, int port) throws Exception {
+    return start(config, ips, port, null);
+  }
+
+  /** @param model a model's own files, shared by the pods (null: the simulator's tokens) */
+  public static SimPods start(SimConfig config, int count, String firstIp, int port, ChatTokenizer model)
+      throws Exception {
+    return start(config, addresses(firstIp, count), port, model);
+  }
+
+  public static SimPods start(SimConfig config, List<String> ips, int port, ChatTokenizer model) throws Exception {
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Math.max(2,
         Math.min(ips.size(), 2 * Runtime.getRuntime().availableProcessors()))));
     List<SimServer> pods = new ArrayList<>();
     List<Future<String>> deployed = new ArrayList<>();
     for (int i = 0; i < ips.size(); i++) {
-      SimServer pod = new SimServer(config.toBuilder().seed(config.seed() + i).build(), ips.get(i), port);
+      SimServer pod = new SimServer(config.toBuilder().seed(config.seed() + i).build(), ips.get(i), port, model);
       pods.add(pod);
       deployed.add(vertx.deployVerticle(pod));
     }

@@ -2,6 +2,7 @@ package io.llmgw.sim.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.llmgw.chattemplate.ChatTokenizer;
 import io.llmgw.sim.engine.Engine;
 import io.llmgw.sim.engine.KvEventSink;
 import io.llmgw.sim.engine.LoadResult;
@@ -37,6 +38,7 @@ public final class SimServer extends AbstractVerticle {
   static final String RETURN_ERROR = "x-return-error";
 
   private final SimConfig config;
+  private final ChatTokenizer model;
   private final String host;
   private final int port;
   private final SplittableRandom random;
@@ -52,6 +54,12 @@ public final class SimServer extends AbstractVerticle {
   private long responses;
 
   public SimServer(SimConfig config, String host, int port) {
+    this(config, host, port, null);
+  }
+
+  /** @param model a model's own files, to tokenize prompts as vLLM serving it would; null: the simulator's tokens */
+  public SimServer(SimConfig config, String host, int port, ChatTokenizer model) {
+    this.model = model;
     this.config = config;
     this.host = host;
     this.port = port;
@@ -164,7 +172,7 @@ public final class SimServer extends AbstractVerticle {
     renders.incrementAndGet();
     JsonNode answer;
     try {
-      answer = RenderEndpoint.render(req.path(), SimHttp.readJson(bytes));
+      answer = RenderEndpoint.render(req.path(), SimHttp.readJson(bytes), model);
     } catch (IllegalArgumentException e) {
       SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
       return;
@@ -175,9 +183,11 @@ public final class SimServer extends AbstractVerticle {
   private void generate(HttpServerRequest req, OpenAiRequest.Api api, Buffer bytes) {
     OpenAiRequest request;
     JsonNode json;
+    int[] promptIds;
     try {
       json = SimHttp.readJson(bytes);
       request = OpenAiRequest.parse(api, json, config.autoToolChoice(), random);
+      promptIds = ModelPrompts.tokenIds(model, api, json);
     } catch (IllegalArgumentException e) {
       LOG.info("{}: 400 for {}: {}", address(), req.path(), e.getMessage());
       SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
@@ -210,24 +220,24 @@ public final class SimServer extends AbstractVerticle {
         && (api == OpenAiRequest.Api.CHAT || api == OpenAiRequest.Api.COMPLETIONS)) {
       sidecar.prefillThenDecode(req.path(), json, prefiller, pulled -> {
         if (!req.response().closed()) {
-          serve(req, api, request, pulled, false);
+          serve(req, api, request, promptIds, pulled, false);
         }
       });
       return;
     }
-    serve(req, api, request, 0, remoteDecode && !request.stream());
+    serve(req, api, request, promptIds, 0, remoteDecode && !request.stream());
   }
 
   /**
    * @param pulledTokens prompt tokens whose KV cache a prefill pod computed and this pod pulled (0: none)
    * @param forDecodePod a prefill for a decode pod: its KV cache is held for the pull, and the answer says where
    */
-  private void serve(HttpServerRequest req, OpenAiRequest.Api api, OpenAiRequest request, int pulledTokens,
-      boolean forDecodePod) {
+  private void serve(HttpServerRequest req, OpenAiRequest.Api api, OpenAiRequest request, int[] promptIds,
+      int pulledTokens, boolean forDecodePod) {
     String adapter = request.model().equals(config.model()) ? null : request.model();
     Plan plan = request.plan();
     SimRequest sim = request.toEngine(adapter, config.blockSize(), blockHashSeed, config.meanOutputTokens(),
-        random);
+        random, promptIds);
     if (pulledTokens > 0) {
       sim = sim.withRemoteKv(Math.min(pulledTokens, sim.promptTokens()));
     }

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.request.prepare;
 
 import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.tokens.HuggingFaceTokenizer;
 import io.llmgw.extproc.tokens.RemoteTokenizer;
 import io.llmgw.extproc.tokens.Tokenizer;
 import io.llmgw.picker.attributes.AttributeKey;
@@ -10,9 +11,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The prompt's token ids as the model server computes them, for matching the engines' KV-cache events. In process,
- * tokenizing waits for the first reader and reads at most {@code maxPromptBytes} of the prompt; a render server is
- * handed the whole request when it is prepared.
+ * The prompt's token ids as the model server computes them, for matching the engines' KV-cache events. The simulator's
+ * tokenizer waits for the first reader and reads at most {@code maxPromptBytes} of the prompt; a model's own files
+ * ({@code hf:}) and a render server are handed the whole request when it is prepared, and the request waits for them
+ * holding no thread.
  */
 public final class PromptTokensProducer implements Producer {
   public static final String TYPE = RequestAttributes.PROMPT_TOKENS.defaultProducer();
@@ -43,13 +45,19 @@ public final class PromptTokensProducer implements Producer {
    */
   @Override
   public CompletableFuture<?> produceLater(RequestContext ctx) {
-    if (!(tokenizer instanceof RemoteTokenizer remote)) {
+    if (!(tokenizer instanceof RemoteTokenizer) && !(tokenizer instanceof HuggingFaceTokenizer)) {
       produce(ctx);
       return null;
     }
     String path = ctx.headers().getOrDefault(":path", "");
     int query = path.indexOf('?');
     String api = query < 0 ? path : path.substring(0, query);
+    if (tokenizer instanceof HuggingFaceTokenizer model) {
+      CompletableFuture<int[]> ids = model.tokenize(api, ctx.body().bytes());
+      ctx.attributes().put(RequestAttributes.PROMPT_TOKENS, new PromptTokens(() -> ids.getNow(null)));
+      return ids.isDone() ? null : ids;
+    }
+    RemoteTokenizer remote = (RemoteTokenizer) tokenizer;
     boolean chat = api.equals("/v1/chat/completions");
     if (!chat && !api.equals("/v1/completions")) {
       return null; // embeddings, the Responses API: vLLM's render server has no endpoint for them
