@@ -84,12 +84,22 @@ public final class ChatTokenizer implements AutoCloseable {
    * @throws TemplateException when the template refuses it or cannot render it
    */
   public String render(JsonNode chatRequest) {
-    return render(TemplateInput.ofChat(chatRequest, contentAsParts()));
+    return render(chatInput(chatRequest));
   }
 
-  /** The prompt text of a Responses API request ({@code instructions}, {@code input} items, {@code tools}). */
+  /** What vLLM hands this model's template for a chat request. */
+  public TemplateInput chatInput(JsonNode chatRequest) {
+    return TemplateInput.ofChat(chatRequest, contentAsParts());
+  }
+
+  /** What vLLM hands this model's template for a Responses API request ({@code instructions}, {@code input}). */
+  public TemplateInput responsesInput(JsonNode responsesRequest) {
+    return ResponsesInput.of(responsesRequest, contentAsParts());
+  }
+
+  /** The prompt text of a Responses API request. */
   public String renderResponses(JsonNode responsesRequest) {
-    return render(ResponsesInput.of(responsesRequest, contentAsParts()));
+    return render(responsesInput(responsesRequest));
   }
 
   public String render(TemplateInput input) {

@@ -52,7 +52,7 @@ final class ResponsesInput {
     chat.put("add_generation_prompt", !continueFinal).put("continue_final_message", continueFinal);
     TemplateInput base = TemplateInput.ofChat(chat, contentAsParts);
     return new TemplateInput(base.messages(), tools(request), base.addGenerationPrompt(),
-        base.continueFinalMessage(), base.kwargs());
+        base.continueFinalMessage(), base.kwargs(), base.hasMedia());
   }
 
   private static JsonNode message(JsonNode item) {

@@ -20,15 +20,20 @@ import java.util.Set;
  * the request's {@code chat_template_kwargs}.
  *
  * @param tools null when the request has none
+ * @param hasMedia some message holds an image, audio or video, whose hash vLLM keys the blocks that hold it with
  */
 public record TemplateInput(List<Object> messages, List<Object> tools, boolean addGenerationPrompt,
-    boolean continueFinalMessage, Map<String, Object> kwargs) {
+    boolean continueFinalMessage, Map<String, Object> kwargs, boolean hasMedia) {
+
   private static final ObjectMapper JSON = new ObjectMapper();
   /** Names the template's own inputs use: a request's {@code chat_template_kwargs} cannot replace them. */
   private static final Set<String> RESERVED = Set.of("messages", "tools", "documents", "add_generation_prompt",
       "continue_final_message", "chat_template", "tokenize");
   private static final Set<String> TEXT_PARTS = Set.of("text", "input_text", "output_text", "refusal", "thinking");
-  private static final Set<String> IMAGE_PARTS = Set.of("image_url", "input_image", "image_pil", "image_embeds");
+  /** vLLM's media parts and the modality each is to a template that reads parts. */
+  private static final Map<String, String> MEDIA_PARTS = Map.of("image_url", "image", "input_image", "image",
+      "image_pil", "image", "image_embeds", "image", "audio_url", "audio", "input_audio", "audio", "audio_embeds",
+      "audio", "video_url", "video");
 
   /** @throws IllegalArgumentException naming what vLLM would refuse */
   public static TemplateInput ofChat(JsonNode request, boolean contentAsParts) {
@@ -37,8 +42,10 @@ public record TemplateInput(List<Object> messages, List<Object> tools, boolean a
       throw new IllegalArgumentException("messages is not a list");
     }
     List<Object> conversation = new ArrayList<>();
+    boolean media = false;
     for (JsonNode m : messages) {
       conversation.add(message(m, contentAsParts));
+      media |= hasMedia(m.path("content"));
     }
     boolean addGenerationPrompt = request.path("add_generation_prompt").asBoolean(true);
     boolean continueFinal = request.path("continue_final_message").asBoolean(false);
@@ -46,7 +53,7 @@ public record TemplateInput(List<Object> messages, List<Object> tools, boolean a
       throw new IllegalArgumentException("continue_final_message and add_generation_prompt cannot both be true");
     }
     return new TemplateInput(conversation, tools(request.path("tools")), addGenerationPrompt, continueFinal,
-        kwargs(request.path("chat_template_kwargs")));
+        kwargs(request.path("chat_template_kwargs")), media);
   }
 
   private static Map<String, Object> message(JsonNode m, boolean contentAsParts) {
@@ -96,11 +103,20 @@ public record TemplateInput(List<Object> messages, List<Object> tools, boolean a
       if (text != null) {
         wrapped.add(Map.of("type", "text", "text", text));
         joined.append(texts++ == 0 ? "" : "\n").append(text);
-      } else if (IMAGE_PARTS.contains(part.path("type").asText())) {
-        wrapped.add(Map.of("type", "image"));
+      } else if (MEDIA_PARTS.containsKey(part.path("type").asText())) {
+        wrapped.add(Map.of("type", MEDIA_PARTS.get(part.path("type").asText())));
       }
     }
     return asParts ? wrapped : joined.toString();
+  }
+
+  private static boolean hasMedia(JsonNode content) {
+    for (JsonNode part : content) {
+      if (MEDIA_PARTS.containsKey(part.path("type").asText())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String partText(JsonNode part) {

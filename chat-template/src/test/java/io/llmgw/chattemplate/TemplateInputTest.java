@@ -27,6 +27,9 @@ class TemplateInputTest {
     assertThat(asParts.messages().get(0)).isEqualTo(Map.of("role", "user", "content", List.of(
         Map.of("type", "text", "text", "a"), Map.of("type", "image"), Map.of("type", "text", "text", "b"))));
     assertThat(asString.addGenerationPrompt()).isTrue();
+    assertThat(asString.hasMedia()).as("an image: vLLM keys its blocks with the image's hash").isTrue();
+    assertThat(TemplateInput.ofChat(json("{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}"), false)
+        .hasMedia()).isFalse();
     assertThat(asString.tools()).isNull();
   }
 

@@ -117,7 +117,7 @@ final class LlmdPlugins {
       }
       case "token-producer", "tokenizer" -> {
         p.allowOnly("", "modelName", "vllm", "udsTokenizerConfig", "estimate", "tokenizer");
-        String nearest = "this EPP tokenizes in process (parameter tokenizer: hf:DIR, a model's tokenizer.json) or "
+        String nearest = "this EPP tokenizes in process (parameter tokenizer: hf:DIR, a model's Hugging Face files) or "
             + "asks a vLLM render server (parameters vllm.url and modelName)";
         p.absent("udsTokenizerConfig", nearest + "; llm-d deprecates the UDS tokenizer for the latter");
         p.absent("estimate", nearest + "; without a tokenizer prompts are matched approximately, as llm-d's "

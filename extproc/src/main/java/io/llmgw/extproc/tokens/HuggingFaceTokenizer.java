@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 import io.llmgw.api.LogSampler;
 import io.llmgw.chattemplate.ChatTokenizer;
+import io.llmgw.chattemplate.TemplateInput;
 import io.llmgw.chattemplate.jinja.TemplateException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -127,6 +128,9 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
     return work.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((ids, e) -> {
       TokenizeOutcome outcome = e == null ? TokenizeOutcome.TOKENIZED : outcome(e);
       outcomes.get(outcome).increment();
+      if (outcome == TokenizeOutcome.MULTIMODAL) {
+        return null; // expected, and counted: no warning
+      }
       if (outcome != TokenizeOutcome.TOKENIZED) {
         warn(outcome.label(), outcome == TokenizeOutcome.TIMEOUT
             ? "not tokenized within " + timeout.toMillis() + " ms"
@@ -155,11 +159,21 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
     if (request == null || !request.isObject()) {
       throw new IllegalArgumentException("the body is not a JSON object");
     }
-    return switch (api) {
-      case CHAT -> model.encodeRendered(model.render(request));
-      case RESPONSES -> model.encodeRendered(model.renderResponses(request));
-      case COMPLETIONS -> completion(request.path("prompt"));
-    };
+    if (api == Api.COMPLETIONS) {
+      return completion(request.path("prompt"));
+    }
+    TemplateInput input = api == Api.CHAT ? model.chatInput(request) : model.responsesInput(request);
+    if (input.hasMedia()) {
+      throw new MediaInPrompt();
+    }
+    return model.encodeRendered(model.render(input));
+  }
+
+  /** See {@link TokenizeOutcome#MULTIMODAL}. */
+  private static final class MediaInPrompt extends RuntimeException {
+    MediaInPrompt() {
+      super("the prompt holds media", null, false, false);
+    }
   }
 
   /** One prompt, as text or as token ids (which vLLM takes as they are); several prompts are several requests. */
@@ -185,6 +199,9 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
     Throwable cause = e.getCause() != null ? e.getCause() : e;
     if (cause instanceof TimeoutException) {
       return TokenizeOutcome.TIMEOUT;
+    }
+    if (cause instanceof MediaInPrompt) {
+      return TokenizeOutcome.MULTIMODAL;
     }
     if (cause instanceof IllegalArgumentException || cause instanceof IOException
         || (cause instanceof TemplateException t && t.raisedByTemplate())) {

@@ -12,6 +12,12 @@ public enum TokenizeOutcome {
   TIMEOUT,
   /** The request is one the engine would refuse, or one whose prompt lives in the engine (named in a warning). */
   REFUSED,
+  /**
+   * The prompt holds an image, audio or video: the engine keys the blocks that hold it with the media's hash, which
+   * only the engine computes. Matched approximately, on the body's bytes, media included, so that requests with other
+   * media never count as sharing their blocks.
+   */
+  MULTIMODAL,
   /** Anything else: a tokenizer or template failure (named in a warning). */
   FAILED;
 

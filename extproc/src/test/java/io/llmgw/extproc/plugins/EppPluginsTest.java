@@ -86,10 +86,10 @@ class EppPluginsTest {
         Map.of("sessionHeader", "X Session"))))).hasMessageContaining("lower-case letters");
     assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("prompt-tokens-producer",
         Map.of("tokenizer", "gpt-4")))))
-        .hasMessageContaining("plugin prompt-tokens-producer").hasMessageContaining("hf:PATH");
+        .hasMessageContaining("plugin prompt-tokens-producer").hasMessageContaining("hf:DIR");
     assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("prompt-tokens-producer",
-        Map.of("tokenizer", "hf:no-such-dir/tokenizer.json"))))).hasMessageContaining("cannot read the tokenizer")
-        .hasMessageContaining("no-such-dir/tokenizer.json");
+        Map.of("tokenizer", "hf:no-such-dir/tokenizer.json"))))).hasMessageContaining("has no tokenizer.json")
+        .hasMessageContaining("no-such-dir");
     assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("prompt-tokens-producer",
         Map.of("maxPromptBytes", 10))))).hasMessageContaining("maxPromptBytes");
     assertThatThrownBy(() -> lifecycle(seed.withPlugin(PluginSpec.of("no-such-hook"))))

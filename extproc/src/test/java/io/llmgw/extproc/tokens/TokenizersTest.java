@@ -105,6 +105,10 @@ class TokenizersTest {
       assertThat(hf.tokenize("/v1/responses", body("{\"previous_response_id\": \"r1\", \"input\": \"x\"}"))
           .join()).as("the history lives in the engine").isNull();
       assertThat(hf.count(TokenizeOutcome.REFUSED)).isEqualTo(7);
+      assertThat(hf.tokenize("/v1/chat/completions", body("{\"messages\": [{\"role\": \"user\", \"content\": "
+          + "[{\"type\": \"text\", \"text\": \"hello\"}, {\"type\": \"image_url\", \"image_url\": "
+          + "{\"url\": \"data:,\"}}]}]}")).join()).as("the engine keys its blocks with the image's hash").isNull();
+      assertThat(hf.count(TokenizeOutcome.MULTIMODAL)).isEqualTo(1);
       assertThat(hf.count(TokenizeOutcome.TOKENIZED)).isZero();
     }
   }
