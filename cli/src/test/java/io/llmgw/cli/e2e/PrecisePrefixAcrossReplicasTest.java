@@ -98,13 +98,19 @@ class PrecisePrefixAcrossReplicasTest {
       double reported = 0;
       double matched = 0;
       double compared = 0;
+      double within5 = 0;
       for (Epp epp : rig.epps()) {
         String text = EppMetricsText.scrape(epp);
         predicted += sum(text, "llmgw_prefix_predicted_cached_tokens_total");
         reported += sum(text, "llmgw_prefix_reported_cached_tokens_total");
         matched += sum(text, "llmgw_prefix_matched_cached_tokens_total");
         compared += sum(text, "llmgw_prefix_prediction_error_ratio_count");
+        within5 += bucket(text, "llmgw_prefix_prediction_error_ratio_bucket", "0.05");
       }
+      System.out.printf("%s: %.0f of %.0f requests predicted within 5 %% of their prompt of what the engine "
+          + "reported%n", tokenizer.startsWith("hf:") ? "hf:qwen3" : tokenizer, within5, compared);
+      assertThat(within5 / compared).as("the median request's prediction within 5 %% of the engine's report")
+          .isGreaterThanOrEqualTo(0.5);
       System.out.printf("%s: cache predictions compared: %.0f; tokens predicted %.0f, reported %.0f, matched %.0f "
           + "(precision %.3f, recall %.3f)%n", tokenizer.startsWith("hf:") ? "hf:qwen3" : tokenizer, compared,
           predicted, reported, matched, matched / predicted, matched / reported);
@@ -140,6 +146,17 @@ class PrecisePrefixAcrossReplicasTest {
       }
     }
     throw new AssertionError("no pod admitted the request");
+  }
+
+  /** A histogram's cumulative bucket {@code le} summed over its other labels. */
+  static double bucket(String text, String family, String le) {
+    double total = 0;
+    for (String line : text.split("\n")) {
+      if (line.startsWith(family + "{") && line.contains("le=\"" + le + "\"")) {
+        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return total;
   }
 
   /** Every series of a family summed (over its labels), 0 when absent. */

@@ -299,7 +299,7 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   public void watchTokenizer(ToLongFunction<TokenizeOutcome> counts) {
     CounterWithCallback.builder().name("llmgw_prompt_tokenizations_total")
         .help("Requests whose prompt was rendered and tokenized in process with the model's own files, by outcome "
-            + "(tokenized, busy, timeout, refused, failed); all but tokenized are routed on the approximate prefix "
+            + "(tokenized, busy, timeout, refused, multimodal, failed); all but tokenized are routed on the approximate prefix "
             + "index")
         .labelNames("outcome").callback(cb -> {
           for (TokenizeOutcome o : TokenizeOutcome.values()) {
