@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Our chat templates and tokenizers against Hugging Face's own JavaScript implementations ({@code @huggingface/jinja},
  * {@code @huggingface/tokenizers}) over real models' files from npm: generated conversations, as vLLM hands them to
  * the template, must render to the same text and the same token ids, and a conversation the template refuses must be
- * refused by both. A fixed set, and a fresh set from a new seed on every run.
+ * refused by both. A fixed set, a fresh set from a new seed on every run, and any held-out set given
+ * ({@code LLMGW_HELDOUT_CONVERSATIONS=FILE}, chat requests one a line).
  */
 class ChatTemplateReferenceTest {
   private static final Path NODE = Path.of("src/test/node");
@@ -46,6 +47,7 @@ class ChatTemplateReferenceTest {
     for (int i = 0; i < FIXED + FRESH; i++) {
       requests.add(i < FIXED ? fixed.request() : fresh.request());
     }
+    int heldOut = heldOut(requests);
     try (ChatTokenizer tokenizer = ChatTokenizer.open(dir)) {
       List<Object> ours = new ArrayList<>();
       Path in = tmp.resolve("in.jsonl");
@@ -85,13 +87,14 @@ class ChatTemplateReferenceTest {
           continue;
         }
         if (differences.size() < 3) {
-          differences.add("#" + i + (i < FIXED ? " (fixed)" : " (seed " + freshSeed + ")") + ": "
+          differences.add("#" + i + (i < FIXED ? " (fixed)" : i < FIXED + FRESH ? " (seed " + freshSeed + ")"
+              : " (held out)") + ": "
               + requests.get(i) + "\n" + difference(mine, theirs));
         }
       }
-      System.out.printf("%s: %d conversations (%d fixed, %d from seed %d): %d identical token ids (%d tokens, "
-          + "tokenized in cached pieces: %s), %d refused by both, %d different%n", model, requests.size(), FIXED,
-          FRESH, freshSeed, sameIds, tokens, tokenizer.reusesPieces(), bothRefused,
+      System.out.printf("%s: %d conversations (%d fixed, %d from seed %d, %d held out): %d identical token ids (%d "
+          + "tokens, tokenized in cached pieces: %s), %d refused by both, %d different%n", model, requests.size(),
+          FIXED, FRESH, freshSeed, heldOut, sameIds, tokens, tokenizer.reusesPieces(), bothRefused,
           requests.size() - sameIds - bothRefused);
       assertThat(tokenizer.reusesPieces()).as("the model's prompts are tokenized in reusable pieces").isTrue();
       assertThat(differences).as("conversations rendered or tokenized unlike Hugging Face").isEmpty();
@@ -100,6 +103,25 @@ class ChatTemplateReferenceTest {
   }
 
   private record Rendered(String text, int[] ids) {
+  }
+
+  /**
+   * Conversations nobody here has seen: chat requests, one JSON object a line, from the file that
+   * {@code LLMGW_HELDOUT_CONVERSATIONS} names (none when unset), added to every model's run.
+   */
+  private static int heldOut(List<ObjectNode> requests) throws IOException {
+    String file = System.getenv("LLMGW_HELDOUT_CONVERSATIONS");
+    if (file == null || file.isBlank()) {
+      return 0;
+    }
+    int n = 0;
+    for (String line : Files.readAllLines(Path.of(file))) {
+      if (!line.isBlank()) {
+        requests.add((ObjectNode) Conversations.JSON.readTree(line));
+        n++;
+      }
+    }
+    return n;
   }
 
   private static String difference(Object mine, JsonNode theirs) {
