@@ -138,6 +138,34 @@ public final class ChatTokenizer implements AutoCloseable {
     return ids(tokenizer.encode(prompt, true, false).getIds());
   }
 
+  /**
+   * A completion's {@code prompt}: one text (tokenized with the special tokens vLLM adds) or one list of token ids
+   * (taken as they are).
+   *
+   * @return null for several prompts in one request
+   * @throws IllegalArgumentException for anything else
+   */
+  public int[] completionIds(JsonNode prompt) {
+    JsonNode one = prompt.isArray() && prompt.size() == 1 && !prompt.get(0).isNumber() ? prompt.get(0) : prompt;
+    if (one.isTextual()) {
+      return encodeCompletion(one.asText());
+    }
+    if (one.isArray() && !one.isEmpty() && one.get(0).isInt()) {
+      int[] ids = new int[one.size()];
+      for (int i = 0; i < ids.length; i++) {
+        if (!one.get(i).isInt() || one.get(i).asInt() < 0) {
+          throw new IllegalArgumentException("prompt holds something other than token ids");
+        }
+        ids[i] = one.get(i).asInt();
+      }
+      return ids;
+    }
+    if (prompt.isArray() && prompt.size() > 1) {
+      return null;
+    }
+    throw new IllegalArgumentException("prompt is not text or token ids");
+  }
+
   private static int[] ids(long[] ids) {
     int[] out = new int[ids.length];
     for (int i = 0; i < ids.length; i++) {

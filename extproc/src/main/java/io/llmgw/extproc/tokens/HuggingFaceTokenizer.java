@@ -3,7 +3,6 @@ package io.llmgw.extproc.tokens;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
-import io.llmgw.api.LogSampler;
 import io.llmgw.chattemplate.ChatTokenizer;
 import io.llmgw.chattemplate.TemplateInput;
 import io.llmgw.chattemplate.jinja.TemplateException;
@@ -43,7 +42,7 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
   private final int maxInFlight;
   private final Duration timeout;
   private final Map<TokenizeOutcome, LongAdder> outcomes = new EnumMap<>(TokenizeOutcome.class);
-  private final LogSampler warnings = LogSampler.everyTenSeconds();
+  private final FallbackWarnings warnings;
 
   /**
    * @param path a model directory, or its {@code tokenizer.json}
@@ -55,6 +54,7 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
 
   HuggingFaceTokenizer(Path path, ExecutorService workers, int maxInFlight, Duration timeout) {
     this.name = PREFIX + path;
+    this.warnings = new FallbackWarnings(LOG, "tokenizer " + name);
     this.model = ChatTokenizer.open(path);
     this.maxInFlight = maxInFlight;
     this.inFlight = new Semaphore(maxInFlight);
@@ -107,7 +107,7 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
     }
     if (!inFlight.tryAcquire()) {
       outcomes.get(TokenizeOutcome.BUSY).increment();
-      warn("busy", "all " + maxInFlight + " permitted requests are being tokenized");
+      warnings.warn("busy", () -> "all " + maxInFlight + " permitted requests are being tokenized");
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<int[]> work = new CompletableFuture<>();
@@ -132,9 +132,9 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
         return null; // expected, and counted: no warning
       }
       if (outcome != TokenizeOutcome.TOKENIZED) {
-        warn(outcome.label(), outcome == TokenizeOutcome.TIMEOUT
+        warnings.warn(outcome.label(), () -> outcome == TokenizeOutcome.TIMEOUT
             ? "not tokenized within " + timeout.toMillis() + " ms"
-            : api + ": " + rootMessage(e));
+            : api + ": " + FallbackWarnings.rootMessage(e));
         return null;
       }
       return ids;
@@ -160,7 +160,11 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
       throw new IllegalArgumentException("the body is not a JSON object");
     }
     if (api == Api.COMPLETIONS) {
-      return completion(request.path("prompt"));
+      int[] ids = model.completionIds(request.path("prompt"));
+      if (ids == null) {
+        throw new IllegalArgumentException("several prompts in one request");
+      }
+      return ids;
     }
     TemplateInput input = api == Api.CHAT ? model.chatInput(request) : model.responsesInput(request);
     if (input.hasMedia()) {
@@ -176,25 +180,6 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
     }
   }
 
-  /** One prompt, as text or as token ids (which vLLM takes as they are); several prompts are several requests. */
-  private int[] completion(JsonNode prompt) {
-    JsonNode one = prompt.isArray() && prompt.size() == 1 && !prompt.get(0).isNumber() ? prompt.get(0) : prompt;
-    if (one.isTextual()) {
-      return model.encodeCompletion(one.asText());
-    }
-    if (one.isArray() && !one.isEmpty() && one.get(0).isInt()) {
-      int[] ids = new int[one.size()];
-      for (int i = 0; i < ids.length; i++) {
-        if (!one.get(i).isInt() || one.get(i).asInt() < 0) {
-          throw new IllegalArgumentException("prompt holds something other than token ids");
-        }
-        ids[i] = one.get(i).asInt();
-      }
-      return ids;
-    }
-    throw new IllegalArgumentException("prompt is not one text or one list of token ids");
-  }
-
   private static TokenizeOutcome outcome(Throwable e) {
     Throwable cause = e.getCause() != null ? e.getCause() : e;
     if (cause instanceof TimeoutException) {
@@ -208,22 +193,6 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
       return TokenizeOutcome.REFUSED;
     }
     return TokenizeOutcome.FAILED;
-  }
-
-  private void warn(String kind, String message) {
-    long skipped = warnings.admit(kind);
-    if (skipped >= 0) {
-      LOG.warn("tokenizer {}: {}{}; the request is matched approximately", name, message,
-          skipped > 0 ? " (" + skipped + " such lines left out)" : "");
-    }
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
   }
 
   @Override

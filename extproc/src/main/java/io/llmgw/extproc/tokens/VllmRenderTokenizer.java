@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.google.protobuf.ByteString;
-import io.llmgw.api.LogSampler;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +17,6 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +45,7 @@ public final class VllmRenderTokenizer implements RemoteTokenizer, AutoCloseable
   private final int maxInFlight;
   private final Semaphore inFlight;
   private final HttpClient http;
-  private final LogSampler warnings = LogSampler.everyTenSeconds();
+  private final FallbackWarnings warnings = new FallbackWarnings(LOG, "render server");
 
   /**
    * @param baseUrl {@code http://host:port} of the render server
@@ -79,7 +77,7 @@ public final class VllmRenderTokenizer implements RemoteTokenizer, AutoCloseable
   public CompletableFuture<int[]> render(boolean isChat, ByteString body) {
     URI uri = isChat ? chat : completions;
     if (!inFlight.tryAcquire()) {
-      warn("busy", () -> "all " + maxInFlight + " permitted requests are at the server; this one is matched "
+      warnings.warn("busy", () -> "all " + maxInFlight + " permitted requests are at the server; this one is matched "
           + "approximately");
       return CompletableFuture.completedFuture(null);
     }
@@ -101,7 +99,7 @@ public final class VllmRenderTokenizer implements RemoteTokenizer, AutoCloseable
       inFlight.release();
       if (e != null) {
         sent.cancel(true); // a slow answer's exchange is given up, not left to run on
-        warn("failed", () -> uri + ": " + rootMessage(e));
+        warnings.warn("failed", () -> uri + ": " + FallbackWarnings.rootMessage(e));
         return null;
       }
       return v;
@@ -152,22 +150,6 @@ public final class VllmRenderTokenizer implements RemoteTokenizer, AutoCloseable
       out[n++] = p.getIntValue();
     }
     return Arrays.copyOf(out, n);
-  }
-
-  private void warn(String kind, Supplier<String> message) {
-    long skipped = warnings.admit(kind);
-    if (skipped >= 0) {
-      LOG.warn("render server: {}{}; the request is matched approximately", message.get(),
-          skipped > 0 ? " (" + skipped + " such lines left out)" : "");
-    }
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
   }
 
   @Override

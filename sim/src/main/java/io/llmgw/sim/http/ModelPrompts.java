@@ -26,26 +26,11 @@ final class ModelPrompts {
       return switch (api) {
         case CHAT -> model.encodeRendered(model.render(body));
         case RESPONSES -> model.encodeRendered(model.renderResponses(body));
-        case COMPLETIONS -> completion(model, body.path("prompt"));
+        case COMPLETIONS -> model.completionIds(body.path("prompt")); // several prompts: the simulator's tokens
         case EMBEDDINGS -> null;
       };
     } catch (TemplateException e) {
       throw new IllegalArgumentException("the chat template cannot render this request: " + e.getMessage(), e);
     }
-  }
-
-  private static int[] completion(ChatTokenizer model, JsonNode prompt) {
-    JsonNode one = prompt.isArray() && prompt.size() == 1 && !prompt.get(0).isNumber() ? prompt.get(0) : prompt;
-    if (one.isTextual()) {
-      return model.encodeCompletion(one.asText());
-    }
-    if (one.isArray() && !one.isEmpty() && one.get(0).isInt()) {
-      int[] ids = new int[one.size()];
-      for (int i = 0; i < ids.length; i++) {
-        ids[i] = one.get(i).asInt();
-      }
-      return ids;
-    }
-    return null; // several prompts: the simulator's tokens stand in
   }
 }
