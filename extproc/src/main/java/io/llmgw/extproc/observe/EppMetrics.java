@@ -7,7 +7,6 @@ import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
 import io.llmgw.extproc.state.Topology;
-import io.llmgw.extproc.tokens.TokenizeOutcome;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.PluginId;
 import io.llmgw.picker.PluginTimings;
@@ -29,7 +28,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
-import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -293,19 +291,6 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
     CounterWithCallback.builder().name("llmgw_kv_event_bytes_total")
         .help("Bytes of KV-event batches read from the pods (a pod over its share stops being read for a while)")
         .callback(cb -> cb.call(stats.bytes())).register(registry);
-  }
-
-  /** In-process prompt tokenizing ({@code hf:}): how each request's ended; all but tokenized are matched approximately. */
-  public void watchTokenizer(ToLongFunction<TokenizeOutcome> counts) {
-    CounterWithCallback.builder().name("llmgw_prompt_tokenizations_total")
-        .help("Requests whose prompt was rendered and tokenized in process with the model's own files, by outcome "
-            + "(tokenized, busy, timeout, refused, multimodal, failed); all but tokenized are routed on the approximate prefix "
-            + "index")
-        .labelNames("outcome").callback(cb -> {
-          for (TokenizeOutcome o : TokenizeOutcome.values()) {
-            cb.call(counts.applyAsLong(o), o.label());
-          }
-        }).register(registry);
   }
 
   public void inFlightExpired(int n) {

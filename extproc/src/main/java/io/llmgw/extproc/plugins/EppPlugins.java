@@ -8,6 +8,7 @@ import io.llmgw.extproc.flow.plugins.SaturationShedding;
 import io.llmgw.extproc.objectives.plugins.LatencyObservation;
 import io.llmgw.extproc.objectives.plugins.ObjectiveCheckProducer;
 import io.llmgw.extproc.objectives.plugins.ObjectiveShedding;
+import io.llmgw.extproc.observe.TokenizerMetrics;
 import io.llmgw.extproc.request.Pipeline;
 import io.llmgw.extproc.request.admission.AdmissionStep;
 import io.llmgw.extproc.request.hooks.AdapterUsage;
@@ -281,7 +282,7 @@ public final class EppPlugins {
       HuggingFaceTokenizer model = new HuggingFaceTokenizer(Path.of(name.substring(HuggingFaceTokenizer.PREFIX
           .length())), p.integer("tokenizeThreads", Runtime.getRuntime().availableProcessors(), 1, 256),
           renderMaxInFlight, renderTimeout);
-      env.metrics().watchTokenizer(model::count);
+      TokenizerMetrics.register(env.metrics().registry(), model::count);
       return new PromptTokensProducer(model, maxPromptBytes(p));
     }
     if (name.startsWith(VllmRenderTokenizer.PREFIX)) {
