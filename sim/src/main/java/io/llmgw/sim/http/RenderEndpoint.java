@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.llmgw.chattemplate.ChatTokenizer;
 import io.llmgw.sim.engine.SimTokens;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
 import java.util.SplittableRandom;
 
 /**
@@ -18,6 +20,18 @@ final class RenderEndpoint {
   static final String COMPLETIONS_PATH = "/v1/completions/render";
 
   private RenderEndpoint() {}
+
+  /** Answers one render request: its token ids, or a 400 naming what is wrong. */
+  static void answer(HttpServerRequest req, Buffer bytes, ChatTokenizer model) {
+    JsonNode answer;
+    try {
+      answer = render(req.path(), SimHttp.readJson(bytes), model);
+    } catch (IllegalArgumentException e) {
+      SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
+      return;
+    }
+    SimHttp.json(req.response(), 200, answer);
+  }
 
   /** The answer's body; {@link IllegalArgumentException} with a message fit for a 400. */
   static JsonNode render(String path, JsonNode body, ChatTokenizer model) {

@@ -53,10 +53,6 @@ public final class SimServer extends AbstractVerticle {
   private io.grpc.Server runtime;
   private long responses;
 
-  public SimServer(SimConfig config, String host, int port) {
-    this(config, host, port, null);
-  }
-
   /** @param model a model's own files, to tokenize prompts as vLLM serving it would; null: the simulator's tokens */
   public SimServer(SimConfig config, String host, int port, ChatTokenizer model) {
     this.model = model;
@@ -95,6 +91,13 @@ public final class SimServer extends AbstractVerticle {
     server.requestHandler(this::handle).listen().<Void>map(s -> null).onComplete(started);
   }
 
+  /** Fault injection: the pod's KV-event publisher dies (its subscribers see the connection go), the engine lives. */
+  public void cutKvEvents() throws InterruptedException {
+    if (kvEvents != null) {
+      kvEvents.close();
+    }
+  }
+
   public String address() {
     return host + ":" + (server == null ? port : server.actualPort());
   }
@@ -127,7 +130,8 @@ public final class SimServer extends AbstractVerticle {
       }
       case RenderEndpoint.CHAT_PATH, RenderEndpoint.COMPLETIONS_PATH -> {
         if (post) {
-          SimHttp.withBody(req, body -> render(req, body));
+          renders.incrementAndGet();
+          SimHttp.withBody(req, body -> RenderEndpoint.answer(req, body, model));
         } else {
           SimHttp.methodNotAllowed(req);
         }
@@ -167,18 +171,6 @@ public final class SimServer extends AbstractVerticle {
   private static final Map<String, OpenAiRequest.Api> API = Map.of(
       "/v1/chat/completions", OpenAiRequest.Api.CHAT, "/v1/completions", OpenAiRequest.Api.COMPLETIONS,
       "/v1/embeddings", OpenAiRequest.Api.EMBEDDINGS, "/v1/responses", OpenAiRequest.Api.RESPONSES);
-
-  private void render(HttpServerRequest req, Buffer bytes) {
-    renders.incrementAndGet();
-    JsonNode answer;
-    try {
-      answer = RenderEndpoint.render(req.path(), SimHttp.readJson(bytes), model);
-    } catch (IllegalArgumentException e) {
-      SimHttp.error(req.response(), 400, "BadRequestError", e.getMessage());
-      return;
-    }
-    SimHttp.json(req.response(), 200, answer);
-  }
 
   private void generate(HttpServerRequest req, OpenAiRequest.Api api, Buffer bytes) {
     OpenAiRequest request;

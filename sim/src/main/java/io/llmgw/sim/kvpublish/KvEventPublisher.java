@@ -101,6 +101,10 @@ public final class KvEventPublisher implements KvEventSink, AutoCloseable {
     if (encoder.isEmpty()) {
       return;
     }
+    if (!running) { // closed: nothing publishes, nothing piles up
+      encoder.drain(0);
+      return;
+    }
     byte[] batch = encoder.drain(System.currentTimeMillis() / 1000.0);
     if (!queue.offer(batch) && dropped.getAndIncrement() == 0) {
       LOG.warn("{}: KV-event queue full; batches are being dropped (subscribers will see a gap)", host);
