@@ -171,6 +171,12 @@ public final class BatchCommand implements Callable<Integer> {
   }
 
   private BatchSettings build() throws IOException {
+    if (apiKeysFile != null && gatewayKeyFile == null) {
+      // a gateway that checks keys answers every keyless line 401, and the batch would "complete" with all failed
+      throw new CommandLine.ParameterException(spec.commandLine(), "--api-keys-file needs --gateway-key-file: the "
+          + "gateway checks the same keys, and this service must send each line with its own key (one the keys file "
+          + "marks actsForOthers), or every line fails 401");
+    }
     BatchSettings d = BatchSettings.defaults();
     return new BatchSettings(
         new BatchSettings.Endpoints(bind, port, epp, gateway, TokenFile.read(eppTokenFile)), store,

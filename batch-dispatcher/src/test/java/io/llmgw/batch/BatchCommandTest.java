@@ -35,6 +35,13 @@ class BatchCommandTest {
         .contains("--store must be sqlite:FILE or redis://host:port, not 'mongodb://127.0.0.1:1'");
   }
 
+  /** Issue 53, item 2: a configuration that cannot work is refused at start, not left to fail every line. */
+  @Test
+  void keysCheckedWithoutTheServicesOwnKeyAreRefused() {
+    assertThat(refused("--api-keys-file", "keys.yaml", "--port", "0"))
+        .contains("--api-keys-file needs --gateway-key-file").contains("every line fails 401");
+  }
+
   @Test
   void aSettingWithoutAFlagIsNamedAsASetting() {
     assertThatThrownBy(() -> new BatchSettings.Budget(0.05, 0.95, 64, Map.of(), Duration.ofMillis(50), 0))
