@@ -78,8 +78,10 @@ public final class ConfigFileLoader {
           }
           node = it.nextValue();
         } catch (JsonProcessingException | RuntimeException e) {
-          throw new ConfigException(source, doc, "",
-              "not valid YAML" + YamlLocations.brokenAt(e) + ": " + firstLine(what(e)));
+          String tab = YamlLocations.tabIndented(yaml);
+          throw new ConfigException(source, doc, "", tab != null
+              ? "not valid YAML: " + tab
+              : "not valid YAML" + YamlLocations.brokenAt(e) + ": " + firstLine(what(e)));
         }
         if (node == null || node.isNull() || node.isMissingNode() || (node.isObject() && node.isEmpty())) {
           continue;

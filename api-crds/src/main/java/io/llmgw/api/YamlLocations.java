@@ -80,6 +80,28 @@ public final class YamlLocations {
     return null;
   }
 
+  /**
+   * The first line indented with a tab, named ("line L, column C: a tab in the indentation ..."), or null. YAML indents
+   * with spaces only, and its parser reports a tab where the token before it ended, often the line above.
+   */
+  public static String tabIndented(String yaml) {
+    int line = 1;
+    int start = 0;
+    while (start <= yaml.length()) {
+      int end = yaml.indexOf('\n', start);
+      end = end < 0 ? yaml.length() : end;
+      for (int i = start; i < end && (yaml.charAt(i) == ' ' || yaml.charAt(i) == '\t'); i++) {
+        if (yaml.charAt(i) == '\t') {
+          return "line " + line + ", column " + (i - start + 1) + ": a tab in the indentation (YAML indents with "
+              + "spaces only)";
+        }
+      }
+      line++;
+      start = end + 1;
+    }
+    return null;
+  }
+
   /** Where a parse broke, " at line L, column C" (the text's own counting), or nothing if unknown. */
   public static String brokenAt(Throwable e) {
     JsonProcessingException j = e instanceof JsonProcessingException p ? p

@@ -154,6 +154,16 @@ class ConfigFileLoaderTest {
         .hasMessageNotContaining("Source:");
   }
 
+  /** Issue 53: a tab in the indentation is named as such, on its own line (the parser points at the line above). */
+  @Test
+  void aTabInTheIndentationIsNamedOnItsLine() {
+    String yaml = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n\tlabels: {app: x}\n";
+    assertThatThrownBy(() -> ConfigFileLoader.parse("f.yaml", yaml)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("line 5, column 1: a tab in the indentation");
+    assertThat(YamlLocations.tabIndented("a: 1\nb: |\n  keeps\ta tab inside\n")).as("a tab after the indentation")
+        .isNull();
+  }
+
   @Test
   void theShippedExampleLoads() throws Exception {
     GatewayConfig c = ConfigFileLoader.load(Path.of("..", "examples", "pool.yaml"));

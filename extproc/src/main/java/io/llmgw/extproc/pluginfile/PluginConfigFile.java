@@ -68,8 +68,10 @@ public final class PluginConfigFile {
     try {
       root = YAML.readTree(yaml);
     } catch (JacksonException e) {
-      throw new ConfigException(source, 0, "", "not valid YAML" + YamlLocations.brokenAt(e) + ": "
-          + e.getOriginalMessage().lines().findFirst().orElse(""));
+      String tab = YamlLocations.tabIndented(yaml);
+      throw new ConfigException(source, 0, "", tab != null ? "not valid YAML: " + tab
+          : "not valid YAML" + YamlLocations.brokenAt(e) + ": " + e.getOriginalMessage().lines().findFirst()
+              .orElse(""));
     }
     try {
       return parse(source, root, warn);
