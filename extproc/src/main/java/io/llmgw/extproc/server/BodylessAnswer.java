@@ -1,7 +1,6 @@
 package io.llmgw.extproc.server;
 
 import io.llmgw.api.ErrorCode;
-
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.state.Topology;
 import java.util.Map;
@@ -14,16 +13,17 @@ import java.util.Map;
  * @param json a 200's body (with {@code details} for the proxy's log), or null when the answer is {@code error}
  */
 record BodylessAnswer(String json, String details, ErrorReply error) {
-  static BodylessAnswer to(Map<String, String> headers, Topology topology) {
+  /** @param tenant the caller's tenant (null with tenants off): it sees only the models its budget may use */
+  static BodylessAnswer to(Map<String, String> headers, Topology topology, String tenant) {
     String path = headers.getOrDefault(":path", "");
     String method = headers.getOrDefault(":method", "");
     boolean get = "GET".equals(method);
     if (get && (path.equals("/v1/models") || path.startsWith("/v1/models?"))) {
-      return ok(ModelList.json(topology), "model_list");
+      return ok(ModelList.json(topology, tenant), "model_list");
     }
     if (get && path.startsWith("/v1/models/")) {
       String model = ModelList.modelOf(path);
-      String found = model == null ? null : ModelList.one(topology, model);
+      String found = model == null ? null : ModelList.one(topology, tenant, model);
       return found != null ? ok(found, "model") : error(ErrorReply.modelNotFound(model == null ? path : model));
     }
     if (get && (path.equals("/health") || path.startsWith("/health?"))) {

@@ -139,7 +139,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       answer(new ErrorReply(500, ErrorCode.UNSUPPORTED_BODY_MODE,
           "the gateway's proxy is misconfigured: request body mode " + requestMode + " cannot be routed"));
     } else if (h.getEndOfStream()) {
-      BodylessAnswer a = BodylessAnswer.to(headers, deps.datastore().topology());
+      BodylessAnswer a = BodylessAnswer.to(headers, deps.datastore().topology(), who == null ? null : who.tenant());
       if (a.error() != null) {
         answer(a.error());
       } else {

@@ -6,14 +6,21 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.TreeSet;
 
-/** The OpenAI {@code /v1/models} answers: every model name a route declares, or one of them. */
+/**
+ * The OpenAI {@code /v1/models} answers: every model name a route declares, or one of them; with tenants, only those
+ * the caller's budget may use (another's is "not found", as a request naming it would be).
+ */
 final class ModelList {
   private ModelList() {}
 
-  static String json(Topology topology) {
+  /** @param tenant the caller's tenant, whose budget's routes bound what it sees; null with tenants off */
+  static String json(Topology topology, String tenant) {
     StringBuilder sb = new StringBuilder("{\"object\":\"list\",\"data\":[");
     boolean first = true;
     for (String model : new TreeSet<>(topology.routesByModel().keySet())) {
+      if (!visible(topology, tenant, model)) {
+        continue;
+      }
       if (!first) {
         sb.append(',');
       }
@@ -24,8 +31,15 @@ final class ModelList {
   }
 
   /** {@code GET /v1/models/{model}}: the model's object, or null when no route declares it. */
-  static String one(Topology topology, String model) {
-    return topology.routesByModel().containsKey(model) ? model(new StringBuilder(), model).toString() : null;
+  static String one(Topology topology, String tenant, String model) {
+    return topology.routesByModel().containsKey(model) && visible(topology, tenant, model)
+        ? model(new StringBuilder(), model).toString()
+        : null;
+  }
+
+  /** A model is the tenant's to see when its budget may use the route serving it (as OpenAI lists what a key may use). */
+  private static boolean visible(Topology topology, String tenant, String model) {
+    return tenant == null || topology.budget(tenant).mayUse(topology.routesByModel().get(model).route().name());
   }
 
   /**

@@ -184,6 +184,28 @@ class TenancyIntegrationTest {
     assert400(garbage);
   }
 
+  /** Issue 53: the models a tenant lists are those its budget may use, as OpenAI lists what a key may use. */
+  @Test
+  void aTenantListsOnlyTheModelsItsBudgetMayUse() throws Exception {
+    String all = models(key("team-a"), "/v1/models");
+    String limited = models(key("team-b"), "/v1/models");
+    assertThat(all).contains("\"adapter-a\"");
+    assertThat(limited).contains("\"object\":\"list\"").doesNotContain("\"adapter-a\"");
+    assertThat(limited.split("\"id\"").length).as("base's model still listed").isGreaterThan(1);
+    assertThat(models(key("team-b"), "/v1/models/adapter-a")).contains("model_not_found");
+    assertThat(models(key("team-a"), "/v1/models/adapter-a")).contains("\"id\":\"adapter-a\"");
+  }
+
+  private static String models(Map<String, String> key, String path) throws Exception {
+    ExtProcCall call = h.open();
+    Map<String, String> headers = new HashMap<>(Map.of(":method", "GET", ":path", path));
+    headers.putAll(key);
+    call.send(requestHeaders(headers, true, BodySendMode.FULL_DUPLEX_STREAMED, null));
+    String body = call.next().getImmediateResponse().getBody().toStringUtf8();
+    call.end();
+    return body;
+  }
+
   @Test
   void aRouteTheTenantMayNotUseLooksLikeAModelItCannotSee() throws Exception {
     ProcessingResponse r = send(h.open(), key("team-b"), chat("adapter-a"));
