@@ -13,11 +13,13 @@ public final class Template {
   private final List<Stmt> body;
   private final int maxChars;
   private final long maxSteps;
+  private final boolean iteratesContent;
 
   private Template(List<Stmt> body, int maxChars, long maxSteps) {
     this.body = body;
     this.maxChars = maxChars;
     this.maxSteps = maxSteps;
+    this.iteratesContent = ContentLoops.find(body);
   }
 
   /** @throws TemplateException when the source is not a template this engine can run, naming where */
@@ -43,6 +45,6 @@ public final class Template {
 
   /** True when some {@code for} loop goes over a message's {@code content}: the template reads content parts. */
   public boolean iteratesContent() {
-    return ContentLoops.find(body);
+    return iteratesContent;
   }
 }
