@@ -63,10 +63,6 @@ public final class ChatTokenizer implements AutoCloseable {
     }
   }
 
-  public Path dir() {
-    return dir;
-  }
-
   /** False for a base model, whose files have no chat template: only its completions can be tokenized. */
   public boolean hasChatTemplate() {
     return template != null;

@@ -13,8 +13,6 @@ final class SegmentCache {
   private volatile ConcurrentHashMap<String, int[]> newer = new ConcurrentHashMap<>();
   private volatile ConcurrentHashMap<String, int[]> older = new ConcurrentHashMap<>();
   private final AtomicLong newerBytes = new AtomicLong();
-  private final AtomicLong hits = new AtomicLong();
-  private final AtomicLong misses = new AtomicLong();
 
   SegmentCache(long budgetBytes) {
     this.budgetBytes = budgetBytes;
@@ -28,7 +26,6 @@ final class SegmentCache {
         put(piece, ids);
       }
     }
-    (ids == null ? misses : hits).incrementAndGet();
     return ids;
   }
 
@@ -46,13 +43,5 @@ final class SegmentCache {
         }
       }
     }
-  }
-
-  long hits() {
-    return hits.get();
-  }
-
-  long misses() {
-    return misses.get();
   }
 }

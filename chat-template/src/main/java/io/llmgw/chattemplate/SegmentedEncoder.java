@@ -50,10 +50,6 @@ final class SegmentedEncoder {
     return segmented;
   }
 
-  SegmentCache cache() {
-    return cache;
-  }
-
   int[] encode(String text) {
     return segmented ? encodePieces(text, true) : whole(text);
   }
