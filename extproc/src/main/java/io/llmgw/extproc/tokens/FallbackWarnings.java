@@ -6,7 +6,7 @@ import org.slf4j.Logger;
 
 /**
  * A tokenizer's warnings that a request is matched approximately: at most one line per kind every ten seconds, saying
- * how many were left out, each naming the root cause of its failure.
+ * how many were left out.
  */
 final class FallbackWarnings {
   private final Logger log;
@@ -24,14 +24,5 @@ final class FallbackWarnings {
       log.warn("{}: {}{}; the request is matched approximately", source, message.get(),
           skipped > 0 ? " (" + skipped + " such lines left out)" : "");
     }
-  }
-
-  /** The innermost cause's class and message: what went wrong, without the wrappers around it. */
-  static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
   }
 }

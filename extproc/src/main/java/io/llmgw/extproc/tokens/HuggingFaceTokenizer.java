@@ -3,6 +3,7 @@ package io.llmgw.extproc.tokens;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
+import io.llmgw.api.Causes;
 import io.llmgw.chattemplate.ChatTokenizer;
 import io.llmgw.chattemplate.TemplateInput;
 import io.llmgw.chattemplate.jinja.TemplateException;
@@ -113,12 +114,21 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
     CompletableFuture<int[]> work = new CompletableFuture<>();
     try {
       workers.execute(() -> {
+        int[] ids = null;
+        Throwable failure = null;
         try {
-          work.complete(compute(kind, body));
+          ids = compute(kind, body);
         } catch (Throwable e) {
-          work.completeExceptionally(e);
+          failure = e;
         } finally {
-          inFlight.release(); // when the work ends, not when the caller stops waiting: the bound is on work
+          // when the work ends, not when the caller stops waiting (the bound is on work), and before the caller hears
+          // of it: a caller that tokenizes again at once finds the permit back
+          inFlight.release();
+        }
+        if (failure != null) {
+          work.completeExceptionally(failure);
+        } else {
+          work.complete(ids);
         }
       });
     } catch (RejectedExecutionException e) {
@@ -134,7 +144,7 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable {
       if (outcome != TokenizeOutcome.TOKENIZED) {
         warnings.warn(outcome.label(), () -> outcome == TokenizeOutcome.TIMEOUT
             ? "not tokenized within " + timeout.toMillis() + " ms"
-            : api + ": " + FallbackWarnings.rootMessage(e));
+            : api + ": " + Causes.rootMessage(e));
         return null;
       }
       return ids;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.google.protobuf.ByteString;
+import io.llmgw.api.Causes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -99,7 +100,7 @@ public final class VllmRenderTokenizer implements RemoteTokenizer, AutoCloseable
       inFlight.release();
       if (e != null) {
         sent.cancel(true); // a slow answer's exchange is given up, not left to run on
-        warnings.warn("failed", () -> uri + ": " + FallbackWarnings.rootMessage(e));
+        warnings.warn("failed", () -> uri + ": " + Causes.rootMessage(e));
         return null;
       }
       return v;

@@ -102,9 +102,11 @@ class TokenizersTest {
         assertThat(hf.tokenize("/v1/chat/completions", body(bad)).join()).as(bad).isNull();
       }
       assertThat(hf.tokenize("/v1/completions", body("{\"prompt\": [\"a\", \"b\"]}")).join()).isNull();
+      assertThat(hf.tokenize("/v1/responses", body("{\"input\": 5}")).join()).as("input neither text nor items")
+          .isNull();
       assertThat(hf.tokenize("/v1/responses", body("{\"previous_response_id\": \"r1\", \"input\": \"x\"}"))
           .join()).as("the history lives in the engine").isNull();
-      assertThat(hf.count(TokenizeOutcome.REFUSED)).isEqualTo(7);
+      assertThat(hf.count(TokenizeOutcome.REFUSED)).isEqualTo(8);
       assertThat(hf.tokenize("/v1/chat/completions", body("{\"messages\": [{\"role\": \"user\", \"content\": "
           + "[{\"type\": \"text\", \"text\": \"hello\"}, {\"type\": \"image_url\", \"image_url\": "
           + "{\"url\": \"data:,\"}}]}]}")).join()).as("the engine keys its blocks with the image's hash").isNull();
@@ -170,6 +172,19 @@ class TokenizersTest {
     Path empty = Files.createDirectory(dir.resolve("empty"));
     assertThatThrownBy(() -> new HuggingFaceTokenizer(empty, 1, 1, Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no tokenizer.json");
+    Path badConfig = Files.createDirectory(dir.resolve("badconfig"));
+    model(badConfig);
+    Files.writeString(badConfig.resolve("tokenizer_config.json"), "{not json");
+    assertThatThrownBy(() -> new HuggingFaceTokenizer(badConfig, 1, 1, Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tokenizer_config.json");
+    Path oddTemplate = Files.createDirectory(dir.resolve("oddtemplate"));
+    model(oddTemplate);
+    Files.writeString(oddTemplate.resolve("tokenizer_config.json"), "{\"chat_template\": 42}");
+    try (HuggingFaceTokenizer base = new HuggingFaceTokenizer(oddTemplate, 1, 1, Duration.ofSeconds(1))) {
+      assertThat(base.tokenize("/v1/chat/completions", body("{\"messages\": []}")).join())
+          .as("no usable template: chat is matched approximately").isNull();
+      assertThat(base.tokenize("/v1/completions", body("{\"prompt\": \"hello\"}")).join()).containsExactly(4, 1);
+    }
     Path badTemplate = Files.createDirectory(dir.resolve("badtemplate"));
     model(badTemplate);
     Files.writeString(badTemplate.resolve("tokenizer_config.json"), "{\"chat_template\": \"{% if %}\"}");
