@@ -101,10 +101,11 @@ public final class Epp implements AutoCloseable {
     }
     peers = new PeerExchange(s.listen().peers(), s.listen().peerKey(), parts.datastore().inFlight(),
         parts.datastore().peers(), parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(),
-        scheduler);
-    PeerMetrics.register(parts.metrics().registry(), peers.traffic(), parts.routedPrefixes());
+        scheduler, PeerExchange.DEFAULT_WARM_TIMEOUT);
+    peers.onReady(() -> health.setReady(ready()));
+    PeerMetrics.register(parts.metrics().registry(), peers, parts.routedPrefixes(), parts.datastore().peerSpend());
     kvEvents = KvEventsWiring.subscriber(s, parts);
-    parts.datastore().onChange(t -> health.setReady(serving));
+    parts.datastore().onChange(t -> health.setReady(ready()));
     parts.metrics().watchReadiness(health::serving);
     switch (s.source()) {
       case SourceSettings.File f -> {
@@ -198,12 +199,20 @@ public final class Epp implements AutoCloseable {
       discovery.start();
     }
     serving = true;
-    health.setReady(parts.datastore().loaded());
+    health.setReady(ready());
     LOG.info("EPP {}: ext_proc on {}:{} ({}), health on {}, metrics on {} ({}{}); scheduling {} ({})",
         parts.datastore().loaded() ? "ready" : "listening (ready once the cluster's objects are listed)",
         l.bindHost(), grpc.getPort(), EppTls.describe(l.tls()), health.port(), metricsServer.getPort(),
         l.metricsTls() ? "TLS, " : "", l.admin(), parts.profile().describe(), settings.scheduling().source());
     LOG.info("lifecycle plugins: {}", parts.streams().director().describe());
+  }
+
+  /**
+   * Readiness: listening, routes and pods loaded, and what the peers know heard from each of them (or the warm-start
+   * time ran out).
+   */
+  private boolean ready() {
+    return serving && parts.datastore().loaded() && peers.ready();
   }
 
   public int grpcPort() {

@@ -1,8 +1,11 @@
 package io.llmgw.extproc.observe;
 
+import io.llmgw.extproc.peers.PeerExchange;
 import io.llmgw.extproc.peers.PeerTraffic;
+import io.llmgw.extproc.state.PeerSpend;
 import io.llmgw.picker.routed.RoutedPrefixes;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
@@ -12,7 +15,20 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 public final class PeerMetrics {
   private PeerMetrics() {}
 
-  public static void register(PrometheusRegistry registry, PeerTraffic traffic, RoutedPrefixes routed) {
+  public static void register(PrometheusRegistry registry, PeerExchange peers, RoutedPrefixes routed,
+      PeerSpend spend) {
+    PeerTraffic traffic = peers.traffic();
+    GaugeWithCallback.builder().name("llmgw_peer_warm")
+        .help("1 once every peer this replica watches has greeted it with what it knows (counts, tenants' spending, "
+            + "replicas that left, prompts routed lately); 0 while it routes on its own state alone")
+        .callback(cb -> cb.call(peers.warm() ? 1 : 0)).register(registry);
+    GaugeWithCallback.builder().name("llmgw_peer_unreachable")
+        .help("Peers this replica expects and does not hear now (cut off, not answering, refused, or not heard yet): "
+            + "each holds its share of every tenant's budget")
+        .callback(cb -> cb.call(peers.unreachable())).register(registry);
+    GaugeWithCallback.builder().name("llmgw_peer_departed")
+        .help("Replicas that left (shut down, restarted, or no longer peers) whose tenants' spending is still held")
+        .callback(cb -> cb.call(spend.departed())).register(registry);
     CounterWithCallback.builder().name("llmgw_peer_messages_total")
         .help("Count messages this replica sent its watchers and received from its peers").labelNames("direction")
         .callback(cb -> {

@@ -45,6 +45,7 @@ import org.slf4j.LoggerFactory;
 public final class PeerExchange implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PeerExchange.class);
   static final long TICK_MILLIS = 25;
+  public static final Duration DEFAULT_WARM_TIMEOUT = Duration.ofSeconds(5);
   private static final long RETRY_MILLIS = 1_000;
 
   private final String self = UUID.randomUUID().toString();
@@ -64,6 +65,7 @@ public final class PeerExchange implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final PeerTraffic traffic = new PeerTraffic();
   private final PeerLoadService service;
+  private final WarmStart warmStart;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   /** Whether each peer's stream is up (absent: never was): logged when it comes and goes, not per retry. */
   private final Map<String, Boolean> up = new ConcurrentHashMap<>();
@@ -74,17 +76,18 @@ public final class PeerExchange implements AutoCloseable {
   public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
       ScheduledExecutorService scheduler) {
     this(peers, key, inFlight, loads, new PeerSpend(Ticker.system(), Duration.ZERO),
-        Map::of, new RoutedPrefixes(), scheduler);
+        Map::of, new RoutedPrefixes(), scheduler, DEFAULT_WARM_TIMEOUT);
   }
 
   /**
    * @param spendThere where what tenants spent through each peer goes
    * @param spendHere what tenants spent through this replica, per tenant: the last minute's and the last day's tokens
    * @param routed where this replica routed prompts, sent while someone watches, and where its peers say they did
+   * @param warmTimeout how long a replica that starts waits for its peers' greetings before it is ready without them
    */
   public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
       PeerSpend spendThere, Supplier<Map<String, long[]>> spendHere, RoutedPrefixes routed,
-      ScheduledExecutorService scheduler) {
+      ScheduledExecutorService scheduler, Duration warmTimeout) {
     this.listed = Set.copyOf(peers);
     this.key = key;
     this.inFlight = inFlight;
@@ -94,6 +97,42 @@ public final class PeerExchange implements AutoCloseable {
     this.routed = routed;
     this.scheduler = scheduler;
     this.service = new PeerLoadService(traffic, this::greeting, key, this::watchedBySelf);
+    this.warmStart = new WarmStart(this::wantedPeers, warmTimeout);
+  }
+
+  /** Ready to route: every peer has greeted this replica or is not there, or the warm-start time ran out. */
+  public boolean ready() {
+    return warmStart.ready();
+  }
+
+  /** Whether every peer watched now has greeted this replica (what {@code llmgw_peer_warm} says). */
+  public boolean warm() {
+    return warmStart.warm();
+  }
+
+  /** Told once, when this replica becomes ready to route ({@link #ready}). */
+  public void onReady(Runnable r) {
+    warmStart.onWarm(r);
+  }
+
+  /** Peers expected and not heard now: cut off, not answering, or not heard yet. */
+  public int unreachable() {
+    return spendThere.unreachable();
+  }
+
+  private Set<String> wantedPeers() {
+    Set<String> out = new TreeSet<>();
+    for (String p : listed) {
+      if (wanted(p)) {
+        out.add(p);
+      }
+    }
+    for (String p : discovered) {
+      if (wanted(p)) {
+        out.add(p);
+      }
+    }
+    return out;
   }
 
   /** Replicas watching this one now. */
@@ -121,9 +160,12 @@ public final class PeerExchange implements AutoCloseable {
     if (!listed.isEmpty()) {
       routed.keep(true);
     }
+    spendThere.expect(wantedPeers());
     for (String peer : listed) {
       watch(peer);
     }
+    scheduler.schedule(warmStart::check, warmStart.timeoutMillis(), TimeUnit.MILLISECONDS);
+    warmStart.check();
     if (!listed.isEmpty()) {
       LOG.info("peer replicas: watching the in-flight counts of {}", new TreeSet<>(listed));
     }
@@ -151,6 +193,8 @@ public final class PeerExchange implements AutoCloseable {
         stop(peer);
       }
     }
+    spendThere.expect(wantedPeers());
+    warmStart.check();
   }
 
   private boolean wanted(String peer) {
@@ -168,8 +212,9 @@ public final class PeerExchange implements AutoCloseable {
       channel.shutdownNow();
     }
     loads.forget(peer);
-    spendThere.forget(peer);
+    spendThere.expect(wantedPeers()); // no longer a peer: what it spent is held as a replica that left
     up.remove(peer);
+    warmStart.check();
   }
 
   private void publish() {
@@ -184,9 +229,12 @@ public final class PeerExchange implements AutoCloseable {
     }
   }
 
-  /** A new watcher's first message: the counts, and the prompt blocks routed lately, which it may never have heard. */
+  /**
+   * A new watcher's first message: the counts, the prompt blocks routed lately, which it may never have heard, and the
+   * replicas this one holds without hearing them (a restarted watcher's former self among them).
+   */
   private byte[] greeting() {
-    return PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.recent());
+    return PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.recent(), spendThere.unheard());
   }
 
   private synchronized void watch(String peer) {
@@ -211,13 +259,13 @@ public final class PeerExchange implements AutoCloseable {
           @Override
           public void onError(Throwable t) {
             ownWatches.remove(nonceKey);
-            ended(peer, call, t.getMessage());
+            ended(peer, call, t.getMessage(), false);
           }
 
           @Override
           public void onCompleted() {
             ownWatches.remove(nonceKey);
-            ended(peer, call, "it ended the stream (shutting down)");
+            ended(peer, call, "it ended the stream (shutting down)", true);
           }
         });
   }
@@ -260,26 +308,38 @@ public final class PeerExchange implements AutoCloseable {
             + "believed", peer, problem);
       }
       loads.forget(peer);
-      spendThere.forget(peer);
+      spendThere.silence(peer); // what it spent still counts, and so does its share: it may be admitting
       if (!signed) {
         call.cancel("refused: " + problem, null); // not signed: whoever answers is asked again in a second
       }
       return;
     }
     loads.update(peer, s.byEndpoint());
-    spendThere.update(peer, s.spendByTenant());
+    spendThere.update(peer, s.sender(), s.spendByTenant());
+    spendThere.learn(s.departed(), self);
     routed.learn(s.routed());
+    warmStart.answered(peer);
     if (up.put(peer, true) != Boolean.TRUE) {
       LOG.info("peer replica {}: receiving its in-flight counts", peer);
     }
   }
 
-  private synchronized void ended(String peer, ClientCall<byte[], byte[]> call, String why) {
+  /**
+   * @param clean the peer ended the stream itself (it is shutting down): what it spent is held as a replica that left;
+   *     otherwise it is cut off or dead, which this replica cannot tell apart, and its share is held until it is
+   *     heard again (or is no longer a peer)
+   */
+  private synchronized void ended(String peer, ClientCall<byte[], byte[]> call, String why, boolean clean) {
     if (!calls.remove(peer, call)) {
       return; // stopped on purpose, or a newer watch has replaced it
     }
     loads.forget(peer);
-    spendThere.forget(peer);
+    if (clean) {
+      spendThere.ended(peer);
+    } else {
+      spendThere.silence(peer);
+    }
+    warmStart.answered(peer); // nobody there to greet this replica: waiting for it would keep this one out of service
     if (!wanted(peer)) {
       return;
     }

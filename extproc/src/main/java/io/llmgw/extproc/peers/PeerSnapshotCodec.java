@@ -2,6 +2,8 @@ package io.llmgw.extproc.peers;
 
 import io.llmgw.extproc.state.EndpointLoad;
 import io.llmgw.extproc.state.PeerLoad;
+import io.llmgw.extproc.state.PeerSpend;
+import io.llmgw.extproc.state.PeerSpend.Departed;
 import io.llmgw.picker.routed.RoutedBlocks;
 import io.llmgw.picker.routed.RoutedPrefixes;
 import java.io.ByteArrayInputStream;
@@ -10,6 +12,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +22,14 @@ import java.util.Map;
  * itself among its peers can tell), then per endpoint with requests in flight its address, total, counts per model,
  * the send times of those the pod's report may not show yet, and the requests still in prefill with their uncached
  * prompt tokens; then what tenants spent through it; then the prompt blocks it routed since its last message, which
- * its peers' approximate prefix indexes learn. Every count has a cap, so a garbled or hostile message
+ * its peers' approximate prefix indexes learn; then, in a greeting, the replicas whose spending the sender holds without
+ * hearing them (so a replica that starts or restarts holds them too). Every count has a cap, so a garbled or hostile message
  * costs a bounded read and is refused whole.
  */
 final class PeerSnapshotCodec {
-  static final int VERSION = 4;
+  static final int VERSION = 5;
+  /** What replicas before budgets held across restarts send: read without the replicas held unheard. */
+  static final int WITHOUT_DEPARTED = 4;
   /** What replicas before shared prefix indexes send: read as counts and spending, with nothing routed. */
   static final int WITHOUT_ROUTED = 3;
   /** What replicas before tenants' budgets send: read as counts without tenants' spending. */
@@ -41,6 +47,8 @@ final class PeerSnapshotCodec {
   static final int MAX_ROUTED_PICKS = RoutedPrefixes.MAX_OUTBOX_PICKS;
   /** What the routed prompts may take of a message, whatever their pods' names: half the largest message read. */
   private static final int MAX_ROUTED_BYTES = PeerLoadService.MAX_MESSAGE_BYTES / 2;
+  /** What the replicas held unheard may take of a message (only a greeting carries them). */
+  private static final int MAX_DEPARTED_BYTES = PeerLoadService.MAX_MESSAGE_BYTES / 4;
   /** Larger than any prefix scorer's block size ({@code blockSize} is at most 1 MiB). */
   private static final int MAX_BLOCK_BYTES = 1 << 20;
   private static final int MAX_TEXT = 512;
@@ -51,14 +59,20 @@ final class PeerSnapshotCodec {
    * @param spendByTenant per tenant with a budget: tokens spent through the sender in the last minute, in the last
    *     day, and its requests in flight there
    * @param routed prompt blocks the sender routed since its last message
+   * @param departed replicas whose spending the sender holds without hearing them (in a greeting; empty otherwise)
    */
   record Snapshot(String sender, Map<String, PeerLoad> byEndpoint, Map<String, long[]> spendByTenant,
-      List<RoutedBlocks> routed) {}
+      List<RoutedBlocks> routed, List<Departed> departed) {}
 
   private PeerSnapshotCodec() {}
 
   static byte[] encode(String sender, Map<String, EndpointLoad> loads, Map<String, long[]> spendByTenant,
       List<RoutedBlocks> routed) {
+    return encode(sender, loads, spendByTenant, routed, List.of());
+  }
+
+  static byte[] encode(String sender, Map<String, EndpointLoad> loads, Map<String, long[]> spendByTenant,
+      List<RoutedBlocks> routed, List<Departed> departed) {
     // read each endpoint once, then write: counts change while this runs
     List<Map.Entry<String, PeerLoad>> busy = new ArrayList<>();
     for (Map.Entry<String, EndpointLoad> e : loads.entrySet()) {
@@ -71,7 +85,9 @@ final class PeerSnapshotCodec {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 64 * busy.size());
       DataOutputStream out = new DataOutputStream(bytes);
-      out.writeByte(VERSION);
+      // only a greeting that carries replicas held unheard needs version 5: ticks stay readable by replicas before it
+      boolean withDeparted = !departed.isEmpty();
+      out.writeByte(withDeparted ? VERSION : WITHOUT_DEPARTED);
       out.writeUTF(sender);
       out.writeShort(busy.size());
       for (Map.Entry<String, PeerLoad> e : busy) {
@@ -107,6 +123,9 @@ final class PeerSnapshotCodec {
         out.writeInt((int) Math.min(Integer.MAX_VALUE, Math.max(0, e.getValue()[2])));
       }
       writeRouted(out, routed);
+      if (withDeparted) {
+        writeDeparted(out, departed);
+      }
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new IllegalStateException(e); // a byte array does not fail
@@ -141,6 +160,61 @@ final class PeerSnapshotCodec {
     }
   }
 
+  /** The replicas held unheard, newest first, within the count and the bytes they may take. */
+  private static void writeDeparted(DataOutputStream out, List<Departed> departed) throws IOException {
+    List<Departed> newest = departed.stream().sorted(Comparator.comparingLong(Departed::ageMillis))
+        .limit(PeerSpend.MAX_DEPARTED).toList();
+    int n = 0;
+    long bytes = 0;
+    for (Departed d : newest) {
+      bytes += 12 + 3L * clip(d.sender()).length();
+      for (String tenant : d.byTenant().keySet()) {
+        bytes += 18 + 3L * clip(tenant).length();
+      }
+      if (bytes > MAX_DEPARTED_BYTES || d.byTenant().size() > MAX_TENANTS) {
+        break;
+      }
+      n++;
+    }
+    out.writeShort(n);
+    for (Departed d : newest.subList(0, n)) {
+      out.writeUTF(clip(d.sender()));
+      out.writeLong(Math.max(0, d.ageMillis()));
+      out.writeShort(d.byTenant().size());
+      for (Map.Entry<String, long[]> e : d.byTenant().entrySet()) {
+        out.writeUTF(clip(e.getKey()));
+        out.writeLong(Math.max(0, e.getValue()[0]));
+        out.writeLong(Math.max(0, e.getValue()[1]));
+      }
+    }
+  }
+
+  private static List<Departed> readDeparted(DataInputStream in) throws IOException {
+    int n = bounded(in.readUnsignedShort(), PeerSpend.MAX_DEPARTED, "replicas held unheard");
+    List<Departed> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String sender = text(in);
+      long age = in.readLong();
+      if (age < 0) {
+        throw new IOException("a negative age of a replica held unheard");
+      }
+      int t = bounded(in.readUnsignedShort(), MAX_TENANTS, "tenants of a replica held unheard");
+      Map<String, long[]> spend = new HashMap<>(t * 2);
+      for (int j = 0; j < t; j++) {
+        String tenant = text(in);
+        long minute = in.readLong();
+        long day = in.readLong();
+        if (minute < 0 || day < 0 || minute > MAX_PREFILL_TOKENS || day > MAX_PREFILL_TOKENS || minute > day) {
+          throw new IOException("spending of a replica held unheard outside 0–" + MAX_PREFILL_TOKENS
+              + " or its minute over its day");
+        }
+        spend.put(tenant, new long[] {minute, day, 0});
+      }
+      out.add(new Departed(sender, age, Map.copyOf(spend)));
+    }
+    return out;
+  }
+
   private static List<RoutedBlocks> readRouted(DataInputStream in) throws IOException {
     int picks = bounded(nonNegative(in.readInt(), "count of routed prompts"), MAX_ROUTED_PICKS, "routed prompts");
     List<RoutedBlocks> out = new ArrayList<>(Math.min(picks, 1024));
@@ -166,7 +240,7 @@ final class PeerSnapshotCodec {
   static Snapshot decode(byte[] message) throws IOException {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(message));
     int version = in.readUnsignedByte();
-    if (version != VERSION && version != WITHOUT_ROUTED && version != WITHOUT_TENANTS && version != WITHOUT_PREFILL) {
+    if (version < WITHOUT_PREFILL || version > VERSION) {
       throw new IOException("unknown version " + version);
     }
     String sender = text(in);
@@ -211,12 +285,13 @@ final class PeerSnapshotCodec {
         spend.put(tenant, new long[] {minute, day, inFlight});
       }
     }
-    List<RoutedBlocks> routed = version == VERSION ? readRouted(in) : List.of();
+    List<RoutedBlocks> routed = version >= WITHOUT_DEPARTED ? readRouted(in) : List.of();
+    List<Departed> departed = version == VERSION ? readDeparted(in) : List.of();
     if (in.available() > 0) {
-      throw new IOException(in.available() + " bytes after the last " + (version == VERSION ? "routed prompt"
-          : version == WITHOUT_ROUTED ? "tenant" : "endpoint"));
+      throw new IOException(in.available() + " bytes after the last " + (version == VERSION ? "replica held unheard"
+          : version == WITHOUT_DEPARTED ? "routed prompt" : version == WITHOUT_ROUTED ? "tenant" : "endpoint"));
     }
-    return new Snapshot(sender, out, spend, routed);
+    return new Snapshot(sender, out, spend, routed, departed);
   }
 
   private static String clip(String s) {

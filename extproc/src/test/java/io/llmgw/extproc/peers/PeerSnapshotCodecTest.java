@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.PeerLoad;
+import io.llmgw.extproc.state.PeerSpend.Departed;
 import io.llmgw.picker.Ticker;
 import io.llmgw.picker.routed.RoutedBlocks;
 import java.io.ByteArrayOutputStream;
@@ -56,6 +57,52 @@ class PeerSnapshotCodecTest {
     byte[] negativeCount = good.clone();
     negativeCount[good.length - 8] = (byte) 0x80;
     assertThatThrownBy(() -> PeerSnapshotCodec.decode(negativeCount)).hasMessageContaining("tenant's requests");
+  }
+
+  @Test
+  void aGreetingCarriesTheReplicasItsSenderHoldsUnheardAndATickStaysReadableByTheVersionBefore() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    byte[] tick = PeerSnapshotCodec.encode("a", tracker.all(), Map.of(), List.of(), List.of());
+    assertThat(tick[0]).as("nothing held: version 4, which replicas before issue 51 read")
+        .isEqualTo((byte) PeerSnapshotCodec.WITHOUT_DEPARTED);
+    Departed gone = new Departed("replica-b", 1_500, Map.of("team-a", new long[] {300, 9_000, 0}));
+    byte[] greeting = PeerSnapshotCodec.encode("a", tracker.all(), Map.of(), List.of(), List.of(gone));
+    assertThat(greeting[0]).isEqualTo((byte) PeerSnapshotCodec.VERSION);
+    PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(greeting);
+    assertThat(s.departed()).singleElement().satisfies(d -> {
+      assertThat(d.sender()).isEqualTo("replica-b");
+      assertThat(d.ageMillis()).isEqualTo(1_500);
+      assertThat(d.byTenant().get("team-a")).containsExactly(300, 9_000, 0);
+    });
+    assertThat(PeerSnapshotCodec.decode(tick).departed()).isEmpty();
+
+    byte[] minuteOverDay = PeerSnapshotCodec.encode("a", tracker.all(), Map.of(), List.of(),
+        List.of(new Departed("b", 0, Map.of("t", new long[] {10, 5, 0}))));
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(minuteOverDay)).hasMessageContaining("minute over its day");
+    byte[] negativeAge = greeting.clone();
+    int ageAt = greeting.length - (2 + 2 + "team-a".length() + 16) - 8;
+    negativeAge[ageAt] = (byte) 0x80;
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(negativeAge)).hasMessageContaining("negative age");
+    byte[] cut = Arrays.copyOf(greeting, greeting.length - 3);
+    assertThatThrownBy(() -> PeerSnapshotCodec.decode(cut)).isInstanceOf(IOException.class);
+  }
+
+  @Test
+  void aGreetingHoldsAtMostItsShareOfAMessageNewestFirst() throws Exception {
+    InFlightTracker tracker = new InFlightTracker(Ticker.system(), clock);
+    List<Departed> many = new java.util.ArrayList<>();
+    Map<String, long[]> tenants = new java.util.HashMap<>();
+    for (int t = 0; t < 2_000; t++) {
+      tenants.put("tenant-" + t, new long[] {1, 1, 0});
+    }
+    for (int i = 0; i < 300; i++) {
+      many.add(new Departed("r" + i, 300 - i, tenants));
+    }
+    byte[] greeting = PeerSnapshotCodec.encode("a", tracker.all(), Map.of(), List.of(), many);
+    assertThat(greeting.length).isLessThanOrEqualTo(PeerLoadService.MAX_MESSAGE_BYTES);
+    List<Departed> read = PeerSnapshotCodec.decode(greeting).departed();
+    assertThat(read).isNotEmpty().hasSizeLessThan(300);
+    assertThat(read.getFirst().sender()).as("the newest first").isEqualTo("r299");
   }
 
   @Test

@@ -53,7 +53,8 @@ class SharedBudgetTest {
       ManagedChannel toB = NettyChannelBuilder.forAddress("127.0.0.1", replicaB.grpcPort()).usePlaintext().build();
       try {
         await().atMost(Duration.ofSeconds(10)).until(() -> replicaB.datastore().scrapeState(a.pods.getFirst()
-            .address()).healthy() && replicaB.datastore().peers().freshPeers() == 1);
+            .address()).healthy() && replicaB.datastore().peers().freshPeers() == 1
+            && a.epp.datastore().peers().freshPeers() == 1); // a peer not heard yet holds its share of the budget
         // team-a's minute is 3,000 tokens; each request reserves about 1,025: two through A fit, a third anywhere not
         ExtProcCall first = a.open();
         ExtProcCall second = a.open();

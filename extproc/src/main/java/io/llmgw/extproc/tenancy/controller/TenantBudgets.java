@@ -104,8 +104,7 @@ public final class TenantBudgets {
     ArrayDeque<Waiter> line = waiting.get(tenant);
     BudgetVerdict verdict = line != null && budget.overBudget() == OverBudget.QUEUE
         ? new BudgetVerdict.NotNow(TenantLedger.PER_MINUTE, 0) // others of the tenant wait already: behind them
-        : ledger.reserve(tokens, now, elsewhere.lastMinute(tenant), elsewhere.lastDay(tenant),
-            elsewhere.inFlight(tenant));
+        : reserve(ledger, tenant, tokens, now);
     return switch (verdict) {
       case BudgetVerdict.Reserved r -> {
         events.admission(tenant, "admitted");
@@ -156,6 +155,16 @@ public final class TenantBudgets {
     Map<String, long[]> out = new LinkedHashMap<>();
     ledgers.forEach((t, l) -> out.put(t, new long[] {l.spentLastMinute(now), l.spentLastDay(now), l.inFlight()}));
     return out;
+  }
+
+  /**
+   * What the other replicas spent counts against the budget, and so do the shares of those this replica does not hear
+   * now ({@link PeerSpend}): a cut-off replica admits within its share.
+   */
+  private BudgetVerdict reserve(TenantLedger ledger, String tenant, long tokens, long now) {
+    TenantLimits l = ledger.limits();
+    return ledger.reserve(tokens, now, elsewhere.minuteHeld(tenant, l.tokensPerMinute()),
+        elsewhere.dayHeld(tenant, l.tokensPerDay()), elsewhere.inFlightHeld(tenant, l.maxConcurrent()));
   }
 
   /** A row per tenant with limits: what it spent here and elsewhere, what waits, and its limits. */
@@ -256,8 +265,7 @@ public final class TenantBudgets {
         outcomes.add(() -> head.outcome.complete(null));
         continue;
       }
-      BudgetVerdict v = ledger.reserve(head.tokens, now, elsewhere.lastMinute(tenant), elsewhere.lastDay(tenant),
-          elsewhere.inFlight(tenant));
+      BudgetVerdict v = reserve(ledger, tenant, head.tokens, now);
       if (v instanceof BudgetVerdict.Reserved r) {
         line.poll();
         head.onGrant.accept(r.reservation());
