@@ -103,6 +103,7 @@ public final class Epp implements AutoCloseable {
         parts.datastore().peers(), parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(),
         scheduler, PeerExchange.DEFAULT_WARM_TIMEOUT);
     peers.onReady(() -> health.setReady(ready()));
+    peers.watchFrom(s.listen().bindHost());
     PeerMetrics.register(parts.metrics().registry(), peers, parts.routedPrefixes(), parts.datastore().peerSpend());
     kvEvents = KvEventsWiring.subscriber(s, parts);
     parts.datastore().onChange(t -> health.setReady(ready()));

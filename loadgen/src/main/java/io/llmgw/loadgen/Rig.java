@@ -17,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 /**
  * The whole gateway on one machine: simulated pods, the EPP in file mode over them, and the dev proxy in front. What
@@ -63,6 +65,17 @@ public final class Rig implements AutoCloseable {
    */
   public static Rig start(SimPods pods, EppSettings settings, ProxySettings proxySettings, int replicas,
       boolean sharedCounts) throws Exception {
+    return start(pods, settings, proxySettings, Collections.nCopies(replicas, settings.listen().bindHost()),
+        sharedCounts);
+  }
+
+  /**
+   * As {@link #start(SimPods, EppSettings, ProxySettings, int, boolean)} with each replica bound to its own address
+   * (127.0.0.N), which it also watches its peers from: a link between two replicas can then be cut by address.
+   */
+  public static Rig start(SimPods pods, EppSettings settings, ProxySettings proxySettings, List<String> replicaHosts,
+      boolean sharedCounts) throws Exception {
+    int replicas = replicaHosts.size();
     if (replicas < 1 || replicas > 1 && proxySettings == null) {
       throw new IllegalArgumentException("EPP replicas need the dev proxy in front, and there is at least one");
     }
@@ -73,15 +86,16 @@ public final class Rig implements AutoCloseable {
     try {
       List<String> addresses = new ArrayList<>();
       for (int i = 0; i < replicas; i++) {
-        addresses.add("127.0.0.1:" + (replicas > 1 && sharedCounts ? LoopbackPorts.free() : 0));
+        addresses.add(reachable(replicaHosts.get(i)) + ":" + (replicas > 1 && sharedCounts ? LoopbackPorts.free() : 0));
       }
       for (int i = 0; i < replicas; i++) {
-        EppSettings own = settings;
+        ListenSettings l = settings.listen();
+        EppSettings own = settings.withListen(l.on(replicaHosts.get(i), l.grpcPort(), l.healthPort(),
+            l.metricsPort()));
         if (replicas > 1 && sharedCounts) {
           List<String> others = new ArrayList<>(addresses);
           String self = others.remove(i);
-          ListenSettings l = settings.listen();
-          own = settings.withListen(l.on(l.bindHost(), l.grpcPort(),
+          own = settings.withListen(l.on(replicaHosts.get(i), l.grpcPort(),
               Integer.parseInt(self.substring(self.indexOf(':') + 1)), l.metricsPort()).withPeers(others)
               .withPeerKey(PEER_KEY));
         }
@@ -94,7 +108,8 @@ public final class Rig implements AutoCloseable {
         awaitPeers(epps);
       }
       DevProxy proxy = proxySettings == null ? null
-          : DevProxy.start(proxySettings.withEpps(epps.stream().map(e -> "127.0.0.1:" + e.grpcPort()).toList()));
+          : DevProxy.start(proxySettings.withEpps(IntStream.range(0, replicas)
+              .mapToObj(i -> reachable(replicaHosts.get(i)) + ":" + epps.get(i).grpcPort()).toList()));
       return new Rig(pods, List.copyOf(epps), proxy);
     } catch (Exception | Error e) {
       for (Epp epp : epps) {
@@ -103,6 +118,11 @@ public final class Rig implements AutoCloseable {
       pods.close();
       throw e;
     }
+  }
+
+  /** Where a replica bound to {@code host} is reached: loopback for a wildcard. */
+  private static String reachable(String host) {
+    return host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
   }
 
   /** A file-mode config with one pool over {@code pods} and a route for each of {@code models}. */

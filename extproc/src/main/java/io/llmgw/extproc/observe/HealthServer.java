@@ -7,6 +7,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * gRPC health on its own plaintext port: {@code ""}, {@code liveness}, {@code readiness} and the ext_proc service
@@ -18,6 +19,8 @@ import java.net.InetSocketAddress;
 public final class HealthServer implements AutoCloseable {
   public static final String EXT_PROC_SERVICE = ExternalProcessorGrpc.SERVICE_NAME;
 
+  /** Half the peers' keepalive period, so that a ping early by scheduling jitter is not taken for abuse. */
+  private static final long KEEPALIVE_PERMIT_MILLIS = 1_000;
   private final HealthStatusManager health = new HealthStatusManager();
   private Server server;
   private boolean ready;
@@ -29,7 +32,12 @@ public final class HealthServer implements AutoCloseable {
 
   public synchronized void start(InetSocketAddress bind, io.grpc.ServerServiceDefinition... alongside)
       throws IOException {
-    NettyServerBuilder builder = NettyServerBuilder.forAddress(bind).addService(health.getHealthService());
+    // peers ping their watch streams (PeerExchange.KEEPALIVE_MILLIS) to notice a cut link, and this server pings its
+    // watchers alike, so that a watcher cut off stops holding a stream here
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(bind).addService(health.getHealthService())
+        .permitKeepAliveTime(KEEPALIVE_PERMIT_MILLIS, TimeUnit.MILLISECONDS).permitKeepAliveWithoutCalls(true)
+        .keepAliveTime(KEEPALIVE_PERMIT_MILLIS * 2, TimeUnit.MILLISECONDS)
+        .keepAliveTimeout(KEEPALIVE_PERMIT_MILLIS * 2, TimeUnit.MILLISECONDS);
     for (io.grpc.ServerServiceDefinition s : alongside) {
       builder.addService(s);
     }

@@ -4,7 +4,6 @@ import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.extproc.state.InFlightTracker;
@@ -46,7 +45,7 @@ public final class PeerExchange implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PeerExchange.class);
   static final long TICK_MILLIS = 25;
   public static final Duration DEFAULT_WARM_TIMEOUT = Duration.ofSeconds(5);
-  private static final long RETRY_MILLIS = 1_000;
+  static final long RETRY_MILLIS = 1_000;
 
   private final String self = UUID.randomUUID().toString();
   private final PeerKey key;
@@ -66,7 +65,7 @@ public final class PeerExchange implements AutoCloseable {
   private final PeerTraffic traffic = new PeerTraffic();
   private final PeerLoadService service;
   private final WarmStart warmStart;
-  private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private final PeerChannels channels = new PeerChannels();
   /** Whether each peer's stream is up (absent: never was): logged when it comes and goes, not per retry. */
   private final Map<String, Boolean> up = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -207,10 +206,7 @@ public final class PeerExchange implements AutoCloseable {
     if (call != null) {
       call.cancel("no longer a peer", null);
     }
-    ManagedChannel channel = channels.remove(peer);
-    if (channel != null) {
-      channel.shutdownNow();
-    }
+    channels.close(peer);
     loads.forget(peer);
     spendThere.expect(wantedPeers()); // no longer a peer: what it spent is held as a replica that left
     up.remove(peer);
@@ -241,8 +237,7 @@ public final class PeerExchange implements AutoCloseable {
     if (!wanted(peer)) {
       return;
     }
-    ManagedChannel channel = channels.computeIfAbsent(peer, p -> NettyChannelBuilder.forTarget(p).usePlaintext()
-        .maxInboundMessageSize(PeerLoadService.MAX_MESSAGE_BYTES).build());
+    ManagedChannel channel = channels.to(peer);
     ClientCall<byte[], byte[]> call = channel.newCall(PeerLoadService.WATCH, CallOptions.DEFAULT);
     calls.put(peer, call);
     byte[] nonce = PeerKey.nonce();
@@ -268,6 +263,11 @@ public final class PeerExchange implements AutoCloseable {
             ended(peer, call, "it ended the stream (shutting down)", true);
           }
         });
+  }
+
+  /** Watches peers from this address (the replica's {@code --bind}); a wildcard leaves the choice to the system. */
+  public void watchFrom(String host) {
+    channels.from(host);
   }
 
   /** A watch request arrived at this replica's own server: if this replica sent it, that address is this replica. */
@@ -364,6 +364,6 @@ public final class PeerExchange implements AutoCloseable {
       publisher.cancel(false);
     }
     service.close();
-    channels.values().forEach(ManagedChannel::shutdownNow);
+    channels.closeAll();
   }
 }
