@@ -62,8 +62,9 @@ public final class Epp implements AutoCloseable {
 
   private final EppSettings settings;
   private final Clock clock;
-  private final ScheduledExecutorService scheduler = daemons("epp-scheduler");
-  private final ExecutorService flowDispatcher = Executors.newSingleThreadExecutor(r -> daemon(r, "epp-flow"));
+  private final ScheduledExecutorService scheduler = DaemonThreads.scheduler("epp-scheduler");
+  private final ExecutorService flowDispatcher = Executors
+      .newSingleThreadExecutor(r -> DaemonThreads.daemon(r, "epp-flow"));
   private final EppMetrics metrics = new EppMetrics();
   private final MetricsScraper scraper;
   /** Follows the pods' KV-cache events when the pools publish them; null otherwise. */
@@ -153,6 +154,7 @@ public final class Epp implements AutoCloseable {
     ListenSettings l = settings.listen();
     scraper.start();
     if (kvEvents != null) {
+      peers.shareBlocks(parts.engineBlocks()); // and takes what a listed peer knows, before subscribing
       kvEvents.start();
     }
     new Housekeeping(settings, parts).schedule(scheduler);
@@ -208,10 +210,7 @@ public final class Epp implements AutoCloseable {
     LOG.info("lifecycle plugins: {}", parts.streams().director().describe());
   }
 
-  /**
-   * Readiness: listening, routes and pods loaded, and what the peers know heard from each of them (or the warm-start
-   * time ran out).
-   */
+  /** Readiness: listening, routes and pods loaded, every peer heard (or the warm-start time ran out). */
   private boolean ready() {
     return serving && parts.datastore().loaded() && peers.ready();
   }
@@ -342,15 +341,5 @@ public final class Epp implements AutoCloseable {
     if (wasServing) {
       LOG.info("EPP stopped");
     }
-  }
-
-  private static ScheduledExecutorService daemons(String name) {
-    return Executors.newScheduledThreadPool(1, r -> daemon(r, name));
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
   }
 }

@@ -31,7 +31,7 @@ import java.util.Locale;
  *
  * Usage: [seconds per run] (default 30, after 5 s of warm-up) [saturation queue limit] (default the EPP's, 5: a pod
  * that queues fewer than this many requests is not full, and what it queues, it serves first come first served)
- * [{@code engine-priority}]: the flood only, on pods that schedule by priority (vLLM's {@code --scheduling-policy
+ * [{@code replicas=N}: N EPP replicas behind the proxy] [{@code engine-priority}]: the flood only, on pods that schedule by priority (vLLM's {@code --scheduling-policy
  * priority}) with the light tenant's requests marked {@code "priority": -1} by the client, the heavy one's 0: the most
  * the engine's own order could give the light tenant, whoever set the priorities.
  */
@@ -41,15 +41,19 @@ public final class TenantFairnessRun {
   static final int OUTPUT = 16;
   private static int queueLimit;
   private static boolean enginePriority;
+  /** EPP replicas behind the proxy, sharing their counts and tenants' spending (issue 51, item 5). */
+  private static int replicas;
 
   public static void main(String[] args) throws Exception {
     double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 30;
     queueLimit = args.length > 1 ? Integer.parseInt(args[1]) : io.llmgw.picker.SaturationSettings.defaults()
         .queueLimit();
-    if (args.length > 2 && !args[2].equals("engine-priority")) {
-      throw new IllegalArgumentException("third argument: 'engine-priority' or nothing, got '" + args[2] + "'");
+    if (args.length > 2 && !args[2].equals("engine-priority") && !args[2].matches("replicas=[1-8]")) {
+      throw new IllegalArgumentException("third argument: 'engine-priority', 'replicas=N' or nothing, got '" + args[2]
+          + "'");
     }
-    enginePriority = args.length > 2;
+    enginePriority = args.length > 2 && args[2].equals("engine-priority");
+    replicas = args.length > 2 && args[2].startsWith("replicas=") ? Integer.parseInt(args[2].substring(9)) : 1;
     SimConfig sim = SimConfig.builder().capacity(8, 1024, SimConfig.defaults().numGpuBlocks()).decode(20, 1.0)
         .priorityScheduling(enginePriority).seed(1).build();
     Path dir = Files.createTempDirectory("llmgw-tenant-fairness");
@@ -57,7 +61,8 @@ public final class TenantFairnessRun {
     Files.writeString(keys, "keys:\n  - {tenant: heavy, sha256: " + sha256("sk-heavy") + "}\n"
         + "  - {tenant: light, sha256: " + sha256("sk-light") + "}\n");
     System.out.printf(Locale.ROOT, "2 pods × 8 sequences; prompts heavy %d, light %d tokens, %d output tokens; %.0f s "
-        + "per run after 5 s; saturation queue limit %d%n", HEAVY_PROMPT, LIGHT_PROMPT, OUTPUT, seconds, queueLimit);
+        + "per run after 5 s; saturation queue limit %d; %d EPP replica(s)%n", HEAVY_PROMPT, LIGHT_PROMPT, OUTPUT,
+        seconds, queueLimit, replicas);
     StringBuilder share = new StringBuilder("| band shared by | light's share of tokens | light TTFT p50 / p90 ms "
         + "| heavy TTFT p50 / p90 ms | requests light / heavy |\n|---|---:|---:|---:|---:|\n");
     StringBuilder flood = new StringBuilder("| band shared by | light TTFT p50 / p90 ms | light alone p50 / p90 ms "
@@ -98,7 +103,7 @@ public final class TenantFairnessRun {
         1L << 30, 5_000, 512L << 20),
         new io.llmgw.picker.SaturationSettings(queueLimit, s.saturation().kvLimit(),
             s.saturation().staleAfter()));
-    try (Rig rig = Rig.start(pods, s, ProxySettings.defaults().withListener("127.0.0.1", 0))) {
+    try (Rig rig = Rig.start(pods, s, ProxySettings.defaults().withListener("127.0.0.1", 0), replicas)) {
       String url = "http://127.0.0.1:" + rig.proxyPort() + "/v1/chat/completions";
       System.out.printf("  %s, light %d users, heavy %d ...", fairness, lightUsers, heavyUsers);
       System.out.flush();

@@ -46,7 +46,10 @@ final class PeerChannels {
         .keepAliveTime(KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS)
         .keepAliveTimeout(KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS)
         .keepAliveWithoutCalls(true)
-        .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) PeerExchange.RETRY_MILLIS);
+        .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) PeerExchange.RETRY_MILLIS)
+        // a message is taken in on the connection's event loop: what it does is short and never blocks, and a hand-off
+        // to a pool thread per message cost more than the message (issue 51, bench/README.md "A fleet of processes")
+        .directExecutor();
     InetAddress local = from;
     if (local != null) {
       b.localSocketPicker(new NettyChannelBuilder.LocalSocketPicker() {
@@ -57,6 +60,17 @@ final class PeerChannels {
       });
     }
     return b.build();
+  }
+
+  /**
+   * Connects afresh on the next call: gRPC backs a failing channel off up to two minutes, and this replica's own
+   * retry, every second, is the pace wanted (a link healed after a long cut is used again within a second or two).
+   */
+  void retry(String peer) {
+    ManagedChannel channel = channels.get(peer);
+    if (channel != null) {
+      channel.resetConnectBackoff();
+    }
   }
 
   void close(String peer) {

@@ -10,9 +10,11 @@ import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.PeerLoads;
 import io.llmgw.extproc.state.PeerSpend;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.routed.RoutedPrefixes;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +48,8 @@ public final class PeerExchange implements AutoCloseable {
   static final long TICK_MILLIS = 25;
   public static final Duration DEFAULT_WARM_TIMEOUT = Duration.ofSeconds(5);
   static final long RETRY_MILLIS = 1_000;
+  /** An unchanged snapshot is sent again after this, well within a peer's 500 ms freshness (issue 51). */
+  private static final long HEARTBEAT_NANOS = 200_000_000L;
 
   private final String self = UUID.randomUUID().toString();
   private final PeerKey key;
@@ -57,7 +61,6 @@ public final class PeerExchange implements AutoCloseable {
   private final Set<String> selves = ConcurrentHashMap.newKeySet();
   private final Map<String, ClientCall<byte[], byte[]>> calls = new ConcurrentHashMap<>();
   private final InFlightTracker inFlight;
-  private final PeerLoads loads;
   private final PeerSpend spendThere;
   private final Supplier<Map<String, long[]>> spendHere;
   private final RoutedPrefixes routed;
@@ -65,10 +68,14 @@ public final class PeerExchange implements AutoCloseable {
   private final PeerTraffic traffic = new PeerTraffic();
   private final PeerLoadService service;
   private final WarmStart warmStart;
+  private final PeerViews views;
   private final PeerChannels channels = new PeerChannels();
-  /** Whether each peer's stream is up (absent: never was): logged when it comes and goes, not per retry. */
-  private final Map<String, Boolean> up = new ConcurrentHashMap<>();
+  /** Serves the KV-cache blocks to a peer that starts; null while this replica follows no pod's events. */
+  private volatile BlockTransfer blocks;
   private volatile boolean closed;
+  /** The last snapshot sent and when (the publisher's thread only). */
+  private byte[] lastSent;
+  private long lastSentNanos;
   private ScheduledFuture<?> publisher;
 
   /** @param peers other replicas' health-port addresses, host:port */
@@ -90,13 +97,13 @@ public final class PeerExchange implements AutoCloseable {
     this.listed = Set.copyOf(peers);
     this.key = key;
     this.inFlight = inFlight;
-    this.loads = loads;
     this.spendThere = spendThere;
     this.spendHere = spendHere;
     this.routed = routed;
     this.scheduler = scheduler;
     this.service = new PeerLoadService(traffic, this::greeting, key, this::watchedBySelf);
     this.warmStart = new WarmStart(this::wantedPeers, warmTimeout);
+    this.views = new PeerViews(self, loads, spendThere, routed, warmStart, traffic);
   }
 
   /** Ready to route: every peer has greeted this replica or is not there, or the warm-start time ran out. */
@@ -149,9 +156,18 @@ public final class PeerExchange implements AutoCloseable {
     return traffic;
   }
 
-  /** The Watch method, for the health port's server. */
+  /** The Watch method (and Blocks, when {@link #shareBlocks} was told an index), for the health port's server. */
   public ServerServiceDefinition service() {
-    return service.definition();
+    return service.definition(blocks);
+  }
+
+  /**
+   * Serves what the pods' KV-cache events told this replica to a peer that starts, and first takes what a listed peer
+   * knows ({@link BlockTransfer#seed}, within the warm-start time): call before subscribing to the pods.
+   */
+  public void shareBlocks(EngineBlockIndex index) {
+    blocks = new BlockTransfer(index, key);
+    BlockTransfer.seed(List.copyOf(listed), channels::to, key, index, warmStart.timeoutMillis());
   }
 
   public PeerExchange start() {
@@ -207,16 +223,20 @@ public final class PeerExchange implements AutoCloseable {
       call.cancel("no longer a peer", null);
     }
     channels.close(peer);
-    loads.forget(peer);
-    spendThere.expect(wantedPeers()); // no longer a peer: what it spent is held as a replica that left
-    up.remove(peer);
-    warmStart.check();
+    views.stopped(peer, wantedPeers());
   }
 
   private void publish() {
     try {
       if (service.watchers() > 0) {
-        service.publish(PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.drain()));
+        byte[] snapshot = PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.drain());
+        long now = System.nanoTime();
+        if (Arrays.equals(snapshot, lastSent) && now - lastSentNanos < HEARTBEAT_NANOS) {
+          return; // nothing changed: the watchers' view is still true, and an idle fleet sends next to nothing
+        }
+        service.publish(snapshot);
+        lastSent = snapshot;
+        lastSentNanos = now;
       } else {
         routed.discardOutbox(); // the recent ones stay for whoever watches next
       }
@@ -289,72 +309,31 @@ public final class PeerExchange implements AutoCloseable {
 
   private void received(String peer, ClientCall<byte[], byte[]> call, byte[] nonce, long seq, byte[] message) {
     traffic.received(message.length);
-    PeerSnapshotCodec.Snapshot s = null;
-    String problem;
-    boolean signed = false;
+    byte[] payload;
     try {
-      byte[] payload = key.open(nonce, seq, message);
-      signed = true;
-      s = PeerSnapshotCodec.decode(payload);
-      problem = s.sender().equals(self) ? "a message that claims to be this replica's own" : PeerClaims.problem(s,
-          System.currentTimeMillis());
+      payload = key.open(nonce, seq, message);
     } catch (IOException | RuntimeException e) {
-      problem = e.getMessage();
-    }
-    if (problem != null) {
-      traffic.refused();
-      if (up.put(peer, false) != Boolean.FALSE) {
-        LOG.warn("peer replica {}: its counts are refused ({}); they do not count until it sends ones that can be "
-            + "believed", peer, problem);
-      }
-      loads.forget(peer);
-      spendThere.silence(peer); // what it spent still counts, and so does its share: it may be admitting
-      if (!signed) {
-        call.cancel("refused: " + problem, null); // not signed: whoever answers is asked again in a second
-      }
+      views.refused(peer, e.getMessage());
+      call.cancel("refused: " + e.getMessage(), null); // not signed: whoever answers is asked again in a second
       return;
     }
-    loads.update(peer, s.byEndpoint());
-    spendThere.update(peer, s.sender(), s.spendByTenant());
-    spendThere.learn(s.departed(), self);
-    routed.learn(s.routed());
-    warmStart.answered(peer);
-    if (up.put(peer, true) != Boolean.TRUE) {
-      LOG.info("peer replica {}: receiving its in-flight counts", peer);
-    }
+    views.heard(peer, payload);
   }
 
-  /**
-   * @param clean the peer ended the stream itself (it is shutting down): what it spent is held as a replica that left;
-   *     otherwise it is cut off or dead, which this replica cannot tell apart, and its share is held until it is
-   *     heard again (or is no longer a peer)
-   */
   private synchronized void ended(String peer, ClientCall<byte[], byte[]> call, String why, boolean clean) {
     if (!calls.remove(peer, call)) {
       return; // stopped on purpose, or a newer watch has replaced it
     }
-    loads.forget(peer);
-    if (clean) {
-      spendThere.ended(peer);
-    } else {
-      spendThere.silence(peer);
+    boolean again = wanted(peer);
+    views.ended(peer, why, clean, again ? RETRY_MILLIS : 0);
+    if (again) {
+      scheduler.schedule(() -> {
+        if (!calls.containsKey(peer)) {
+          channels.retry(peer);
+          watch(peer);
+        }
+      }, RETRY_MILLIS, TimeUnit.MILLISECONDS);
     }
-    warmStart.answered(peer); // nobody there to greet this replica: waiting for it would keep this one out of service
-    if (!wanted(peer)) {
-      return;
-    }
-    Boolean was = up.put(peer, false);
-    if (was == null) {
-      LOG.info("peer replica {}: not answering yet ({}); trying every {} ms", peer, why, RETRY_MILLIS);
-    } else if (was) {
-      LOG.warn("peer replica {}: gone ({}); its counts no longer count, trying again every {} ms", peer, why,
-          RETRY_MILLIS);
-    }
-    scheduler.schedule(() -> {
-      if (!calls.containsKey(peer)) {
-        watch(peer);
-      }
-    }, RETRY_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   @Override

@@ -74,10 +74,14 @@ final class PeerLoadService {
     this.ownWatch = ownWatch;
   }
 
-  ServerServiceDefinition definition() {
-    return ServerServiceDefinition.builder("llmgw.PeerLoad")
-        .addMethod(WATCH, ServerCalls.asyncServerStreamingCall(this::watch))
-        .build();
+  /** @param blocks what serves {@code Blocks} (the pods' KV-cache blocks), or null when this replica follows none */
+  ServerServiceDefinition definition(BlockTransfer blocks) {
+    ServerServiceDefinition.Builder b = ServerServiceDefinition.builder("llmgw.PeerLoad")
+        .addMethod(WATCH, ServerCalls.asyncServerStreamingCall(this::watch));
+    if (blocks != null) {
+      b.addMethod(BlockTransfer.BLOCKS, blocks.handler());
+    }
+    return b.build();
   }
 
   private void watch(byte[] request, StreamObserver<byte[]> response) {

@@ -104,6 +104,9 @@ public final class PeerSpend {
 
   /** Replicas a peer holds without hearing them (from its greeting): held here too, unless heard here now. */
   public synchronized void learn(List<Departed> records, String self) {
+    if (records.isEmpty()) {
+      return; // every message but a greeting
+    }
     long now = ticker.nanos();
     Set<String> heard = new HashSet<>();
     byAddress.values().forEach(h -> heard.add(h.sender()));

@@ -65,6 +65,7 @@ final class PodEventStream {
     this.context = context;
     this.index = index;
     this.stats = stats;
+    this.last = index.seededSeq(pod); // a peer's snapshot of the pod: its batches after this are replayed
     open(budget);
   }
 
@@ -212,6 +213,7 @@ final class PodEventStream {
         case KvEvent.AllBlocksCleared c -> index.cleared(pod);
       }
     }
+    index.applied(pod, seq);
   }
 
   /**

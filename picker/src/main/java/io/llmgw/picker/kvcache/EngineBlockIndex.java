@@ -1,6 +1,10 @@
 package io.llmgw.picker.kvcache;
 
+import com.carrotsearch.hppc.cursors.LongLongCursor;
 import io.llmgw.picker.Ticker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -184,6 +188,78 @@ public final class EngineBlockIndex {
   private void clear(PodBlocks p) {
     total.addAndGet(-p.size());
     p.clear();
+  }
+
+  /** Batch {@code seq} of the pod's stream is applied whole: a snapshot of the pod is as of it. */
+  public void applied(String pod, long seq) {
+    PodBlocks p = pods.get(pod);
+    if (p != null) {
+      synchronized (p) {
+        p.lastSeq = seq;
+      }
+    }
+  }
+
+  /**
+   * Every trusted pod's blocks with the batch they are as of, for a peer that starts (issue 51); pods past
+   * {@code maxBlocks} in all are left out (the peer learns them from the pod's replay buffer).
+   */
+  public List<PodSnapshot> export(long maxBlocks) {
+    List<PodSnapshot> out = new ArrayList<>();
+    long left = maxBlocks;
+    for (Map.Entry<String, PodBlocks> e : pods.entrySet()) {
+      PodBlocks p = e.getValue();
+      synchronized (p) {
+        if (!p.live || p.lastSeq < 0 || p.blockSize == 0 || ticker.nanos() - p.distrustedUntilNanos < 0
+            || p.size() > left) {
+          continue;
+        }
+        long[] ids = new long[p.size()];
+        long[] keys = new long[p.size()];
+        int i = 0;
+        for (LongLongCursor c : p.engineToKey) {
+          ids[i] = c.key;
+          keys[i++] = c.value;
+        }
+        out.add(new PodSnapshot(e.getKey(), p.lastSeq, p.blockSize, p.offloads, ids, keys));
+        left -= ids.length;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A peer's snapshot of a pod this index has not heard from yet: its blocks are taken, trusted as the peer trusted
+   * them, and the pod's stream is to go on from the batch after {@link #seededSeq}: a gap replay cannot fill drops them
+   * as any gap does. False, taking nothing, when the index already follows the pod or the caps would be passed.
+   */
+  public boolean seed(PodSnapshot s) {
+    PodBlocks p = pod(s.pod());
+    synchronized (p) {
+      if (p.live || p.size() > 0 || s.blocks() > maxBlocksPerPod || total.get() + s.blocks() > maxBlocks) {
+        return false;
+      }
+      p.blockSize = s.blockSize();
+      p.offloads = s.offloads();
+      for (int i = 0; i < s.blocks(); i++) {
+        p.add(s.engineIds()[i], s.keys()[i]);
+      }
+      total.addAndGet(p.size());
+      p.lastSeq = s.lastSeq();
+      p.live = true;
+      return true;
+    }
+  }
+
+  /** The batch a seeded pod's blocks are as of, where its stream goes on from; -1 for a pod not seeded. */
+  public long seededSeq(String pod) {
+    PodBlocks p = pods.get(pod);
+    if (p == null) {
+      return -1;
+    }
+    synchronized (p) {
+      return p.live ? p.lastSeq : -1;
+    }
   }
 
   /** Pods that left: their blocks go. */

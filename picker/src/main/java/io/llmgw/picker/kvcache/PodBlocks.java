@@ -19,6 +19,8 @@ final class PodBlocks implements EngineBlockIndex.View {
   long capacity;
   /** Whether the pod's events named a medium other than the GPU (offloading), whose size it does not report. */
   boolean offloads;
+  /** The last batch of the pod's stream applied whole; -1 while none. */
+  long lastSeq = -1;
 
   @Override
   public synchronized int blockSize() {

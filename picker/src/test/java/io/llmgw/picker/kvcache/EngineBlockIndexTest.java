@@ -77,6 +77,45 @@ class EngineBlockIndexTest {
     assertThat(index.blocks()).isZero();
   }
 
+  /** Issue 51, item 2: a replica that starts takes a peer's blocks of each pod, and the batch they are as of. */
+  @Test
+  void aPeersSnapshotSeedsAnIndexThatHasNotHeardThePodAndGoesOnFromItsBatch() {
+    int[] p = prompt(3, 5);
+    index.stored(POD, new long[] {901, 902}, false, 0, slice(p, 0, 2), 4, null, "GPU");
+    index.applied(POD, 41);
+    index.stored(POD, new long[] {903, 904, 905}, true, 902, slice(p, 2, 5), 4, null, "CPU");
+    index.applied(POD, 42);
+    index.stored("10.0.0.2:8000", new long[] {1}, false, 0, slice(p, 0, 1), 4, null, null); // no batch applied whole
+    index.lost("10.0.0.3:8000");
+    assertThat(index.export(1_000)).as("only pods trusted and with a batch applied whole").singleElement()
+        .satisfies(s -> {
+          assertThat(s.pod()).isEqualTo(POD);
+          assertThat(s.lastSeq()).isEqualTo(42);
+          assertThat(s.blocks()).isEqualTo(5);
+          assertThat(s.offloads()).isTrue();
+        });
+    assertThat(index.export(4)).as("past the bound, a pod is left out whole").isEmpty();
+
+    EngineBlockIndex fresh = new EngineBlockIndex(100, 250, 30_000_000_000L, nanos::get);
+    PodSnapshot snapshot = index.export(1_000).getFirst();
+    assertThat(fresh.seededSeq(POD)).isEqualTo(-1);
+    assertThat(fresh.seed(snapshot)).isTrue();
+    assertThat(fresh.seededSeq(POD)).isEqualTo(42);
+    assertThat(fresh.view(POD).matched(keys(p, null))).isEqualTo(5);
+    assertThat(fresh.blocks()).isEqualTo(5);
+    assertThat(fresh.seed(snapshot)).as("a pod already followed is not seeded again").isFalse();
+    // the next batch goes on from the seeded chain: a block whose parent only the snapshot knew
+    int[] longer = prompt(3, 6);
+    fresh.stored(POD, new long[] {906}, true, 905, slice(longer, 5, 6), 4, null, "CPU");
+    assertThat(fresh.view(POD).matched(keys(longer, null))).isEqualTo(6);
+    fresh.removed(POD, new long[] {901}, "GPU");
+    assertThat(fresh.view(POD).matched(keys(longer, null))).as("the engine's ids travelled too").isZero();
+
+    EngineBlockIndex small = new EngineBlockIndex(4, 250, 30_000_000_000L, nanos::get);
+    assertThat(small.seed(snapshot)).as("past the per-pod cap: not taken").isFalse();
+    assertThat(small.blocks()).isZero();
+  }
+
   @Test
   void aLossDropsThePodAndDistrustsItWhileItRelearns() {
     int[] p = prompt(5, 2);

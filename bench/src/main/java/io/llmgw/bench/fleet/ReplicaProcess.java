@@ -1,0 +1,132 @@
+package io.llmgw.bench.fleet;
+
+import io.llmgw.api.LoopbackPorts;
+import io.llmgw.bench.ProcessCpu;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** One {@link FleetReplica} child: its address and ports (kept across a restart), its process, its CPU and metrics. */
+final class ReplicaProcess {
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  final String host;
+  final int grpcPort;
+  final int healthPort;
+  final int metricsPort;
+  private final Path log;
+  private Process process;
+  /** CPU of the processes this replica ran before its last restart. */
+  private long pastCpuMillis;
+
+  ReplicaProcess(String host, Path dir) throws IOException {
+    this.host = host;
+    this.grpcPort = LoopbackPorts.free();
+    this.healthPort = LoopbackPorts.free();
+    this.metricsPort = LoopbackPorts.free();
+    this.log = dir.resolve("replica-" + host + ".log");
+  }
+
+  String peerAddress() {
+    return host + ":" + healthPort;
+  }
+
+  String grpcAddress() {
+    return host + ":" + grpcPort;
+  }
+
+  /** Starts the child (again, after a kill, on the same address and ports); returns once it listens. */
+  void start(Path config, String policy, List<String> peers, Path secret) throws Exception {
+    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx384m", "-XX:+UseSerialGC"));
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("--enable-native-access") || a.startsWith("--sun-misc-unsafe-memory-access"))
+        .forEach(cmd::add);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), FleetReplica.class.getName(), config.toString(),
+        host, Integer.toString(grpcPort), Integer.toString(healthPort), Integer.toString(metricsPort), policy,
+        peers.isEmpty() ? "-" : String.join(",", peers), secret.toString()));
+    Files.deleteIfExists(log);
+    Files.createFile(log);
+    process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
+        log.toFile())).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.readString(log).contains("FLEET_READY")) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        process.destroyForcibly();
+        throw new IllegalStateException("replica " + host + " did not start; its log: " + Files.readString(log));
+      }
+      Thread.sleep(50); // polling a child's log with a deadline
+    }
+  }
+
+  /** SIGKILL: no drain, no goodbye to its peers. */
+  void kill() throws Exception {
+    pastCpuMillis = cpuMillis();
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+  }
+
+  void stop() throws Exception {
+    if (process != null) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** CPU time of this replica's processes so far (the live one read from /proc), in milliseconds. */
+  long cpuMillis() {
+    try {
+      return pastCpuMillis + (process.isAlive() ? ProcessCpu.millis(Files.readString(Path.of("/proc/" + process
+          .pid() + "/stat"))) : 0);
+    } catch (IOException e) {
+      return pastCpuMillis; // it died between the check and the read
+    }
+  }
+
+  /**
+   * CPU time of the live process's JIT compiler threads so far: a fresh JVM compiles for minutes on two busy cores,
+   * which a replica that has run for hours no longer pays.
+   */
+  long jitMillis() {
+    long sum = 0;
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + process.pid() + "/task"))) {
+      for (Path t : tasks) {
+        try {
+          if (Files.readString(t.resolve("comm")).startsWith("C")) { // "C1 CompilerThre", "C2 CompilerThre"
+            sum += ProcessCpu.millis(Files.readString(t.resolve("stat")));
+          }
+        } catch (IOException gone) {
+          // the thread ended meanwhile
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0; // the process ended meanwhile
+    }
+    return sum;
+  }
+
+  /** A metric's value from the replica's /metrics, or NaN when absent or unreachable. */
+  double metric(String name) {
+    try {
+      String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + host + ":" + metricsPort + "/metrics"))
+          .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString()).body();
+      double sum = Double.NaN;
+      for (String line : text.split("\n")) {
+        if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+          double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+          sum = Double.isNaN(sum) ? v : sum + v;
+        }
+      }
+      return sum;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+}
