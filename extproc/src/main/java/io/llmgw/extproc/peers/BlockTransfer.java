@@ -66,11 +66,7 @@ final class BlockTransfer {
     ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) response;
     byte[] nonce;
     try {
-      long now = System.currentTimeMillis();
-      nonce = key.watcherNonce(request, now);
-      if (key.signs() && !seen.first(nonce, now)) {
-        throw new IOException("a request seen before (replayed)");
-      }
+      nonce = seen.admit(key, request);
     } catch (IOException e) {
       call.onError(Status.UNAUTHENTICATED.withDescription(e.getMessage()).asRuntimeException());
       return;

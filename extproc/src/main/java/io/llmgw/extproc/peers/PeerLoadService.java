@@ -88,11 +88,7 @@ final class PeerLoadService {
     ServerCallStreamObserver<byte[]> call = (ServerCallStreamObserver<byte[]>) response;
     byte[] nonce;
     try {
-      long now = System.currentTimeMillis();
-      nonce = key.watcherNonce(request, now);
-      if (key.signs() && !seen.first(nonce, now)) {
-        throw new IOException("a watch request seen before (replayed), or too many within a minute");
-      }
+      nonce = seen.admit(key, request);
     } catch (IOException e) {
       refuse(call, Status.UNAUTHENTICATED, e.getMessage());
       return;

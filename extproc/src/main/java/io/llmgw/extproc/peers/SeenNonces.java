@@ -1,5 +1,6 @@
 package io.llmgw.extproc.peers;
 
+import java.io.IOException;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -13,6 +14,20 @@ import java.util.Map;
 final class SeenNonces {
   static final int MAX = 4096;
   private final Map<String, Long> seen = new LinkedHashMap<>();
+
+  /**
+   * The nonce of a request signed with {@code key}, seen for the first time.
+   *
+   * @throws IOException naming why not: unsigned, stale, replayed, or too many within a minute
+   */
+  byte[] admit(PeerKey key, byte[] request) throws IOException {
+    long now = System.currentTimeMillis();
+    byte[] nonce = key.watcherNonce(request, now);
+    if (key.signs() && !first(nonce, now)) {
+      throw new IOException("a request seen before (replayed), or too many within a minute");
+    }
+    return nonce;
+  }
 
   /** True the first time {@code nonce} is offered within the window; false for a replay or when full. */
   synchronized boolean first(byte[] nonce, long nowMillis) {

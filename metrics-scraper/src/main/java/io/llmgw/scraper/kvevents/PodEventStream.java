@@ -65,7 +65,7 @@ final class PodEventStream {
     this.context = context;
     this.index = index;
     this.stats = stats;
-    this.last = index.seededSeq(pod); // a peer's snapshot of the pod: its batches after this are replayed
+    this.last = index.takeSeededSeq(pod); // a peer's snapshot of the pod: its batches after this are replayed
     open(budget);
   }
 

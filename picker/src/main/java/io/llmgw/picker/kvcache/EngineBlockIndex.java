@@ -230,7 +230,7 @@ public final class EngineBlockIndex {
 
   /**
    * A peer's snapshot of a pod this index has not heard from yet: its blocks are taken, trusted as the peer trusted
-   * them, and the pod's stream is to go on from the batch after {@link #seededSeq}: a gap replay cannot fill drops them
+   * them, and the pod's stream is to go on from the batch after {@link #takeSeededSeq}: a gap replay cannot fill drops them
    * as any gap does. False, taking nothing, when the index already follows the pod or the caps would be passed.
    */
   public boolean seed(PodSnapshot s) {
@@ -247,18 +247,24 @@ public final class EngineBlockIndex {
       total.addAndGet(p.size());
       p.lastSeq = s.lastSeq();
       p.live = true;
+      p.seeded = true;
       return true;
     }
   }
 
-  /** The batch a seeded pod's blocks are as of, where its stream goes on from; -1 for a pod not seeded. */
-  public long seededSeq(String pod) {
+  /**
+   * The batch a seeded pod's blocks are as of, where the stream that follows the pod next goes on from; asked once (a
+   * later stream of the same pod starts afresh); -1 for a pod not seeded.
+   */
+  public long takeSeededSeq(String pod) {
     PodBlocks p = pods.get(pod);
     if (p == null) {
       return -1;
     }
     synchronized (p) {
-      return p.live ? p.lastSeq : -1;
+      boolean seeded = p.seeded && p.live;
+      p.seeded = false;
+      return seeded ? p.lastSeq : -1;
     }
   }
 

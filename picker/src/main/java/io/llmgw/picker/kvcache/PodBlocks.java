@@ -21,6 +21,8 @@ final class PodBlocks implements EngineBlockIndex.View {
   boolean offloads;
   /** The last batch of the pod's stream applied whole; -1 while none. */
   long lastSeq = -1;
+  /** Seeded from a peer's snapshot, and no stream has taken the batch it is as of yet. */
+  boolean seeded;
 
   @Override
   public synchronized int blockSize() {

@@ -98,9 +98,11 @@ class EngineBlockIndexTest {
 
     EngineBlockIndex fresh = new EngineBlockIndex(100, 250, 30_000_000_000L, nanos::get);
     PodSnapshot snapshot = index.export(1_000).getFirst();
-    assertThat(fresh.seededSeq(POD)).isEqualTo(-1);
+    assertThat(fresh.takeSeededSeq(POD)).isEqualTo(-1);
     assertThat(fresh.seed(snapshot)).isTrue();
-    assertThat(fresh.seededSeq(POD)).isEqualTo(42);
+    assertThat(fresh.takeSeededSeq(POD)).isEqualTo(42);
+    assertThat(fresh.takeSeededSeq(POD)).as("once: a later stream of the pod starts afresh").isEqualTo(-1);
+    assertThat(index.takeSeededSeq(POD)).as("a pod followed, not seeded").isEqualTo(-1);
     assertThat(fresh.view(POD).matched(keys(p, null))).isEqualTo(5);
     assertThat(fresh.blocks()).isEqualTo(5);
     assertThat(fresh.seed(snapshot)).as("a pod already followed is not seeded again").isFalse();
