@@ -179,6 +179,7 @@ public final class PeerExchange implements AutoCloseable {
     for (String peer : listed) {
       watch(peer);
     }
+    warmStart.begin();
     scheduler.schedule(warmStart::check, warmStart.timeoutMillis(), TimeUnit.MILLISECONDS);
     warmStart.check();
     if (!listed.isEmpty()) {

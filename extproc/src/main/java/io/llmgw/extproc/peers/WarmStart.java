@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,15 +21,19 @@ final class WarmStart {
 
   private final Set<String> answered = ConcurrentHashMap.newKeySet();
   private final Supplier<Set<String>> wanted;
-  private final long deadlineNanos;
   private final long timeoutMillis;
+  private volatile long deadlineNanos = Long.MAX_VALUE;
   private volatile boolean warm;
   private volatile Runnable onWarm = () -> {};
 
   WarmStart(Supplier<Set<String>> wanted, Duration timeout) {
     this.wanted = wanted;
-    this.deadlineNanos = System.nanoTime() + timeout.toNanos();
     this.timeoutMillis = timeout.toMillis();
+  }
+
+  /** The time starts now (the exchange starts watching). */
+  void begin() {
+    deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
   }
 
   long timeoutMillis() {
@@ -41,7 +46,7 @@ final class WarmStart {
 
   /** The peer greeted this replica, or is not there to. */
   void answered(String peer) {
-    if (!warm && answered.add(peer)) {
+    if (answered.add(peer) && !warm) {
       check();
     }
   }
@@ -53,7 +58,7 @@ final class WarmStart {
     }
     Set<String> now = wanted.get();
     boolean all = answered.containsAll(now);
-    if (!all && System.nanoTime() - deadlineNanos < 0) {
+    if (!all && (deadlineNanos == Long.MAX_VALUE || System.nanoTime() - deadlineNanos < 0)) {
       return;
     }
     warm = true;
