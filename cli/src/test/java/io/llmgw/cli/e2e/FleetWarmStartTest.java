@@ -98,7 +98,8 @@ class FleetWarmStartTest {
             .withEpps(List.of("127.0.0.1:" + started.grpcPort())))) {
           Rig.awaitScraped(started, pods);
           for (int doc = 0; doc < 6; doc++) {
-            assertThat(served(toB, pods, chat(documents.get(doc), ("A question about it, long enough to fill blocks of its own? ").repeat(8))))
+            assertThat(served(toB, pods,
+                chat(documents.get(doc), ("A question about it, long enough to fill blocks of its own? ").repeat(8))))
                 .as("document %d's follow-up, routed by the replica that started late", doc)
                 .isSameAs(cachedOn.get(doc));
           }

@@ -76,7 +76,7 @@ final class BlockTransfer {
           .asRuntimeException());
       return;
     }
-    Iterator<byte[]> pieces = pieces(index.export(MAX_BLOCKS)).iterator();
+    Iterator<byte[]> pieces = new Pieces(index.export(MAX_BLOCKS));
     long[] seq = {0};
     Runnable pump = () -> {
       synchronized (pieces) {
@@ -97,32 +97,55 @@ final class BlockTransfer {
   /** Each pod's pairs cut into pieces; a pod may span pieces, every piece naming it and its batch. */
   static List<byte[]> pieces(List<PodSnapshot> pods) {
     List<byte[]> out = new ArrayList<>();
-    int perPiece = (PIECE_BYTES - 1024) / 16;
-    for (PodSnapshot p : pods) {
-      int from = 0;
-      do {
-        int n = Math.min(perPiece, p.blocks() - from);
-        try {
-          ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 16 * n);
-          DataOutputStream piece = new DataOutputStream(bytes);
-          piece.writeByte(VERSION);
-          piece.writeUTF(p.pod());
-          piece.writeLong(p.lastSeq());
-          piece.writeInt(p.blockSize());
-          piece.writeBoolean(p.offloads());
-          piece.writeInt(n);
-          for (int i = from; i < from + n; i++) {
-            piece.writeLong(p.engineIds()[i]);
-            piece.writeLong(p.keys()[i]);
-          }
-          out.add(bytes.toByteArray());
-        } catch (IOException e) {
-          throw new IllegalStateException(e); // a byte array does not fail
-        }
-        from += n;
-      } while (from < p.blocks());
-    }
+    new Pieces(pods).forEachRemaining(out::add);
     return out;
+  }
+
+  /** The pieces made one at a time, as the stream can take them: only one is held beside the index's copy. */
+  private static final class Pieces implements Iterator<byte[]> {
+    private static final int PER_PIECE = (PIECE_BYTES - 1024) / 16;
+    private final Iterator<PodSnapshot> pods;
+    private PodSnapshot pod;
+    private int from;
+
+    Pieces(List<PodSnapshot> pods) {
+      this.pods = pods.iterator();
+    }
+
+    @Override
+    public boolean hasNext() {
+      return pod != null && (from < pod.blocks() || from == 0) || pods.hasNext();
+    }
+
+    @Override
+    public byte[] next() {
+      if (pod == null || from >= pod.blocks() && from > 0) {
+        pod = pods.next();
+        from = 0;
+      }
+      int n = Math.min(PER_PIECE, pod.blocks() - from);
+      try {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 16 * n);
+        DataOutputStream piece = new DataOutputStream(bytes);
+        piece.writeByte(VERSION);
+        piece.writeUTF(pod.pod());
+        piece.writeLong(pod.lastSeq());
+        piece.writeInt(pod.blockSize());
+        piece.writeBoolean(pod.offloads());
+        piece.writeInt(n);
+        for (int i = from; i < from + n; i++) {
+          piece.writeLong(pod.engineIds()[i]);
+          piece.writeLong(pod.keys()[i]);
+        }
+        from = n == 0 ? 1 : from + n; // an empty pod is one empty piece
+        if (from >= pod.blocks() && !pods.hasNext()) {
+          pod = null;
+        }
+        return bytes.toByteArray();
+      } catch (IOException e) {
+        throw new IllegalStateException(e); // a byte array does not fail
+      }
+    }
   }
 
   /** The pieces read back into one snapshot per pod. @throws IOException naming what is wrong with a piece */
