@@ -12,11 +12,7 @@ import io.llmgw.bench.load.EppMetricsText;
 import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
-import io.llmgw.extproc.request.prepare.PromptTokensProducer;
 import io.llmgw.loadgen.Rig;
-import io.llmgw.picker.config.PluginSpec;
-import io.llmgw.picker.config.PolicyShorthand;
-import io.llmgw.scraper.kvevents.KvEventSettings;
 import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
@@ -26,7 +22,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,11 +36,7 @@ class EventsCutExplainedTest {
         .kvEvents(KvEventsConfig.DEFAULT_ON).seed(13).promptTokensDetails(true).build();
     SimPods pods = SimPods.start(sim, List.of("127.0.0.113"), 8000);
     var config = Rig.writeConfig(Files.createTempFile("cut", ".yaml"), pods, List.of(SimConfig.DEFAULT_MODEL));
-    EppSettings d = EppSettings.defaults(config);
-    EppSettings settings = d.onLoopbackEphemeralPorts().withScheduling(PolicyShorthand.PRECISE.config(50)
-        .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, "sim"))))
-        .withScrape(d.scrape().withKvEvents(new KvEventSettings(5557, 5558, "", Duration.ofSeconds(1))),
-            d.staleAfter());
+    EppSettings settings = PrecisePrefixAcrossReplicasTest.precise(config, "sim");
     try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0), 1)) {
       Epp epp = rig.epps().getFirst();
       String[] documents = new String[3];

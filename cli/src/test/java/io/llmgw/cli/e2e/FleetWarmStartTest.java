@@ -11,11 +11,7 @@ import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.peers.PeerKey;
-import io.llmgw.extproc.request.prepare.PromptTokensProducer;
 import io.llmgw.loadgen.Rig;
-import io.llmgw.picker.config.PluginSpec;
-import io.llmgw.picker.config.PolicyShorthand;
-import io.llmgw.scraper.kvevents.KvEventSettings;
 import io.llmgw.sim.engine.KvEventsConfig;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
@@ -29,7 +25,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,11 +62,7 @@ class FleetWarmStartTest {
         .kvEvents(KvEventsConfig.DEFAULT_ON).seed(51).build();
     try (SimPods pods = SimPods.start(sim, List.of("127.0.0.241", "127.0.0.242", "127.0.0.243"), 8000)) {
       var config = Rig.writeConfig(Files.createTempFile("warm", ".yaml"), pods, List.of(SimConfig.DEFAULT_MODEL));
-      EppSettings d = EppSettings.defaults(config);
-      EppSettings base = d.onLoopbackEphemeralPorts().withScheduling(PolicyShorthand.PRECISE.config(50)
-          .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, "sim"))))
-          .withScrape(d.scrape().withKvEvents(new KvEventSettings(5557, 5558, "", Duration.ofSeconds(1))),
-              d.staleAfter());
+      EppSettings base = PrecisePrefixAcrossReplicasTest.precise(config, "sim");
       base = base.withRequests(base.requests().withDestinationFallbacks(true));
       int portA = LoopbackPorts.free();
       int portB = LoopbackPorts.free();

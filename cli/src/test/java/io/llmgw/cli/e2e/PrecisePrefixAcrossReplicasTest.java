@@ -62,11 +62,7 @@ class PrecisePrefixAcrossReplicasTest {
         .kvEvents(KvEventsConfig.DEFAULT_ON).seed(11).promptTokensDetails(true).build();
     SimPods pods = SimPods.start(sim, ips, 8000, model);
     var config = Rig.writeConfig(Files.createTempFile("precise", ".yaml"), pods, List.of(SimConfig.DEFAULT_MODEL));
-    EppSettings d = EppSettings.defaults(config);
-    EppSettings settings = d.onLoopbackEphemeralPorts().withScheduling(PolicyShorthand.PRECISE.config(50)
-        .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, tokenizer))))
-        .withScrape(d.scrape().withKvEvents(new KvEventSettings(5557, 5558, "", Duration.ofSeconds(1))),
-            d.staleAfter());
+    EppSettings settings = precise(config, tokenizer);
     try (Rig rig = Rig.start(pods, settings, ProxySettings.defaults().withListener("127.0.0.1", 0), 2)) {
       List<String> documents = new ArrayList<>();
       List<SimServer> cachedOn = new ArrayList<>();
@@ -126,6 +122,15 @@ class PrecisePrefixAcrossReplicasTest {
       assertThat(matched / predicted).as("precision").isGreaterThan(0.8);
       assertThat(matched / reported).as("recall").isGreaterThan(0.5);
     }
+  }
+
+  /** The EPP over {@code config} with the precise policy, following the simulated pods' KV-cache events. */
+  static EppSettings precise(Path config, String tokenizer) {
+    EppSettings d = EppSettings.defaults(config);
+    return d.onLoopbackEphemeralPorts().withScheduling(PolicyShorthand.PRECISE.config(50)
+        .withPlugin(PluginSpec.of(PromptTokensProducer.TYPE, Map.of(PromptTokensProducer.TOKENIZER, tokenizer))))
+        .withScrape(d.scrape().withKvEvents(new KvEventSettings(5557, 5558, "", Duration.ofSeconds(1))),
+            d.staleAfter());
   }
 
   static String chat(String document, String question) {
