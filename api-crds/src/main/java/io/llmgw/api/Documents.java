@@ -40,7 +40,7 @@ final class Documents {
       }
       ports.add(port);
     }
-    return new InferencePool(ns, name, labels, ports, resolvedByServer(r, meta));
+    return new InferencePool(ns, name, labels, ports, resolvedByServer(r, meta), PoolAnnotations.capacity(r, meta));
   }
 
   private static boolean resolvedByServer(NodeReader r, JsonNode meta) throws ConfigException {
@@ -213,6 +213,7 @@ final class Documents {
     }
     String phase = r.optionalString(status, "phase", "status.phase");
     boolean ready = false;
+    String readySince = null;
     List<JsonNode> conditions = r.list(status, "conditions", "status.conditions", false);
     for (int i = 0; i < conditions.size(); i++) {
       String path = "status.conditions[" + i + "]";
@@ -223,11 +224,14 @@ final class Documents {
           throw r.error(path + ".status", "must be True, False or Unknown");
         }
         ready = "True".equals(v);
+        readySince = ready ? r.optionalString(conditions.get(i), "lastTransitionTime", path + ".lastTransitionTime")
+            : null;
       }
     }
     Map<String, String> annotations = r.stringMap(meta, "annotations", "metadata.annotations");
     return new PodInfo(ns, name, labels, ip, phase == null ? "Running" : phase, ready,
-        PodInfo.activePortsOf(annotations));
+        PodInfo.activePortsOf(annotations),
+        PodInfo.readyAfter(r.optionalString(meta, "creationTimestamp", "metadata.creationTimestamp"), readySince));
   }
 
   /** {@code metadata.namespace}, "default" when absent (as kubectl applies a file without one). */

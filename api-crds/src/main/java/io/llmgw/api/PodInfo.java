@@ -1,5 +1,9 @@
 package io.llmgw.api;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
 import java.util.Map;
 
 /**
@@ -7,9 +11,11 @@ import java.util.Map;
  *
  * @param activePorts the pod's {@code llm-d.ai/active-ports} annotation (or GIE's older name) as written, naming which
  *     of its pool's target ports serve now (data-parallel ranks); null when the pod has none: every target port serves
+ * @param readyAfter how long the pod took from its creation to its Ready condition, the pool's load time as the capacity
+ *     planner measures it; null when the pod does not say (not ready, or no timestamps)
  */
 public record PodInfo(String namespace, String name, Map<String, String> labels, String podIP, String phase,
-    boolean ready, String activePorts) {
+    boolean ready, String activePorts, Duration readyAfter) {
   public static final String ENGINE_TYPE_LABEL = "inference.networking.k8s.io/engine-type";
   /** llm-d's name for the same label (since llm-d-router v0.9), read first. */
   public static final String LLMD_ENGINE_TYPE_LABEL = "llm-d.ai/engine-type";
@@ -23,7 +29,29 @@ public record PodInfo(String namespace, String name, Map<String, String> labels,
 
   public PodInfo(String namespace, String name, Map<String, String> labels, String podIP, String phase,
       boolean ready) {
-    this(namespace, name, labels, podIP, phase, ready, null);
+    this(namespace, name, labels, podIP, phase, ready, null, null);
+  }
+
+  public PodInfo(String namespace, String name, Map<String, String> labels, String podIP, String phase,
+      boolean ready, String activePorts) {
+    this(namespace, name, labels, podIP, phase, ready, activePorts, null);
+  }
+
+  /**
+   * From the pod's {@code metadata.creationTimestamp} to its Ready condition's {@code lastTransitionTime} (RFC 3339), or
+   * null when either is missing or unreadable, or the span is negative or longer than a day (a condition that flapped
+   * long after the start says nothing about loading).
+   */
+  public static Duration readyAfter(String created, String readySince) {
+    if (created == null || readySince == null) {
+      return null;
+    }
+    try {
+      Duration d = Duration.between(Instant.parse(created), Instant.parse(readySince));
+      return d.isNegative() || d.compareTo(Duration.ofDays(1)) > 0 ? null : d;
+    } catch (DateTimeParseException e) {
+      return null;
+    }
   }
 
   /** The active-ports annotation among {@code annotations} (llm-d's name first), or null. */

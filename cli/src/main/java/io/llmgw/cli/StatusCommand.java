@@ -8,6 +8,9 @@ import io.llmgw.api.TokenFile;
 import io.llmgw.api.tls.ClientTls;
 import io.llmgw.batch.dispatch.Budget;
 import io.llmgw.batch.dispatch.PoolBatchStatus;
+import io.llmgw.extproc.capacity.core.Move;
+import io.llmgw.extproc.capacity.core.Plan;
+import io.llmgw.extproc.capacity.core.PoolPlan;
 import io.llmgw.extproc.flow.controller.PoolScaling;
 import io.llmgw.extproc.objectives.controller.ObjectiveStatus;
 import io.llmgw.extproc.observe.GatewayStatus;
@@ -156,6 +159,7 @@ public final class StatusCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "%-28s %5d %10.2f %8d %8d %s%n", p.pool(), p.pods(), p.saturation(), p.waiting(),
           p.desired(), p.objectivesMissed() ? "missed" : "ok");
     }
+    printPlan(report.capacity(), out);
     out.println();
     out.printf("%-28s %-34s %8s %-19s %11s %9s %12s %s%n", "ROUTE", "MODEL", "PRIORITY", "OBJECTIVE", "TARGET",
         "ATTAINED", "AT QUANTILE", "OVER");
@@ -191,6 +195,25 @@ public final class StatusCommand implements Callable<Integer> {
       out.println("CONFIGURATION at " + Instant.ofEpochMilli(last.atEpochMillis()) + ": "
           + (last.refused() == null ? "applied " + last.changed()
               : "refused, the one before stays in force: " + last.refused()));
+    }
+  }
+
+  /** Each pool's planned pods and why, and the moves between a model-less route's variants. */
+  static void printPlan(Plan plan, PrintWriter out) {
+    if (plan == null || plan.pools().isEmpty()) {
+      return;
+    }
+    out.println();
+    out.printf(Locale.ROOT, "CAPACITY PLAN: pods cost %.2f/h now, %.2f/h as planned%n", plan.costPerHourNow(),
+        plan.costPerHourPlanned());
+    for (PoolPlan p : plan.pools()) {
+      out.println("  " + p.pool() + ": " + p.reason());
+    }
+    for (Move m : plan.moves()) {
+      out.printf(Locale.ROOT, "  moving %.0f %% of %s from %s to %s%s once %s has room%n", m.share() * 100, m.route(),
+          m.from(), m.to(), Double.isNaN(m.savingPerHour()) ? ""
+              : String.format(Locale.ROOT, " saves %.2f/h", m.savingPerHour()),
+          m.to());
     }
   }
 

@@ -9,6 +9,8 @@ import io.llmgw.extproc.cacheprediction.core.CachePredictionEvents;
 import io.llmgw.extproc.cacheprediction.core.CacheTally;
 import io.llmgw.extproc.cacheprediction.core.MissCause;
 import io.llmgw.extproc.cacheprediction.metrics.CachePredictionMetrics;
+import io.llmgw.extproc.capacity.controller.CapacityLoop;
+import io.llmgw.extproc.capacity.metrics.CapacityMetrics;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.flow.metrics.FlowMetrics;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
@@ -53,7 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 public record Components(Datastore datastore, EppMetrics metrics, Adapters adapters, CopyScaler copyScaler,
     FlowControl flow, LatencyTracker latency, SchedulingProfile profile, GatewayStatus status, StreamDeps streams,
-    EngineBlockIndex engineBlocks, RoutedPrefixes routedPrefixes, DecisionLog decisions, TenantBudgets tenants) {
+    EngineBlockIndex engineBlocks, RoutedPrefixes routedPrefixes, DecisionLog decisions, TenantBudgets tenants,
+    CapacityLoop capacity) {
   private static final Logger LOG = LoggerFactory.getLogger(Components.class);
 
   /** A configuration was refused (the one before it stays): counted, and kept in the history the status shows. */
@@ -95,11 +98,13 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     RoutedPrefixes routedPrefixes = new RoutedPrefixes(s.listen().peerKey().prefixSeed());
     DecisionLog decisions = DecisionLog.of(s.requests().explainEvery(), clock, s.listen().admin());
     CacheTally cacheTally = new CacheTally();
+    CapacityLoop capacity = new CapacityLoop(s.capacity(), datastore, saturation, flow, latency, s.objectives(),
+        ticker);
     Pipeline pipeline = EppPlugins.builtIn().build(s.scheduling(), new PluginEnv(clock, ticker,
         ThreadLocalRandom::current, s.staleAfter(), 1 + s.requests().maxFallbacks(), timings, latency.estimator(),
         engineBlocks, routedPrefixes),
         new LifecycleEnv(s, clock, ticker, datastore, saturation, flow, latency, adapters, rollouts, metrics, tenants,
-            tenantMetrics, decisions, cachePredictions(metrics, cacheTally), engineBlocks),
+            tenantMetrics, decisions, cachePredictions(metrics, cacheTally), engineBlocks, capacity.meter()),
         LOG::warn);
     SchedulingProfile profile = pipeline.profile();
     // a disaggregated pool's prefill profile may hold scorers of its own, which must forget departed pods too
@@ -119,10 +124,11 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,
         decisions);
     GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker, tenants,
-        cacheTally);
+        cacheTally, capacity::plan);
     metrics.watch(datastore, saturation, clock);
     metrics.watchAdapters(adapters, datastore);
     FlowMetrics.watch(metrics.registry(), flow, status);
+    CapacityMetrics.watch(metrics.registry(), status);
     ObjectiveMetrics.watch(metrics.registry(), status);
     datastore.onChange(t -> {
       profile.retainOnly(t.addresses());
@@ -149,7 +155,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
         Tracing.of(s.requests().traces()), identity[0], s.requests().hooks());
     metrics.watchEngineBlocks(engineBlocks);
     return new Components(datastore, metrics, adapters, copyScaler, flow, latency, profile, status, streams,
-        engineBlocks, routedPrefixes, decisions, tenants);
+        engineBlocks, routedPrefixes, decisions, tenants, capacity);
   }
 
   /** Each request's cache prediction against the engine's report, to the metrics and the status page's tally. */

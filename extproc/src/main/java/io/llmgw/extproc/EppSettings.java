@@ -3,6 +3,7 @@ package io.llmgw.extproc;
 import io.llmgw.adapters.AdapterSettings;
 import io.llmgw.adapters.CopySettings;
 import io.llmgw.api.SettingException;
+import io.llmgw.extproc.capacity.controller.CapacitySettings;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.flow.core.FlowSettings;
 import io.llmgw.extproc.objectives.controller.ObjectiveSettings;
@@ -23,6 +24,7 @@ import java.time.Duration;
  * @param staleAfter endpoints whose metrics are older are not picked
  * @param rolloutDrainCheck how often a replaced adapter version is checked for idle copies to unload
  * @param tenancy who may call: API keys, a trusted tenant header, or nobody checked (off)
+ * @param capacity how the capacity planner follows the load
  */
 public record EppSettings(
     SourceSettings source,
@@ -37,11 +39,17 @@ public record EppSettings(
     SaturationSettings saturation,
     ObjectiveSettings objectives,
     Duration rolloutDrainCheck,
-    TenancySettings tenancy) {
+    TenancySettings tenancy,
+    CapacitySettings capacity) {
 
   public EppSettings withTenancy(TenancySettings t) {
     return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, copies, flow, saturation,
-        objectives, rolloutDrainCheck, t);
+        objectives, rolloutDrainCheck, t, capacity);
+  }
+
+  public EppSettings withCapacity(CapacitySettings c) {
+    return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, copies, flow, saturation,
+        objectives, rolloutDrainCheck, tenancy, c);
   }
 
   public static final PolicyShorthand DEFAULT_POLICY = PolicyShorthand.SEED;
@@ -64,7 +72,7 @@ public record EppSettings(
         DEFAULT_POLICY.config(LoraPackingScorer.DEFAULT_PENDING_THRESHOLD), Duration.ofSeconds(2),
         RequestSettings.defaults(), ScrapeSettings.defaults(), AdapterSettings.defaults(), CopySettings.defaults(),
         FlowSettings.defaults(), SaturationSettings.defaults(), ObjectiveSettings.defaults(), Duration.ofMillis(500),
-        TenancySettings.OFF);
+        TenancySettings.OFF, CapacitySettings.defaults());
   }
 
   /** Loopback on the default ports: a local run others can reach at the documented ports. */
@@ -79,7 +87,7 @@ public record EppSettings(
 
   public EppSettings withListen(ListenSettings l) {
     return new EppSettings(source, l, scheduling, staleAfter, requests, scrape, adapters, copies, flow, saturation,
-        objectives, rolloutDrainCheck, tenancy);
+        objectives, rolloutDrainCheck, tenancy, capacity);
   }
 
   /** A {@code --policy} shorthand; the threshold is the seed policy's. */
@@ -89,12 +97,12 @@ public record EppSettings(
 
   public EppSettings withScheduling(SchedulingConfig config) {
     return new EppSettings(source, listen, config, staleAfter, requests, scrape, adapters, copies, flow, saturation,
-        objectives, rolloutDrainCheck, tenancy);
+        objectives, rolloutDrainCheck, tenancy, capacity);
   }
 
   public EppSettings withRequests(RequestSettings r) {
     return new EppSettings(source, listen, scheduling, staleAfter, r, scrape, adapters, copies, flow, saturation,
-        objectives, rolloutDrainCheck, tenancy);
+        objectives, rolloutDrainCheck, tenancy, capacity);
   }
 
   public EppSettings withMaxBodyBytes(int bytes) {
@@ -106,22 +114,22 @@ public record EppSettings(
 
   public EppSettings withAdapters(AdapterSettings a) {
     return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, a, copies, flow, saturation,
-        objectives, rolloutDrainCheck, tenancy);
+        objectives, rolloutDrainCheck, tenancy, capacity);
   }
 
   public EppSettings withCopies(CopySettings c) {
     return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, c, flow, saturation,
-        objectives, rolloutDrainCheck, tenancy);
+        objectives, rolloutDrainCheck, tenancy, capacity);
   }
 
   public EppSettings withFlow(FlowSettings f, SaturationSettings sat) {
     return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, copies, f, sat,
-        objectives, rolloutDrainCheck, tenancy);
+        objectives, rolloutDrainCheck, tenancy, capacity);
   }
 
   public EppSettings withScrape(ScrapeSettings s, Duration metricsStaleAfter) {
     return new EppSettings(source, listen, scheduling, metricsStaleAfter, requests, s, adapters, copies, flow,
-        saturation, objectives, rolloutDrainCheck, tenancy);
+        saturation, objectives, rolloutDrainCheck, tenancy, capacity);
   }
 
   private static void require(boolean ok, String message) {

@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The EPP's periodic chores on its scheduler: the adapter reaper, copy scaling, and the sweeps that stop counting
+ * The EPP's periodic chores on its scheduler: the adapter reaper, copy scaling, the capacity plan, and the sweeps that stop counting
  * requests that outlived {@code --max-request-duration} or went silent while arriving.
  */
 final class Housekeeping {
@@ -29,6 +29,7 @@ final class Housekeeping {
     scheduler.scheduleWithFixedDelay(this::expireInFlight, sweep, sweep, TimeUnit.MILLISECONDS);
     long idleSweep = Math.min(1_000, settings.requests().idleTimeout().toMillis() / 4);
     scheduler.scheduleWithFixedDelay(this::expireIdleStreams, idleSweep, idleSweep, TimeUnit.MILLISECONDS);
+    parts.capacity().start(scheduler);
     if (settings.adapters().copyScaling()) {
       long tick = settings.copies().tick().toMillis();
       scheduler.scheduleWithFixedDelay(parts.copyScaler()::tick, tick, tick, TimeUnit.MILLISECONDS);

@@ -94,6 +94,11 @@ class StatusPageTest {
           .contains("id=\"cache-note\">Nothing compared yet");
       assertThat(first).as("issue 32, item 3: the configuration the EPP started with")
           .containsPattern("(?s)<table id=\"changes\">.*applied: pools \\+default/sim-pool");
+      assertThat(first).as("issue 52: the capacity plan, each pool's pods and why")
+          .containsPattern("(?s)<table id=\"capacity\">.*<td>default/sim-pool</td><td class=\"num\">2</td>"
+              + "<td class=\"num\">2</td><td class=\"num\">[0-9.]+ req/s</td><td class=\"num\">2.00</td>"
+              + "<td class=\"list\">2 pods")
+          .contains("id=\"capacity-cost\">Pods cost 2.00 / h now");
       int before = served(first);
       assertThat(before).isGreaterThanOrEqualTo(6);
 

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeoutException;
  * residency registry pod by pod (capacity, resident, active in the batch, loading, failed with time and reason);
  * {@code POST /admin/adapters/{name}:ensureLoaded} loads one now (as a request would) and answers with its status.
  * {@code GET /admin/status} reports pools (pods, saturation, waiting requests, desired pods) and routes (priority,
- * objectives' attainment): what {@code ./llmgw status} prints. {@code GET /admin/load} is each pool's load right now,
+ * objectives' attainment): what {@code ./llmgw status} prints; {@code GET /admin/capacity} is the capacity plan alone. {@code GET /admin/load} is each pool's load right now,
  * for batch dispatchers ({@link PoolLoadReport}). {@code GET /admin/decisions} is the last decisions explained, newest
  * first ({@link DecisionLog}; {@code ?id=} keeps those whose request id contains it, {@code ?limit=} up to 256).
  * {@code GET /admin/batch} is the batch service's queues, read from it ({@link BatchStatusReader}).
@@ -36,6 +36,7 @@ public final class AdminHandler implements HttpHandler {
   private static final String LOAD = "/admin/load";
   private static final String DECISIONS = "/admin/decisions";
   private static final String BATCH = "/admin/batch";
+  private static final String CAPACITY = "/admin/capacity";
   private static final String ENSURE = ":ensureLoaded";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -97,6 +98,8 @@ public final class AdminHandler implements HttpHandler {
         ex.getResponseBody().write(PAGE);
       } else if (path.equals(STATUS) && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, status.report());
+      } else if (path.equals(CAPACITY) && ex.getRequestMethod().equals("GET")) {
+        send(ex, 200, status.recent().capacity());
       } else if (path.equals("/admin/pods") && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, pods.report());
       } else if (path.equals(DECISIONS) && ex.getRequestMethod().equals("GET")) {
@@ -127,7 +130,8 @@ public final class AdminHandler implements HttpHandler {
         }
       } else {
         send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
-            + " (try GET /status, GET " + STATUS + ", GET /admin/pods, GET " + LOAD + ", GET " + DECISIONS
+            + " (try GET /status, GET " + STATUS + ", GET " + CAPACITY + ", GET /admin/pods, GET " + LOAD + ", GET "
+            + DECISIONS
             + "?id=, GET " + BATCH + ", GET "
             + PREFIX + " or POST "
             + PREFIX + "/{name}" + ENSURE + ")"));

@@ -4,6 +4,7 @@ import io.llmgw.api.LLMRoute;
 import io.llmgw.api.PoolKey;
 import io.llmgw.api.RouteKey;
 import io.llmgw.extproc.cacheprediction.core.CacheTally;
+import io.llmgw.extproc.capacity.core.Plan;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.flow.controller.PoolScaling;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
@@ -19,13 +20,15 @@ import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.Ticker;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What {@code ./llmgw status} shows and the scaling metrics export: per pool its pods, saturation, waiting requests and
- * desired pods; per route its priority and each objective's attainment; per tenant with a budget what it spent.
+ * desired pods (the capacity plan's, else the saturation gauge's until the first plan); per route its priority and each objective's attainment; per tenant with a budget what it spent.
  */
 public final class GatewayStatus {
   private static final long RECENT_NANOS = 1_000_000_000L;
@@ -38,12 +41,14 @@ public final class GatewayStatus {
   private final Ticker ticker;
   private final TenantBudgets tenants;
   private final CacheTally cache;
+  private final Supplier<Plan> capacity;
   private volatile Recent recent;
 
   private record Recent(Report report, long builtNanos) {}
 
   public GatewayStatus(Datastore datastore, SaturationDetector saturation, FlowControl flow, LatencyTracker latency,
-      ObjectiveSettings settings, Ticker ticker, TenantBudgets tenants, CacheTally cache) {
+      ObjectiveSettings settings, Ticker ticker, TenantBudgets tenants, CacheTally cache, Supplier<Plan> capacity) {
+    this.capacity = capacity;
     this.tenants = tenants;
     this.cache = cache;
     this.datastore = datastore;
@@ -62,9 +67,10 @@ public final class GatewayStatus {
    * @param configuration the configuration changes applied and refused lately, newest first
    * @param tenants each tenant with a budget: what it spent (every replica's) against its limits, what waits here
    * @param cache per pool, the prompt tokens predicted cached on the pods picked against what the engines reported
+   * @param capacity the capacity plan: per pool the pods it should have and why, and the moves between variants
    */
   public record Report(List<PoolScaling> pools, List<RouteStatus> routes, List<ConfigHistory.Change> configuration,
-      List<TenantRow> tenants, List<CacheTally.Row> cache) {}
+      List<TenantRow> tenants, List<CacheTally.Row> cache, Plan capacity) {}
 
   /**
    * A report at most a second old: one Prometheus scrape reads it for several gauges, and building it reads every
@@ -83,27 +89,27 @@ public final class GatewayStatus {
   /** The report as of now. */
   public Report report() {
     List<RouteStatus> routes = new ArrayList<>();
-    Set<PoolKey> poolsMissing = new HashSet<>();
-    for (RouteView v : datastore.topology().routes()) {
+    List<RouteView> views = datastore.topology().routes();
+    Set<PoolKey> poolsMissing = latency.poolsMissing(views, settings.minRequestsForScaling());
+    for (RouteView v : views) {
       LLMRoute r = v.route();
-      List<ObjectiveStatus> own = latency.status(r);
-      List<PoolKey> pools = v.pools().stream().map(PoolView::key).toList();
-      for (ObjectiveStatus o : own) {
-        if (o.missed(settings.minRequestsForScaling())) {
-          poolsMissing.addAll(pools);
-        }
-      }
-      routes.add(new RouteStatus(v.key(), r.modelName(), r.adapter().priority(), pools, own));
+      routes.add(new RouteStatus(v.key(), r.modelName(), r.adapter().priority(),
+          v.pools().stream().map(PoolView::key).toList(), latency.status(r)));
     }
     routes.sort(Comparator.comparing(RouteStatus::route));
+    Plan plan = capacity.get();
+    Map<PoolKey, Integer> planned = new HashMap<>();
+    plan.pools().forEach(p -> planned.put(p.pool(), p.desired()));
     List<PoolScaling> pools = new ArrayList<>();
     for (PoolView p : datastore.topology().poolsByKey().values()) {
       var states = datastore.states(List.of(p));
-      pools.add(PoolScaling.of(p.key(), states.size(), states.isEmpty() ? 0 : saturation.saturation(states),
+      PoolScaling gauge = PoolScaling.of(p.key(), states.size(), states.isEmpty() ? 0 : saturation.saturation(states),
           flow.waiting(p.key()), saturation.queueLimit(), poolsMissing.contains(p.key()),
-          settings.targetUtilisation()));
+          settings.targetUtilisation());
+      Integer desired = planned.get(p.key());
+      pools.add(desired == null ? gauge : gauge.withDesired(desired));
     }
     return new Report(pools, routes, datastore.history().recent(), List.copyOf(tenants.rows().values()),
-        cache.rows());
+        cache.rows(), plan);
   }
 }

@@ -1,6 +1,7 @@
 package io.llmgw.extproc.plugins;
 
 import io.llmgw.extproc.cacheprediction.plugins.CachePredictionCheck;
+import io.llmgw.extproc.capacity.plugins.ArrivalCount;
 import io.llmgw.extproc.flow.plugins.FairnessIdProducer;
 import io.llmgw.extproc.flow.plugins.FlowControlAdmission;
 import io.llmgw.extproc.flow.plugins.FlowSignal;
@@ -90,7 +91,7 @@ public final class EppPlugins {
     r.register(WeightedTargets.TYPE, true, (p, env) -> none(p, new WeightedTargets(ThreadLocalRandom::current,
         env.settings().requests().trustRewriteHeader())));
     r.register(VariantChooser.TYPE, true, (p, env) -> none(p, new VariantChooser(env.datastore(), env.saturation(),
-        env.latency().estimator(), env.adapters().loads())));
+        env.latency().estimator(), env.adapters().loads(), env.arrivals())));
     r.register(RolloutRedirect.TYPE, true, (p, env) -> none(p, new RolloutRedirect(env.rollouts())));
     r.register(PromptBlocksProducer.TYPE, false, EppPlugins::promptBlocks);
     r.register(SessionIdProducer.TYPE, false, EppPlugins::sessionId);
@@ -110,6 +111,7 @@ public final class EppPlugins {
     r.register(JustInTimeLoader.TYPE, true, (p, env) -> none(p, new JustInTimeLoader(env.adapters().loads(),
         env.datastore()::states, env.settings().adapters().loadWaitTimeout(), env.ticker(),
         env.metrics()::cacheMissWaitSeconds)));
+    r.register(ArrivalCount.TYPE, true, (p, env) -> none(p, new ArrivalCount(env.arrivals())));
     r.register(InFlightLease.TYPE, true, (p, env) -> none(p, new InFlightLease(env.datastore().inFlight())));
     r.register(AdapterUsage.TYPE, false, (p, env) -> none(p, new AdapterUsage(env.adapters().usage())));
     r.register(FlowSignal.TYPE, true, (p, env) -> none(p, new FlowSignal(env.flow(), env.datastore())));

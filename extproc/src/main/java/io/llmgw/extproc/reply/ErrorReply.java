@@ -66,6 +66,12 @@ public record ErrorReply(int status, ErrorCode code, String message, int retryAf
         : unavailable(ErrorCode.NO_READY_ENDPOINT, waited + " and its pool has no ready endpoint");
   }
 
+  /** A request waited for a pool scaled to zero and no pod of it became ready in time. */
+  public static ErrorReply expiredAtZero(Duration ttl) {
+    return unavailable(ErrorCode.NO_READY_ENDPOINT, "the pool is scaled to zero and no pod of it became ready within "
+        + ttl.toSeconds() + " s (the capacity plan asked for one); retry later");
+  }
+
   /** A bug or an unexpected failure in the gateway itself: the client learns only that. */
   public static ErrorReply internal() {
     return new ErrorReply(500, ErrorCode.INTERNAL_ERROR, "the gateway failed to process the request");

@@ -1,8 +1,11 @@
 package io.llmgw.extproc.request;
 
+import io.llmgw.api.PoolKey;
 import io.llmgw.api.Variant;
 import io.llmgw.extproc.state.PoolView;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a request will be served as: the concrete model or adapter, where its weights live (null: not loadable), the
@@ -21,6 +24,15 @@ public record Choice(String target, String source, List<PoolView> pools, Variant
 
   public static Choice of(String target, String source, List<PoolView> pools) {
     return new Choice(target, source, pools, null, List.of(), null);
+  }
+
+  /** The same choice over the pools as {@code live} has them now; a pool no longer there stays as it was. */
+  public Choice rebound(Map<PoolKey, PoolView> live) {
+    List<PoolView> now = new ArrayList<>(pools.size());
+    for (PoolView p : pools) {
+      now.add(live.getOrDefault(p.key(), p));
+    }
+    return new Choice(target, source, now, variant, unmet, revertTo);
   }
 
   /** Served as {@code version} (no source: it is not loaded for this request) until {@code version} is resident nowhere. */

@@ -134,7 +134,8 @@ public final class Director {
         if (ctx.state() == RequestState.LOADING) {
           ctx.holders(Set.of(p.loadedOn()));
           ctx.moveTo(RequestState.SCHEDULE);
-        } else {
+        } else { // pods came and went while it waited (a pool at zero got its first): the pools as they are now
+          ctx.choice(ctx.choice().rebound(datastore.topology().poolsByKey()));
           ctx.moveTo(RequestState.ADMIT);
         }
         yield run(ctx);

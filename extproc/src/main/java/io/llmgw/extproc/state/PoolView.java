@@ -14,4 +14,14 @@ public record PoolView(InferencePool pool, List<Endpoint> endpoints) {
   public PoolKey key() {
     return pool.key();
   }
+
+  /** One of these pools may scale to zero ({@code llmgw.io/min-replicas: "0"}). */
+  public static boolean mayScaleFromZero(List<PoolView> pools) {
+    for (PoolView p : pools) {
+      if (p.pool().capacity().minReplicas() == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

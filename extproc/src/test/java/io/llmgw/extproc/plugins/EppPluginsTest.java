@@ -36,7 +36,7 @@ class EppPluginsTest {
     assertThat(byDefault.get("admission")).containsExactly("tenant-budget", "saturation-shedding", "objective-shedding",
         "flow-control");
     assertThat(byDefault.get("load")).containsExactly("just-in-time-loader");
-    assertThat(byDefault.get("pre_request")).containsExactly("in-flight-lease", "adapter-usage");
+    assertThat(byDefault.get("pre_request")).containsExactly("in-flight-lease", "adapter-usage", "capacity-arrivals");
     assertThat(byDefault.get("response"))
         .containsExactly("in-flight-lease", "flow-signal", "latency-observation", "request-metrics",
             "tenant-settlement", "cache-prediction");
@@ -68,7 +68,7 @@ class EppPluginsTest {
     assertThat(got.get("response")).as("required hooks put back, the optional latency observation left out")
         .containsExactly("in-flight-lease", "flow-signal", "request-metrics", "tenant-settlement");
     assertThat(got.get("pre_request")).as("nothing listed for it: the defaults")
-        .containsExactly("in-flight-lease", "adapter-usage");
+        .containsExactly("in-flight-lease", "adapter-usage", "capacity-arrivals");
     assertThat(got.get("resolve")).as("in their default order around the listed one")
         .containsExactly("weighted-targets", "model-less-variants", "rollout-redirect");
   }

@@ -233,6 +233,7 @@ final class ClusterStore {
     boolean ready = false;
     String ip = null;
     String phase = null;
+    String readySince = null;
     if (status != null) {
       ip = status.getPodIP();
       phase = status.getPhase();
@@ -240,6 +241,7 @@ final class ClusterStore {
         for (PodCondition c : status.getConditions()) {
           if ("Ready".equals(c.getType())) {
             ready = "True".equals(c.getStatus());
+            readySince = ready ? c.getLastTransitionTime() : null;
           }
         }
       }
@@ -248,6 +250,6 @@ final class ClusterStore {
     Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
     Map<String, String> annotations = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
     return new PodInfo(meta.getNamespace(), meta.getName(), labels, ip, phase, ready && !terminating,
-        PodInfo.activePortsOf(annotations));
+        PodInfo.activePortsOf(annotations), PodInfo.readyAfter(meta.getCreationTimestamp(), readySince));
   }
 }

@@ -225,7 +225,10 @@ public final class FlowControl {
       queued.addAndGet(-expired.size());
     }
     if (!expired.isEmpty()) {
-      ErrorReply answer = ErrorReply.expired(settings.ttl(), !datastore.states(livePools(q)).isEmpty());
+      List<PoolView> live = livePools(q);
+      boolean hasEndpoints = !datastore.states(live).isEmpty();
+      ErrorReply answer = !hasEndpoints && PoolView.mayScaleFromZero(live) ? ErrorReply.expiredAtZero(settings.ttl())
+          : ErrorReply.expired(settings.ttl(), hasEndpoints);
       for (FlowItem<Waiter> e : expired) {
         e.payload().fail(answer, "expired", waitedSeconds(e), events);
       }

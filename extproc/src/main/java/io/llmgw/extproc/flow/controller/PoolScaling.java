@@ -27,4 +27,9 @@ public record PoolScaling(PoolKey pool, int pods, double saturation, int waiting
     }
     return new PoolScaling(pool, pods, saturation, waiting, objectivesMissed, Math.max(1, desired));
   }
+
+  /** The same pool with the capacity plan's count. */
+  public PoolScaling withDesired(int planned) {
+    return new PoolScaling(pool, pods, saturation, waiting, objectivesMissed, planned);
+  }
 }

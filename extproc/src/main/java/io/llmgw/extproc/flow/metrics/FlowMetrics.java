@@ -10,8 +10,7 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * Flow control and the scaling signal, on the EPP's registry: what leaves the queue and how, what waits, and each
- * pool's desired pods for an autoscaler.
+ * Flow control on the EPP's registry: what leaves the queue and how, and what waits (also per pool, for an autoscaler).
  */
 public final class FlowMetrics implements FlowEvents {
   private final Counter outcomes;
@@ -45,16 +44,7 @@ public final class FlowMetrics implements FlowEvents {
     GaugeWithCallback.builder().name("llmgw_flow_queue_bytes")
         .help("Request-body bytes waiting in flow control, by pool").labelNames("pool")
         .callback(cb -> flow.bytesByPool().forEach((pools, n) -> cb.call(n, pools.toString()))).register(registry);
-    // the autoscaler's two signals, labelled so prometheus-adapter and KEDA can select a pool by name
-    GaugeWithCallback.builder().name("llmgw_pool_desired_replicas")
-        .help("Pods the pool needs for its demand with 20 % slack, one more while an objective is missed "
-            + "(an HPA External metric with target averageValue 1 follows it)")
-        .labelNames("namespace", "inference_pool")
-        .callback(cb -> {
-          for (PoolScaling p : status.recent().pools()) {
-            cb.call(p.desired(), p.pool().namespace(), p.pool().name());
-          }
-        }).register(registry);
+    // labelled so prometheus-adapter and KEDA can select a pool by name, beside llmgw_pool_desired_replicas
     GaugeWithCallback.builder().name("llmgw_pool_flow_queue_size")
         .help("Requests waiting in flow control for the pool, all priorities").labelNames("namespace", "inference_pool")
         .callback(cb -> {

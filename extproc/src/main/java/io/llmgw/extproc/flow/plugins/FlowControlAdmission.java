@@ -21,7 +21,7 @@ import java.util.function.Predicate;
  * Late binding: a request without room (its pool saturated, or others of its pool waiting), or whose objective no
  * endpoint is predicted to meet now, waits in the EPP's flow-control queue instead of piling onto pods. It is let go
  * when a response ends or fresh metrics arrive and its pool has room (and, with limits, an endpoint is predicted to
- * meet what is left of them).
+ * meet what is left of them). A request for a pool at zero that may scale from zero waits for its first pod.
  */
 public final class FlowControlAdmission implements AdmissionStep {
   public static final String TYPE = "flow-control";
@@ -48,7 +48,8 @@ public final class FlowControlAdmission implements AdmissionStep {
 
   @Override
   public Verdict admit(RequestContext ctx, AdmissionFacts facts) {
-    if (!facts.flowControlOn() || !facts.anyReachable()) {
+    boolean atZero = facts.flowControlOn() && facts.poolAtZero();
+    if (!facts.flowControlOn() || !facts.anyReachable() && !atZero) {
       return Verdict.ADMIT;
     }
     if (!(facts.noRoom() || facts.objectiveUnmet())) {
@@ -60,7 +61,9 @@ public final class FlowControlAdmission implements AdmissionStep {
     }
     FlowShare share = FlowShare.of(ctx, datastore);
     ObjectiveLimits limits = ctx.limits();
-    long deadline = clock.millis() + (limits.ttftMs() > 0 ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
+    // a pool at zero serves late rather than never: the wait for its first pod is the flow TTL, whatever the objective
+    long deadline = clock.millis()
+        + (limits.ttftMs() > 0 && !atZero ? (long) limits.ttftMs() : flow.settings().ttl().toMillis());
     Ticket ticket = flow.enqueue(ctx.choice().pools(), ctx.priority(), share.flowId(), share.cost(), share.weight(),
         ctx.body().size(), deadline, eligible(ctx, ctx.attributes().get(RequestAttributes.OBJECTIVE)));
     return new Verdict.Queue(new Step.Wait(

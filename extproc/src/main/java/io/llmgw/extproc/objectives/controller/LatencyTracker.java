@@ -2,8 +2,11 @@ package io.llmgw.extproc.objectives.controller;
 
 import io.llmgw.api.LLMRoute;
 import io.llmgw.api.Objective;
+import io.llmgw.api.PoolKey;
 import io.llmgw.api.RouteKey;
 import io.llmgw.extproc.objectives.core.AttainmentWindow;
+import io.llmgw.extproc.state.PoolView;
+import io.llmgw.extproc.state.RouteView;
 import io.llmgw.picker.latency.LatencyEstimator;
 import io.llmgw.picker.latency.LatencyModelSettings;
 import java.time.Clock;
@@ -79,6 +82,24 @@ public final class LatencyTracker {
       AttainmentWindow.Recent r = t.window().recent(now, o.quantile());
       out.add(new ObjectiveStatus(route.key(), o.type(), limit, o.quantile(), r.attainment(), r.quantileMs(),
           r.samples(), r.sinceMillis(), t.window().met(), t.window().total()));
+    }
+    return out;
+  }
+
+  /**
+   * The pools of routes below an objective's attainment, over at least {@code minRequests} recent requests: the pools
+   * that ask for one more pod whatever the arithmetic says.
+   */
+  public Set<PoolKey> poolsMissing(List<RouteView> routes, long minRequests) {
+    Set<PoolKey> out = new HashSet<>();
+    for (RouteView v : routes) {
+      for (ObjectiveStatus o : status(v.route())) {
+        if (o.missed(minRequests)) {
+          for (PoolView p : v.pools()) {
+            out.add(p.key());
+          }
+        }
+      }
     }
     return out;
   }

@@ -3,6 +3,7 @@ package io.llmgw.extproc.request.admission;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.flow.controller.PoolSet;
 import io.llmgw.extproc.request.RequestContext;
+import io.llmgw.extproc.state.PoolView;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.attributes.RequestAttributes;
@@ -66,6 +67,14 @@ public final class AdmissionFacts {
       }
     }
     return false;
+  }
+
+  /**
+   * The request's pools have no endpoint at all and one of them may scale to zero ({@code llmgw.io/min-replicas: "0"}):
+   * a pod is being asked for, so the request waits for it (up to the flow TTL) instead of a 503 now.
+   */
+  public boolean poolAtZero() {
+    return states.isEmpty() && PoolView.mayScaleFromZero(ctx.choice().pools());
   }
 
   /**

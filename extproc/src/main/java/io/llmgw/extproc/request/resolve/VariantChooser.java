@@ -4,7 +4,9 @@ import io.llmgw.adapters.LoadQueue;
 import io.llmgw.api.ErrorCode;
 import io.llmgw.api.Requirements;
 import io.llmgw.api.RouteAdapter;
+import io.llmgw.api.RouteKey;
 import io.llmgw.api.Variant;
+import io.llmgw.extproc.capacity.controller.ArrivalMeter;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.request.Choice;
 import io.llmgw.extproc.request.RequestContext;
@@ -30,7 +32,9 @@ import java.util.List;
  *   <li>the closest variant — the smallest shortfall, each requirement's shortfall relative to the requirement — and
  *       the response says which requirements it misses.
  * </ol>
- * Requirements come from the route, overridden by the request's {@code x-llmgw-*} headers.
+ * Requirements come from the route, overridden by the request's {@code x-llmgw-*} headers. Each choice is counted for
+ * the capacity planner, with the cheapest variant the request qualifies for when that one's pool had no room (no pod,
+ * or saturated): that load is the cheaper pool's demand.
  */
 public final class VariantChooser implements TargetResolver {
   public static final String TYPE = "model-less-variants";
@@ -39,9 +43,11 @@ public final class VariantChooser implements TargetResolver {
   private final SaturationDetector saturation;
   private final LatencyEstimator estimator;
   private final LoadQueue loads;
+  private final ArrivalMeter arrivals;
 
   public VariantChooser(Datastore datastore, SaturationDetector saturation, LatencyEstimator estimator,
-      LoadQueue loads) {
+      LoadQueue loads, ArrivalMeter arrivals) {
+    this.arrivals = arrivals;
     this.datastore = datastore;
     this.saturation = saturation;
     this.estimator = estimator;
@@ -61,26 +67,42 @@ public final class VariantChooser implements TargetResolver {
     }
     RequestHints h = ctx.hints();
     Requirements req = adapter.requirements().overriddenBy(h.maxLatency(), h.minAccuracy(), h.maxCost());
-    Choice chosen = choose(adapter, ctx.route().pools(), req, ctx.promptTokens());
+    Choice chosen = choose(adapter, ctx.route().pools(), req, ctx.promptTokens(), ctx.route().key());
     return chosen != null ? new Resolution.Chosen(chosen) : new Resolution.Refused(ErrorReply.unavailable(
         ErrorCode.NO_READY_ENDPOINT, "no pool of a variant of '" + ctx.requestedModel() + "' has an endpoint"));
   }
 
-  Choice choose(RouteAdapter adapter, List<PoolView> routePools, Requirements req, long promptTokens) {
+  Choice choose(RouteAdapter adapter, List<PoolView> routePools, Requirements req, long promptTokens,
+      RouteKey route) {
     Candidate bestResident = null;
     Candidate bestLoadable = null;
     Candidate closest = null;
+    Variant wanted = null;
+    PoolView wantedPool = null;
+    boolean wantedHasRoom = false;
     for (Variant v : adapter.variants()) {
       PoolView pool = poolOf(routePools, v.pool());
-      if (pool == null || pool.endpoints().isEmpty()) {
+      if (pool == null) {
+        continue;
+      }
+      boolean qualifies = v.accuracy() >= req.minAccuracy() && v.costPer1kTokens() <= req.maxCostPer1kTokens();
+      boolean cheapest = qualifies && (wanted == null || cheaper(v, wanted));
+      if (cheapest) {
+        wanted = v;
+        wantedPool = pool;
+        wantedHasRoom = false;
+      }
+      if (pool.endpoints().isEmpty()) {
         continue;
       }
       Candidate c = evaluate(v, pool, req, promptTokens);
+      if (cheapest) {
+        wantedHasRoom = !c.saturated;
+      }
       if (c.resident && c.unmet.isEmpty() && (bestResident == null || c.cheaperThan(bestResident))) {
         bestResident = c;
       }
-      boolean staticOk = v.accuracy() >= req.minAccuracy() && v.costPer1kTokens() <= req.maxCostPer1kTokens();
-      if (!c.resident && staticOk && v.source() != null && (bestLoadable == null || c.cheaperThan(bestLoadable))) {
+      if (!c.resident && qualifies && v.source() != null && (bestLoadable == null || c.cheaperThan(bestLoadable))) {
         bestLoadable = c;
       }
       if (closest == null || c.shortfall < closest.shortfall
@@ -90,8 +112,11 @@ public final class VariantChooser implements TargetResolver {
     }
     Candidate chosen = bestResident != null ? bestResident : bestLoadable != null ? bestLoadable : closest;
     if (chosen == null) {
-      return null;
+      // every variant's pool is without pods: one that may scale to zero is scaling up, and the request waits for it
+      return wantedPool != null && wantedPool.pool().capacity().minReplicas() == 0
+          ? new Choice(wanted.name(), wanted.source(), List.of(wantedPool), wanted, List.of(), null) : null;
     }
+    arrivals.modelLess(route, chosen.pool.key(), wantedPool == null || wantedHasRoom ? null : wantedPool.key());
     if (chosen == bestResident && bestLoadable != null && bestLoadable.cheaperThan(bestResident)) {
       PoolView pool = bestLoadable.pool;
       loads.prefetch(bestLoadable.variant.name(), bestLoadable.variant.source(),
@@ -132,7 +157,12 @@ public final class VariantChooser implements TargetResolver {
         shortfall += saturated || !resident ? 1 : (bestTtft - limit) / limit;
       }
     }
-    return new Candidate(v, pool, resident, unmet, shortfall);
+    return new Candidate(v, pool, resident, saturated, unmet, shortfall);
+  }
+
+  private static boolean cheaper(Variant a, Variant b) {
+    return a.costPer1kTokens() < b.costPer1kTokens()
+        || a.costPer1kTokens() == b.costPer1kTokens() && a.accuracy() > b.accuracy();
   }
 
   private static PoolView poolOf(List<PoolView> pools, String name) {
@@ -144,11 +174,10 @@ public final class VariantChooser implements TargetResolver {
     return null;
   }
 
-  private record Candidate(Variant variant, PoolView pool, boolean resident, List<String> unmet, double shortfall) {
+  private record Candidate(Variant variant, PoolView pool, boolean resident, boolean saturated, List<String> unmet,
+      double shortfall) {
     boolean cheaperThan(Candidate other) {
-      return variant.costPer1kTokens() < other.variant.costPer1kTokens()
-          || variant.costPer1kTokens() == other.variant.costPer1kTokens()
-              && variant.accuracy() > other.variant.accuracy();
+      return cheaper(variant, other.variant);
     }
   }
 }

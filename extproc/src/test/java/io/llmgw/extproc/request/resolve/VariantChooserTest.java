@@ -35,7 +35,7 @@ class VariantChooserTest {
 
   final TestGateway g = new TestGateway(1, ROUTES);
   final VariantChooser chooser = new VariantChooser(g.datastore(), TestGateway.settings().saturation()
-      .detector(g.clock), g.parts.latency().estimator(), g.parts.adapters().loads());
+      .detector(g.clock), g.parts.latency().estimator(), g.parts.adapters().loads(), g.parts.capacity().meter());
 
   @AfterEach
   void close() {
@@ -79,6 +79,23 @@ class VariantChooserTest {
     g.scrapes.report(address(1), "small-base", 20, 0.9, Set.of("summarize-lora"), 8);
     g.scrapes.report(LARGE, "large-base", 0, 0.1, Set.of(), 0);
     assertThat(choose(Map.of(EppProtocol.MAX_LATENCY_MS, "2000")).target()).isEqualTo("large-base");
+  }
+
+  /** Issue 52: a request that went to the dearer variant only for want of room is the cheaper pool's demand. */
+  @Test
+  void aRequestThatFoundTheCheaperPoolFullIsCountedAsItsDemand() {
+    g.parts.capacity().meter().rates(0);
+    g.scrapes.report(address(1), "small-base", 20, 0.9, Set.of("summarize-lora"), 8);
+    g.scrapes.report(LARGE, "large-base", 0, 0.1, Set.of(), 0);
+    choose(Map.of(EppProtocol.MAX_LATENCY_MS, "2000"));
+    g.scrapes.report(address(1), "small-base", 0, 0.1, Set.of("summarize-lora"), 0);
+    choose(Map.of(EppProtocol.MAX_LATENCY_MS, "2000")); // room again: no spill
+    choose(Map.of(EppProtocol.MIN_ACCURACY, "0.9")); // only large qualifies: no spill
+    assertThat(g.parts.capacity().meter().rates(1_000_000_000L).spills()).singleElement().satisfies(s -> {
+      assertThat(s.from().name()).isEqualTo("large-pool");
+      assertThat(s.to().name()).isEqualTo("pool");
+      assertThat(s.share()).isGreaterThan(0.3).isLessThan(0.4); // one of three, smoothed alike
+    });
   }
 
   @Test

@@ -1,0 +1,35 @@
+package io.llmgw.api;
+
+import java.time.Duration;
+
+/**
+ * What the capacity planner may do with a pool, from the InferencePool's annotations (upstream's schema has no field for
+ * any of it): what one pod costs, how long a new pod takes to become ready, and the bounds on its replicas.
+ *
+ * @param costPerPodHour the price of one pod for an hour (any currency, the same for every pool); NaN when the pool
+ *     does not say, and the planner then prices its pods at 1
+ * @param loadTime how long a new pod takes to become ready; null when the pool does not say, and the planner then
+ *     measures it (a pod's first healthy scrape after it appeared)
+ * @param minReplicas 0 lets the pool scale to zero (a request then waits in flow control while a pod starts)
+ */
+public record PoolCapacity(double costPerPodHour, Duration loadTime, int minReplicas, int maxReplicas) {
+  public static final String COST_PER_POD_HOUR = "llmgw.io/cost-per-pod-hour";
+  public static final String LOAD_TIME = "llmgw.io/pod-load-time";
+  public static final String MIN_REPLICAS = "llmgw.io/min-replicas";
+  public static final String MAX_REPLICAS = "llmgw.io/max-replicas";
+  public static final int REPLICAS_LIMIT = 10_000;
+  public static final double COST_LIMIT = 1_000_000;
+  public static final Duration LOAD_TIME_LIMIT = Duration.ofHours(2);
+
+  /** A pool that says nothing: unpriced, load time measured, one pod at least. */
+  public static final PoolCapacity UNDECLARED = new PoolCapacity(Double.NaN, null, 1, REPLICAS_LIMIT);
+
+  public boolean priced() {
+    return !Double.isNaN(costPerPodHour);
+  }
+
+  /** The price the planner uses: the declared one, else 1 per pod-hour. */
+  public double price() {
+    return priced() ? costPerPodHour : 1;
+  }
+}

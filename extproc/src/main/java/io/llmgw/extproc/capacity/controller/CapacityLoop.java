@@ -1,0 +1,224 @@
+package io.llmgw.extproc.capacity.controller;
+
+import io.llmgw.api.PodInfo;
+import io.llmgw.api.PoolCapacity;
+import io.llmgw.api.PoolKey;
+import io.llmgw.api.RouteKey;
+import io.llmgw.extproc.capacity.core.CapacityPlanner;
+import io.llmgw.extproc.capacity.core.Plan;
+import io.llmgw.extproc.capacity.core.PodThroughput;
+import io.llmgw.extproc.capacity.core.PoolDemand;
+import io.llmgw.extproc.capacity.core.PoolPlan;
+import io.llmgw.extproc.flow.controller.FlowControl;
+import io.llmgw.extproc.objectives.controller.LatencyTracker;
+import io.llmgw.extproc.objectives.controller.ObjectiveSettings;
+import io.llmgw.extproc.state.Datastore;
+import io.llmgw.extproc.state.PoolView;
+import io.llmgw.extproc.state.RouteView;
+import io.llmgw.extproc.state.Topology;
+import io.llmgw.picker.EndpointState;
+import io.llmgw.picker.SaturationDetector;
+import io.llmgw.picker.Ticker;
+import io.llmgw.picker.latency.LatencyEstimator;
+import io.llmgw.picker.latency.LatencyPrediction;
+import io.llmgw.picker.latency.LoadSnapshot;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes the capacity plan every {@link CapacitySettings#interval}: gathers each pool's demand (arrivals, waiting
+ * requests, saturation, objectives), its pods' throughput at those objectives from the latency model, its price and
+ * load time, and hands them to the {@link CapacityPlanner}; logs each pool's change of plan, and once per episode a
+ * pool without a price, a pool whose pods do not become ready and a pool whose load oscillates.
+ */
+public final class CapacityLoop {
+  private static final Logger LOG = LoggerFactory.getLogger(CapacityLoop.class);
+  /** Pods of a pool whose latency models are asked for its throughput, at most: pools are homogeneous. */
+  static final int SAMPLED_PODS = 8;
+
+  private final CapacitySettings settings;
+  private final Datastore datastore;
+  private final SaturationDetector saturation;
+  private final FlowControl flow;
+  private final LatencyTracker latency;
+  private final ObjectiveSettings objectives;
+  private final Ticker ticker;
+  private final ArrivalMeter meter;
+  private final CapacityPlanner planner;
+  // the planning thread's own
+  private final Map<PoolKey, Integer> batchLimits = new HashMap<>();
+  private final Map<PoolKey, Integer> lastDesired = new HashMap<>();
+  private final Map<String, Boolean> episodes = new HashMap<>();
+  private volatile Plan plan = Plan.EMPTY;
+
+  public CapacityLoop(CapacitySettings settings, Datastore datastore, SaturationDetector saturation, FlowControl flow,
+      LatencyTracker latency, ObjectiveSettings objectives, Ticker ticker) {
+    this.settings = settings;
+    this.datastore = datastore;
+    this.saturation = saturation;
+    this.flow = flow;
+    this.latency = latency;
+    this.objectives = objectives;
+    this.ticker = ticker;
+    this.meter = new ArrivalMeter(settings.arrivalWindow().toNanos() / 1e9);
+    this.planner = new CapacityPlanner(objectives.targetUtilisation(), settings.hysteresis().toNanos());
+  }
+
+  public ArrivalMeter meter() {
+    return meter;
+  }
+
+  /** The latest plan (empty before the first). */
+  public Plan plan() {
+    return plan;
+  }
+
+  public void start(ScheduledExecutorService scheduler) {
+    long every = settings.interval().toMillis();
+    scheduler.scheduleWithFixedDelay(this::runOnce, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** One plan; never throws (a failure is logged and the last plan stays). */
+  public void runOnce() {
+    try {
+      plan = makePlan();
+    } catch (RuntimeException e) {
+      LOG.error("capacity: planning failed; the last plan stays in force", e);
+    }
+  }
+
+  Plan makePlan() {
+    long now = ticker.nanos();
+    Topology t = datastore.topology();
+    ArrivalMeter.Rates rates = meter.rates(now);
+    List<RouteView> routes = t.routes();
+    Set<PoolKey> missing = latency.poolsMissing(routes, objectives.minRequestsForScaling());
+    List<PoolDemand> demands = new ArrayList<>();
+    for (PoolView p : t.poolsByKey().values()) {
+      demands.add(demand(p, t, routes, rates, missing.contains(p.key())));
+    }
+    Plan next = planner.plan(demands, rates.spills(), now);
+    Set<RouteKey> routeKeys = new HashSet<>();
+    routes.forEach(r -> routeKeys.add(r.key()));
+    meter.retain(t.poolsByKey().keySet(), routeKeys);
+    batchLimits.keySet().retainAll(t.poolsByKey().keySet());
+    report(next, demands, now);
+    return next;
+  }
+
+  private PoolDemand demand(PoolView p, Topology t, List<RouteView> routes, ArrivalMeter.Rates rates,
+      boolean objectivesMissed) {
+    List<EndpointState> states = datastore.states(List.of(p));
+    int ready = 0;
+    int limit = batchLimits.getOrDefault(p.key(), 0);
+    for (EndpointState s : states) {
+      if (s.scrapeHealthy()) {
+        ready++;
+        if (s.metrics().waitingQueue() > 0) { // a full batch: the engine's limit (sequences or KV cache) shows
+          limit = Math.max(limit, s.metrics().running());
+        }
+      }
+    }
+    if (limit > 0) {
+      batchLimits.put(p.key(), limit);
+    }
+    int waiting = flow.waiting(p.key());
+    double satPods = states.isEmpty() ? 0
+        : saturation.saturation(states) * states.size() + (double) waiting / saturation.queueLimit();
+    PoolLimits limits = PoolLimits.of(p.key(), routes, latency.estimator());
+    double prompt = rates.meanPromptTokens().getOrDefault(p.key(), Double.NaN);
+    double throughput = throughput(states, limits, limit, Double.isNaN(prompt) ? 0 : prompt);
+    PoolCapacity declared = p.pool().capacity();
+    return new PoolDemand(p.key(), declared, states.size(), ready, rates.arrival().getOrDefault(p.key(), 0.0),
+        throughput, satPods, waiting, objectivesMissed, loadTimeSeconds(p, t), limits.text());
+  }
+
+  /** The mean over (a sample of) the pool's ready pods of what each serves within the limits. */
+  private double throughput(List<EndpointState> states, PoolLimits limits, int batchLimit, double promptTokens) {
+    LatencyEstimator estimator = latency.estimator();
+    double headroom = objectives.model().headroom();
+    double sum = 0;
+    int n = 0;
+    for (EndpointState s : states) {
+      if (!s.scrapeHealthy() || n >= SAMPLED_PODS) {
+        continue;
+      }
+      String address = s.address();
+      double perPod = PodThroughput.of(new PodThroughput.Latency() {
+        @Override
+        public double ttftMs(int running) {
+          return predict(running).ttftMs();
+        }
+
+        @Override
+        public double tpotMs(int running) {
+          return predict(running).tpotMs();
+        }
+
+        private LatencyPrediction predict(int running) {
+          return estimator.predict(address, new LoadSnapshot(0, running, 0), (long) promptTokens);
+        }
+      }, limits.ttftMs() * headroom, limits.tpotMs() * headroom, batchLimit, limits.outputTokens());
+      if (!Double.isNaN(perPod)) {
+        sum += perPod;
+        n++;
+      }
+    }
+    return n == 0 ? Double.NaN : sum / n;
+  }
+
+  /** Declared, else the mean of what the pool's pods took from creation to Ready, else the setting. */
+  private double loadTimeSeconds(PoolView p, Topology t) {
+    Duration declared = p.pool().capacity().loadTime();
+    if (declared != null) {
+      return declared.toMillis() / 1000.0;
+    }
+    double sum = 0;
+    int n = 0;
+    for (PodInfo pod : t.config().pods()) {
+      if (pod.readyAfter() != null && p.pool().selects(pod)) {
+        sum += pod.readyAfter().toMillis() / 1000.0;
+        n++;
+      }
+    }
+    return n > 0 ? sum / n : settings.loadTime().toMillis() / 1000.0;
+  }
+
+  private void report(Plan next, List<PoolDemand> demands, long now) {
+    Map<PoolKey, PoolDemand> byKey = new HashMap<>();
+    demands.forEach(d -> byKey.put(d.pool(), d));
+    for (PoolPlan p : next.pools()) {
+      Integer before = lastDesired.put(p.pool(), p.desired());
+      if (before != null && before != p.desired()) {
+        LOG.info("capacity: pool {} {} -> {} pods: {}", p.pool(), before, p.desired(), p.reason());
+      }
+      PoolDemand d = byKey.get(p.pool());
+      warnOnce(p.pool(), "unpriced", !d.declared().priced(), "capacity: pool " + p.pool() + " declares no "
+          + PoolCapacity.COST_PER_POD_HOUR + " annotation; its pods are priced at 1 per hour");
+      warnOnce(p.pool(), "overdue", planner.overdue(d, now), "capacity: pool " + p.pool() + ": " + p.reason()
+          + "; check that its pods can start (image, resources, readiness probe)");
+      warnOnce(p.pool(), "oscillating", planner.oscillating(p.pool()), "capacity: pool " + p.pool()
+          + ": the load swings back during scale-down waits; the wait is stretched (" + p.reason() + ")");
+    }
+    lastDesired.keySet().retainAll(byKey.keySet());
+    episodes.keySet().removeIf(k -> !byKey.containsKey(PoolKey.parse(k.substring(0, k.indexOf('#')))));
+  }
+
+  /** A WARN when a condition starts, nothing while it lasts, and again after it ended and came back. */
+  private void warnOnce(PoolKey pool, String what, boolean now, String message) {
+    String key = pool + "#" + what;
+    Boolean was = episodes.put(key, now);
+    if (now && !Boolean.TRUE.equals(was)) {
+      LOG.warn(message);
+    }
+  }
+}
