@@ -38,7 +38,22 @@ final class PoolAnnotations {
       throw r.error(path(PoolCapacity.MAX_REPLICAS), "is " + max + ", below " + PoolCapacity.MIN_REPLICAS + " ("
           + min + ") or 1");
     }
-    return new PoolCapacity(cost, load, min, max);
+    return new PoolCapacity(cost, load, min, max, scaleTarget(r, a));
+  }
+
+  private static String scaleTarget(NodeReader r, JsonNode annotations) throws ConfigException {
+    String t = text(annotations, PoolCapacity.SCALE_TARGET);
+    if (t == null) {
+      return null;
+    }
+    int slash = t.indexOf('/');
+    String kind = slash < 0 ? "" : t.substring(0, slash);
+    if (!kind.equals("Deployment") && !kind.equals("StatefulSet")) {
+      throw r.error(path(PoolCapacity.SCALE_TARGET), "must be Deployment/NAME or StatefulSet/NAME, got "
+          + ClientText.quote(t));
+    }
+    r.name(t.substring(slash + 1), path(PoolCapacity.SCALE_TARGET));
+    return t;
   }
 
   private static int replicas(NodeReader r, JsonNode annotations, String name, int dflt) throws ConfigException {

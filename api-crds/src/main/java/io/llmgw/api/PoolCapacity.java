@@ -11,18 +11,26 @@ import java.time.Duration;
  * @param loadTime how long a new pod takes to become ready; null when the pool does not say, and the planner then
  *     measures it (a pod's first healthy scrape after it appeared)
  * @param minReplicas 0 lets the pool scale to zero (a request then waits in flow control while a pod starts)
+ * @param scaleTarget the workload whose scale subresource the EPP sets to the plan's count when it applies the plan
+ *     itself ({@code Deployment/NAME} or {@code StatefulSet/NAME}, in the pool's namespace); null when none
  */
-public record PoolCapacity(double costPerPodHour, Duration loadTime, int minReplicas, int maxReplicas) {
+public record PoolCapacity(double costPerPodHour, Duration loadTime, int minReplicas, int maxReplicas,
+    String scaleTarget) {
   public static final String COST_PER_POD_HOUR = "llmgw.io/cost-per-pod-hour";
   public static final String LOAD_TIME = "llmgw.io/pod-load-time";
   public static final String MIN_REPLICAS = "llmgw.io/min-replicas";
   public static final String MAX_REPLICAS = "llmgw.io/max-replicas";
+  public static final String SCALE_TARGET = "llmgw.io/scale-target";
   public static final int REPLICAS_LIMIT = 10_000;
   public static final double COST_LIMIT = 1_000_000;
   public static final Duration LOAD_TIME_LIMIT = Duration.ofHours(2);
 
   /** A pool that says nothing: unpriced, load time measured, one pod at least. */
-  public static final PoolCapacity UNDECLARED = new PoolCapacity(Double.NaN, null, 1, REPLICAS_LIMIT);
+  public static final PoolCapacity UNDECLARED = new PoolCapacity(Double.NaN, null, 1, REPLICAS_LIMIT, null);
+
+  public PoolCapacity(double costPerPodHour, Duration loadTime, int minReplicas, int maxReplicas) {
+    this(costPerPodHour, loadTime, minReplicas, maxReplicas, null);
+  }
 
   public boolean priced() {
     return !Double.isNaN(costPerPodHour);

@@ -22,8 +22,8 @@ class PoolAnnotationsTest {
   @Test
   void readsPriceLoadTimeAndBounds() throws Exception {
     PoolCapacity c = capacity("llmgw.io/cost-per-pod-hour: \"3.5\", llmgw.io/pod-load-time: 90s, "
-        + "llmgw.io/min-replicas: \"0\", llmgw.io/max-replicas: \"12\"");
-    assertThat(c).isEqualTo(new PoolCapacity(3.5, Duration.ofSeconds(90), 0, 12));
+        + "llmgw.io/min-replicas: \"0\", llmgw.io/max-replicas: \"12\", llmgw.io/scale-target: Deployment/vllm-small");
+    assertThat(c).isEqualTo(new PoolCapacity(3.5, Duration.ofSeconds(90), 0, 12, "Deployment/vllm-small"));
     assertThat(c.priced()).isTrue();
   }
 
@@ -49,7 +49,10 @@ class PoolAnnotationsTest {
       "llmgw.io/max-replicas: \"1.5\"|max-replicas]|'1.5'",
       "llmgw.io/max-replicas: \"99999999999\"|max-replicas]|'99999999999'",
       "llmgw.io/min-replicas: \"5\", llmgw.io/max-replicas: \"2\"|max-replicas]|below",
-      "llmgw.io/max-replicas: \"0\"|max-replicas]|below"})
+      "llmgw.io/max-replicas: \"0\"|max-replicas]|below",
+      "llmgw.io/scale-target: vllm-small|scale-target]|'vllm-small'",
+      "llmgw.io/scale-target: Pod/vllm|scale-target]|'Pod/vllm'",
+      "llmgw.io/scale-target: Deployment/Not_A_Name|scale-target]|Not_A_Name"})
   void absurdValuesAreRefusedByName(String annotations, String field, String quoted) {
     assertThatThrownBy(() -> capacity(annotations)).isInstanceOfSatisfying(ConfigException.class,
         e -> assertThat(e.getMessage()).contains("metadata.annotations[llmgw.io/" + field, quoted));

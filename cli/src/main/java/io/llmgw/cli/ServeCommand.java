@@ -5,6 +5,7 @@ import io.llmgw.api.ConfigException;
 import io.llmgw.envoy.xds.XdsServer;
 import io.llmgw.extproc.Epp;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.capacity.options.CapacityOptions;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.flow.options.FlowOptions;
 import io.llmgw.extproc.pluginfile.FileSettings;
@@ -75,6 +76,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Mixin
   KvEventOptions kvEventOptions = new KvEventOptions();
+
+  @Mixin
+  CapacityOptions capacityOptions = new CapacityOptions();
 
   @Mixin
   PeerOptions peerOptions = new PeerOptions();
@@ -164,7 +168,8 @@ public final class ServeCommand implements Callable<Integer> {
         .withCopies(new CopySettings(c.minCopies(), c.recentWindow(), c.recentUses(), scheduling.threshold(),
             c.tick()))
         .withFlow(flowOptions.flow(), flowOptions.saturation())
-        .withTenancy(tenancyOptions.tenancy());
+        .withTenancy(tenancyOptions.tenancy())
+        .withCapacity(capacityOptions.capacity(d.capacity()));
   }
 
   private SourceSettings sourceSettings() {

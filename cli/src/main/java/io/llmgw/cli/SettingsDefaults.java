@@ -53,6 +53,9 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
     m.put("--saturation-queue-limit", Integer.toString(s.queueLimit()));
     m.put("--saturation-kv-limit", Double.toString(s.kvLimit()));
     m.put("--saturation-stale-after", go(s.staleAfter()));
+    m.put("--capacity-arrival-window", go(e.capacity().arrivalWindow()));
+    m.put("--capacity-hysteresis", go(e.capacity().hysteresis()));
+    m.put("--capacity-load-time", go(e.capacity().loadTime()));
     return Map.copyOf(m);
   }
 

@@ -114,6 +114,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       @Override
       public void scraped(String address, int skippedLines) {
         flow.signal(); // fresh metrics: a waiting request may fit now
+        capacity.batchLimits().scraped(address);
       }
 
       @Override
@@ -138,6 +139,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       engineBlocks.retainOnly(t.addresses());
       datastore.inFlight().forgetIdleExcept(t.addresses());
       latency.retain(t.config().routes(), t.addresses());
+      capacity.batchLimits().retainOnly(t.addresses());
       rollouts.onChange(t);
       tenants.budgets(t.budgetsByTenant().values());
     });

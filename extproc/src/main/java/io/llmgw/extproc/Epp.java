@@ -13,6 +13,7 @@ import io.llmgw.extproc.control.FileConfigSource;
 import io.llmgw.extproc.control.SourceSettings;
 import io.llmgw.extproc.control.cluster.ClusterConfigSource;
 import io.llmgw.extproc.control.cluster.PeerDiscovery;
+import io.llmgw.extproc.control.cluster.PlanApplier;
 import io.llmgw.extproc.observe.AdminHandler;
 import io.llmgw.extproc.observe.BatchStatusReader;
 import io.llmgw.extproc.observe.EppMetrics;
@@ -116,12 +117,16 @@ public final class Epp implements AutoCloseable {
       }
       case SourceSettings.Cluster c -> {
         ownClient = givenClient == null ? new KubernetesClientBuilder().build() : null;
-        ClusterConfigSource cluster = new ClusterConfigSource(givenClient == null ? ownClient : givenClient, c,
-            parts.datastore(), clock);
+        KubernetesClient k8s = givenClient == null ? ownClient : givenClient;
+        ClusterConfigSource cluster = new ClusterConfigSource(k8s, c, parts.datastore(), clock);
         parts.metrics().watchCluster(cluster);
         config = cluster;
+        if (s.capacity().applyPlan()) { // the plan's counts to the pools' scale targets, from the status writer
+          new PlanApplier(k8s, parts.capacity()::plan, () -> parts.datastore().topology().poolsByKey(),
+              cluster::leading).schedule(scheduler, c.statusInterval());
+        }
         if (s.listen().peerService() != null) {
-          discovery = new PeerDiscovery(givenClient == null ? ownClient : givenClient, c.namespace(),
+          discovery = new PeerDiscovery(k8s, c.namespace(),
               s.listen().peerService(), s.listen().healthPort(), peers::setDiscovered);
         }
       }

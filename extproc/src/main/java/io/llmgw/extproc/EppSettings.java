@@ -47,6 +47,11 @@ public record EppSettings(
         objectives, rolloutDrainCheck, t, capacity);
   }
 
+  public EppSettings withObjectives(ObjectiveSettings o) {
+    return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, copies, flow, saturation,
+        o, rolloutDrainCheck, tenancy, capacity);
+  }
+
   public EppSettings withCapacity(CapacitySettings c) {
     return new EppSettings(source, listen, scheduling, staleAfter, requests, scrape, adapters, copies, flow, saturation,
         objectives, rolloutDrainCheck, tenancy, c);

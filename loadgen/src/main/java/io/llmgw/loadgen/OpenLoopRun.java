@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.IntConsumer;
 
 /**
@@ -37,6 +38,7 @@ public final class OpenLoopRun {
   private final long seed;
   private final int maxInFlight;
   private final int timeoutSeconds;
+  private DoubleUnaryOperator warp = DoubleUnaryOperator.identity();
 
   public OpenLoopRun(String host, int port, Workload workload, double rate, double seconds, long seed,
       int maxInFlight, int timeoutSeconds) {
@@ -53,7 +55,16 @@ public final class OpenLoopRun {
     this.timeoutSeconds = timeoutSeconds;
   }
 
-  /** Runs to completion; {@code progress} hears the number of finished requests (on the client's thread). */
+  /**
+   * A rate that changes over the run: arrivals are a Poisson process at the mean rate in the run's own time, and
+   * {@code toRealSeconds} maps that time onto the clock (the inverse of the cumulative load shape, scaled to the run's
+   * length); where it runs slowly the rate is high. The same seed gives the same arrivals for any mapping.
+   */
+  public OpenLoopRun shaped(DoubleUnaryOperator toRealSeconds) {
+    this.warp = toRealSeconds;
+    return this;
+  }
+
   /**
    * The models a run with these arguments asks for, in order: the same draws {@link #run} makes, so offline analyses
    * (Belady's MIN) see exactly the trace the gateway served.
@@ -71,6 +82,7 @@ public final class OpenLoopRun {
     return out;
   }
 
+  /** Runs to completion; {@code progress} hears the number of finished requests (on the client's thread). */
   public RunResult run(IntConsumer progress) throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
@@ -138,7 +150,7 @@ public final class OpenLoopRun {
 
     private void tick() {
       double now = (System.nanoTime() - startNanos) / 1e9;
-      while (arrived < arrivalsPlanned && nextArrivalSeconds <= now) {
+      while (arrived < arrivalsPlanned && warp.applyAsDouble(nextArrivalSeconds) <= now) {
         if (workload.conversational()) {
           sendTurn(conversations.get(arrived));
         } else {
@@ -148,7 +160,7 @@ public final class OpenLoopRun {
         nextArrivalSeconds += exponential();
       }
       if (arrived < arrivalsPlanned) {
-        long delayMs = Math.max(1, (long) ((nextArrivalSeconds - now) * 1000));
+        long delayMs = Math.max(1, (long) ((warp.applyAsDouble(nextArrivalSeconds) - now) * 1000));
         vertx.setTimer(delayMs, id -> tick());
       } else {
         maybeDone();

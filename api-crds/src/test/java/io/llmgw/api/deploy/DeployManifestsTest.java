@@ -202,7 +202,7 @@ class DeployManifestsTest {
   @ParameterizedTest
   @ValueSource(strings = {"crds", "epp", "sim", "vllm", "gateway", "monitoring", "envoy", "tls", "batch",
       "autoscaling/hpa", "autoscaling/keda", "options/single-epp", "options/plaintext", "options/flow-control",
-      "options/gateway-vllm", "options/tenants"})
+      "options/gateway-vllm", "options/tenants", "options/apply-capacity-plan"})
   void kubectlRendersEachKustomization(String dir) throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl is not installed");
     Process p = new ProcessBuilder("kubectl", "kustomize", DEPLOY.resolve(dir).toString()).redirectErrorStream(true)

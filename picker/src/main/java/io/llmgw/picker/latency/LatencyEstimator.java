@@ -55,6 +55,19 @@ public final class LatencyEstimator {
         Double.isNaN(tpot) ? pooled.tpot(x) : tpot);
   }
 
+  /**
+   * The pod's own fit alone, NaN while it has too few observations: what the capacity plan reads, since the pooled fit
+   * mixes every pool's pods (a large model's with a small one's) and a new pod would borrow it.
+   */
+  public LatencyPrediction predictOwn(String address, LoadSnapshot load, long promptTokens) {
+    Models own = pods.get(address);
+    if (own == null) {
+      return new LatencyPrediction(Double.NaN, Double.NaN);
+    }
+    double[] x = features(load, promptTokens);
+    return new LatencyPrediction(own.ttft(x), own.tpot(x));
+  }
+
   /** A response of {@code model} carried {@code tokens} output tokens; none, or too many, teach nothing. */
   public void observeOutput(String model, long tokens) {
     if (tokens <= 0 || tokens > MAX_OUTPUT_TOKENS || model == null) {

@@ -49,6 +49,19 @@ class LatencyEstimatorTest {
     assertEquals(550, e.predict("new", new LoadSnapshot(5, 8, 0.3), 500).ttftMs(), 120);
   }
 
+  /** Issue 52: the capacity plan reads a pod's own fit only; the pooled one mixes pools. */
+  @Test
+  void aPodsOwnFitIsUnknownUntilItHasEnoughOfItsOwn() {
+    LatencyEstimator e = new LatencyEstimator(LatencyModelSettings.defaults());
+    train(e, "old", 100, 200, 3);
+    assertTrue(Double.isNaN(e.predictOwn("new", new LoadSnapshot(0, 3, 0), 100).ttftMs()));
+    assertEquals(e.predict("old", new LoadSnapshot(0, 3, 0), 100).ttftMs(),
+        e.predictOwn("old", new LoadSnapshot(0, 3, 0), 100).ttftMs(), 1e-9);
+    e.observe("new", new LoadSnapshot(0, 3, 0), 100, 500, 20);
+    assertTrue(Double.isNaN(e.predictOwn("new", new LoadSnapshot(0, 3, 0), 100).ttftMs()), "one observation");
+    assertFalse(Double.isNaN(e.predict("new", new LoadSnapshot(0, 3, 0), 100).ttftMs()), "the pooled fit serves");
+  }
+
   @Test
   void forgetsPodsThatLeft() {
     LatencyEstimator e = new LatencyEstimator(LatencyModelSettings.defaults());

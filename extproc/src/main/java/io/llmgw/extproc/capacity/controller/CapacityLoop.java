@@ -54,8 +54,9 @@ public final class CapacityLoop {
   private final Ticker ticker;
   private final ArrivalMeter meter;
   private final CapacityPlanner planner;
+  private final BatchLimits pods;
   // the planning thread's own
-  private final Map<PoolKey, Integer> batchLimits = new HashMap<>();
+  private final Map<PoolKey, Integer> poolBatchLimits = new HashMap<>();
   private final Map<PoolKey, Integer> lastDesired = new HashMap<>();
   private final Map<String, Boolean> episodes = new HashMap<>();
   private volatile Plan plan = Plan.EMPTY;
@@ -71,6 +72,15 @@ public final class CapacityLoop {
     this.ticker = ticker;
     this.meter = new ArrivalMeter(settings.arrivalWindow().toNanos() / 1e9);
     this.planner = new CapacityPlanner(objectives.targetUtilisation(), settings.hysteresis().toNanos());
+    this.pods = new BatchLimits(address -> {
+      var state = datastore.scrapeState(address);
+      return state == null ? null : state.metrics();
+    });
+  }
+
+  /** The pods' batch limits, fed by the scraper ({@link BatchLimits#scraped}). */
+  public BatchLimits batchLimits() {
+    return pods;
   }
 
   public ArrivalMeter meter() {
@@ -110,7 +120,7 @@ public final class CapacityLoop {
     Set<RouteKey> routeKeys = new HashSet<>();
     routes.forEach(r -> routeKeys.add(r.key()));
     meter.retain(t.poolsByKey().keySet(), routeKeys);
-    batchLimits.keySet().retainAll(t.poolsByKey().keySet());
+    poolBatchLimits.keySet().retainAll(t.poolsByKey().keySet());
     report(next, demands, now);
     return next;
   }
@@ -119,17 +129,15 @@ public final class CapacityLoop {
       boolean objectivesMissed) {
     List<EndpointState> states = datastore.states(List.of(p));
     int ready = 0;
-    int limit = batchLimits.getOrDefault(p.key(), 0);
+    List<String> addresses = new ArrayList<>(states.size());
     for (EndpointState s : states) {
-      if (s.scrapeHealthy()) {
-        ready++;
-        if (s.metrics().waitingQueue() > 0) { // a full batch: the engine's limit (sequences or KV cache) shows
-          limit = Math.max(limit, s.metrics().running());
-        }
-      }
+      addresses.add(s.address());
+      ready += s.scrapeHealthy() ? 1 : 0;
     }
+    // the pool remembers what its pods showed, for when they are gone (a pool at zero starts again)
+    int limit = Math.max(poolBatchLimits.getOrDefault(p.key(), 0), pods.of(addresses));
     if (limit > 0) {
-      batchLimits.put(p.key(), limit);
+      poolBatchLimits.put(p.key(), limit);
     }
     int waiting = flow.waiting(p.key());
     double satPods = states.isEmpty() ? 0
@@ -142,7 +150,10 @@ public final class CapacityLoop {
         throughput, satPods, waiting, objectivesMissed, loadTimeSeconds(p, t), limits.text());
   }
 
-  /** The mean over (a sample of) the pool's ready pods of what each serves within the limits. */
+  /**
+   * The mean over (a sample of) the pool's ready pods with a latency model of their own of what each serves within the
+   * limits.
+   */
   private double throughput(List<EndpointState> states, PoolLimits limits, int batchLimit, double promptTokens) {
     LatencyEstimator estimator = latency.estimator();
     double headroom = objectives.model().headroom();
@@ -165,7 +176,7 @@ public final class CapacityLoop {
         }
 
         private LatencyPrediction predict(int running) {
-          return estimator.predict(address, new LoadSnapshot(0, running, 0), (long) promptTokens);
+          return estimator.predictOwn(address, new LoadSnapshot(0, running, 0), (long) promptTokens);
         }
       }, limits.ttftMs() * headroom, limits.tpotMs() * headroom, batchLimit, limits.outputTokens());
       if (!Double.isNaN(perPod)) {
@@ -207,7 +218,8 @@ public final class CapacityLoop {
       warnOnce(p.pool(), "overdue", planner.overdue(d, now), "capacity: pool " + p.pool() + ": " + p.reason()
           + "; check that its pods can start (image, resources, readiness probe)");
       warnOnce(p.pool(), "oscillating", planner.oscillating(p.pool()), "capacity: pool " + p.pool()
-          + ": the load swings back during scale-down waits; the wait is stretched (" + p.reason() + ")");
+          + ": it grows again soon after it shrank (the load flaps); its scale-down waits are stretched ("
+          + p.reason() + ")");
     }
     lastDesired.keySet().retainAll(byKey.keySet());
     episodes.keySet().removeIf(k -> !byKey.containsKey(PoolKey.parse(k.substring(0, k.indexOf('#')))));

@@ -10,8 +10,11 @@ import java.time.Duration;
  *     planned for (flow control holds it)
  * @param hysteresis a lower pod count must hold this long beyond the pool's load time before pods are let go
  * @param loadTime a pool's load time when it neither declares one nor has shown one (its pods' creation to Ready)
+ * @param applyPlan in cluster mode, the EPP sets each pool's scale target to the plan itself (off: an HPA or KEDA
+ *     follows the exported count)
  */
-public record CapacitySettings(Duration interval, Duration arrivalWindow, Duration hysteresis, Duration loadTime) {
+public record CapacitySettings(Duration interval, Duration arrivalWindow, Duration hysteresis, Duration loadTime,
+    boolean applyPlan) {
   public CapacitySettings {
     if (!positive(interval) || !positive(arrivalWindow) || hysteresis.isNegative() || !positive(loadTime)) {
       throw new IllegalArgumentException("capacity: a positive interval, arrival window and load time and a "
@@ -21,7 +24,7 @@ public record CapacitySettings(Duration interval, Duration arrivalWindow, Durati
 
   public static CapacitySettings defaults() {
     return new CapacitySettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMinutes(2),
-        Duration.ofMinutes(1));
+        Duration.ofMinutes(1), false);
   }
 
   private static boolean positive(Duration d) {

@@ -45,9 +45,11 @@ class CapacityPlannerTest {
   void scaleDownWaitsForTheLoadTimeAndHysteresisAndTakesTheHighestCountWantedMeanwhile() {
     planner.plan(List.of(demand(SMALL, CHEAP, 5, 38, 10)), List.of(), 0);
     assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), 1 * SECOND)).isEqualTo(5); // wants 2; waits
-    assertThat(desired(demand(SMALL, CHEAP, 5, 20, 10), 15 * SECOND)).isEqualTo(5); // wants 3
+    PoolPlan rise = planner.plan(List.of(demand(SMALL, CHEAP, 5, 20, 10)), List.of(), 15 * SECOND).pools().getFirst();
+    assertThat(rise.wanted()).as("20 req/s and rising").isBetween(3, 4);
+    assertThat(rise.desired()).isEqualTo(5);
     assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), 30 * SECOND)).isEqualTo(5); // 29 s < 10 + 20
-    assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), 31 * SECOND)).isEqualTo(3); // the highest wanted: 3
+    assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), 31 * SECOND)).isEqualTo(rise.wanted()); // the highest wanted
   }
 
   @Test
@@ -55,8 +57,19 @@ class CapacityPlannerTest {
     planner.plan(List.of(demand(SMALL, CHEAP, 5, 38, 10)), List.of(), 0);
     PoolDemand missing = new PoolDemand(SMALL, CHEAP, 5, 5, 10, 10, 0, 0, true, 10, "TTFT 1000 ms");
     for (long s = 1; s <= 120; s++) {
-      assertThat(desired(missing, s * SECOND)).as("at %d s", s).isEqualTo(6); // one more than ready, never fewer
+      assertThat(desired(missing, s * SECOND)).as("at %d s", s).isEqualTo(5); // wants 2 + 1, keeps its 5
     }
+  }
+
+  @Test
+  void aMissedObjectiveAsksOnePodOverTheArithmeticAndDoesNotRatchetAsPodsBecomeReady() {
+    for (int ready = 3; ready <= 8; ready++) {
+      PoolDemand missing = new PoolDemand(SMALL, CHEAP, ready, ready, 20, 10, 0, 0, true, 10, "TTFT 1000 ms");
+      assertThat(desired(missing, ready * SECOND)).as("%d ready", ready).isLessThanOrEqualTo(Math.max(4, ready));
+    }
+    // unmeasured, the saturation gauge's rule: one more than the pool has
+    PoolDemand blind = new PoolDemand(LARGE, DEAR, 3, 3, 5, Double.NaN, 1, 0, true, 10, "TTFT 1000 ms");
+    assertThat(desired(blind, 0)).isEqualTo(4);
   }
 
   @Test
@@ -98,21 +111,32 @@ class CapacityPlannerTest {
   }
 
   @Test
-  void loadThatSwingsBackDuringScaleDownWaitsStretchesTheWait() {
-    long t = 0;
-    planner.plan(List.of(demand(SMALL, CHEAP, 5, 38, 10)), List.of(), t);
-    for (int swing = 0; swing < 2; swing++) {
-      t += SECOND;
-      desired(demand(SMALL, CHEAP, 5, 10, 10), t); // a wait starts
-      t += SECOND;
-      desired(demand(SMALL, CHEAP, 5, 38, 10), t); // and is cut short
-    }
+  void aPoolThatMustGrowSoonAfterItShrankFlapsAndWaitsLongerBeforeShrinkingAgain() {
+    planner.plan(List.of(demand(SMALL, CHEAP, 5, 38, 10)), List.of(), 0);
+    desired(demand(SMALL, CHEAP, 5, 10, 10), SECOND);
+    assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), 32 * SECOND)).isEqualTo(2); // shrank
+    assertThat(planner.oscillating(SMALL)).isFalse();
+    assertThat(desired(demand(SMALL, CHEAP, 2, 38, 10), 40 * SECOND)).isGreaterThanOrEqualTo(5); // grows again
     assertThat(planner.oscillating(SMALL)).isTrue();
-    long start = t + SECOND;
-    desired(demand(SMALL, CHEAP, 5, 10, 10), start);
-    assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), start + 31 * SECOND)).as("30 s no longer enough")
-        .isEqualTo(5);
-    assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), start + 61 * SECOND)).isEqualTo(2);
+    int grown = desired(demand(SMALL, CHEAP, 5, 10, 10), 41 * SECOND);
+    assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), 72 * SECOND)).as("30 s no longer enough").isEqualTo(grown);
+    PoolPlan waiting = planner.plan(List.of(demand(SMALL, CHEAP, 5, 10, 10)), List.of(), 73 * SECOND).pools()
+        .getFirst();
+    assertThat(waiting.reason()).contains("the load flaps");
+    assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), 102 * SECOND)).isEqualTo(2);
+  }
+
+  @Test
+  void aRisingDemandIsPlannedForWhereItWillBeOnceANewPodIsReady() {
+    // 8 req/s more every 10 s (the load time): 0.8 req/s per second
+    for (int t = 0; t <= 30; t++) {
+      desired(demand(SMALL, CHEAP, 10, 10 + 0.8 * t, 10), t * SECOND);
+    }
+    PoolPlan p = planner.plan(List.of(demand(SMALL, CHEAP, 10, 34.8, 10)), List.of(), 31 * SECOND).pools()
+        .getFirst();
+    // 34.8 now, about 42.8 in 10 s: ceil(42.8 / 8) = 6, where the demand alone asks for 5
+    assertThat(p.wanted()).isEqualTo(6);
+    assertThat(p.reason()).contains("34.8 req/s (42.");
   }
 
   @Test
