@@ -6,9 +6,9 @@ import io.llmgw.api.PoolKey;
 import io.llmgw.api.RouteKey;
 import io.llmgw.extproc.capacity.core.CapacityPlanner;
 import io.llmgw.extproc.capacity.core.Plan;
-import io.llmgw.extproc.capacity.core.PodThroughput;
 import io.llmgw.extproc.capacity.core.PoolDemand;
 import io.llmgw.extproc.capacity.core.PoolPlan;
+import io.llmgw.extproc.capacity.core.Spill;
 import io.llmgw.extproc.flow.controller.FlowControl;
 import io.llmgw.extproc.objectives.controller.LatencyTracker;
 import io.llmgw.extproc.objectives.controller.ObjectiveSettings;
@@ -19,9 +19,6 @@ import io.llmgw.extproc.state.Topology;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.SaturationDetector;
 import io.llmgw.picker.Ticker;
-import io.llmgw.picker.latency.LatencyEstimator;
-import io.llmgw.picker.latency.LatencyPrediction;
-import io.llmgw.picker.latency.LoadSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,12 +35,11 @@ import org.slf4j.LoggerFactory;
  * Makes the capacity plan every {@link CapacitySettings#interval}: gathers each pool's demand (arrivals, waiting
  * requests, saturation, objectives), its pods' throughput at those objectives from the latency model, its price and
  * load time, and hands them to the {@link CapacityPlanner}; logs each pool's change of plan, and once per episode a
- * pool without a price, a pool whose pods do not become ready and a pool whose load oscillates.
+ * pool without a price, a pool whose pods do not become ready and a pool that flaps. With peers, this replica's
+ * arrivals are scaled to the fleet's ({@link FleetShare}).
  */
 public final class CapacityLoop {
   private static final Logger LOG = LoggerFactory.getLogger(CapacityLoop.class);
-  /** Pods of a pool whose latency models are asked for its throughput, at most: pools are homogeneous. */
-  static final int SAMPLED_PODS = 8;
 
   private final CapacitySettings settings;
   private final Datastore datastore;
@@ -55,10 +51,12 @@ public final class CapacityLoop {
   private final ArrivalMeter meter;
   private final CapacityPlanner planner;
   private final BatchLimits pods;
+  private final PoolThroughputs throughputs;
   // the planning thread's own
-  private final Map<PoolKey, Integer> poolBatchLimits = new HashMap<>();
   private final Map<PoolKey, Integer> lastDesired = new HashMap<>();
   private final Map<String, Boolean> episodes = new HashMap<>();
+  private final FleetShare fleet;
+  private long lastNanos = Long.MIN_VALUE;
   private volatile Plan plan = Plan.EMPTY;
 
   public CapacityLoop(CapacitySettings settings, Datastore datastore, SaturationDetector saturation, FlowControl flow,
@@ -71,11 +69,14 @@ public final class CapacityLoop {
     this.objectives = objectives;
     this.ticker = ticker;
     this.meter = new ArrivalMeter(settings.arrivalWindow().toNanos() / 1e9);
+    this.fleet = new FleetShare(settings.arrivalWindow().toNanos() / 1e9);
     this.planner = new CapacityPlanner(objectives.targetUtilisation(), settings.hysteresis().toNanos());
     this.pods = new BatchLimits(address -> {
       var state = datastore.scrapeState(address);
       return state == null ? null : state.metrics();
     });
+    this.throughputs = new PoolThroughputs(latency.estimator(), pods, objectives.model().headroom(),
+        settings.arrivalWindow().toNanos() / 1e9);
   }
 
   /** The pods' batch limits, fed by the scraper ({@link BatchLimits#scraped}). */
@@ -108,83 +109,54 @@ public final class CapacityLoop {
 
   Plan makePlan() {
     long now = ticker.nanos();
+    double dt = lastNanos == Long.MIN_VALUE ? 0 : (now - lastNanos) / 1e9;
+    lastNanos = now;
     Topology t = datastore.topology();
     ArrivalMeter.Rates rates = meter.rates(now);
     List<RouteView> routes = t.routes();
     Set<PoolKey> missing = latency.poolsMissing(routes, objectives.minRequestsForScaling());
     List<PoolDemand> demands = new ArrayList<>();
+    Map<PoolKey, Double> shares = new HashMap<>();
     for (PoolView p : t.poolsByKey().values()) {
-      demands.add(demand(p, t, routes, rates, missing.contains(p.key())));
+      demands.add(demand(p, t, routes, rates, missing.contains(p.key()), dt, shares));
     }
-    Plan next = planner.plan(demands, rates.spills(), now);
+    List<Spill> spills = new ArrayList<>();
+    for (Spill s : rates.spills()) { // went through this replica: scaled as the pool they went to
+      spills.add(new Spill(s.route(), s.from(), s.to(), s.perSecond() * shares.getOrDefault(s.from(), 1.0),
+          s.share()));
+    }
+    Plan next = planner.plan(demands, spills, now);
     Set<RouteKey> routeKeys = new HashSet<>();
     routes.forEach(r -> routeKeys.add(r.key()));
     meter.retain(t.poolsByKey().keySet(), routeKeys);
-    poolBatchLimits.keySet().retainAll(t.poolsByKey().keySet());
+    throughputs.retain(t.poolsByKey().keySet());
+    fleet.retain(t.poolsByKey().keySet());
     report(next, demands, now);
     return next;
   }
 
   private PoolDemand demand(PoolView p, Topology t, List<RouteView> routes, ArrivalMeter.Rates rates,
-      boolean objectivesMissed) {
+      boolean objectivesMissed, double dt, Map<PoolKey, Double> shares) {
     List<EndpointState> states = datastore.states(List.of(p));
     int ready = 0;
-    List<String> addresses = new ArrayList<>(states.size());
+    int own = 0;
+    int all = 0;
     for (EndpointState s : states) {
-      addresses.add(s.address());
       ready += s.scrapeHealthy() ? 1 : 0;
+      own += datastore.inFlight().load(s.address()).total();
+      all += s.inFlight().total();
     }
-    // the pool remembers what its pods showed, for when they are gone (a pool at zero starts again)
-    int limit = Math.max(poolBatchLimits.getOrDefault(p.key(), 0), pods.of(addresses));
-    if (limit > 0) {
-      poolBatchLimits.put(p.key(), limit);
-    }
+    double share = fleet.factor(p.key(), own, all, dt);
+    shares.put(p.key(), share);
     int waiting = flow.waiting(p.key());
     double satPods = states.isEmpty() ? 0
         : saturation.saturation(states) * states.size() + (double) waiting / saturation.queueLimit();
     PoolLimits limits = PoolLimits.of(p.key(), routes, latency.estimator());
     double prompt = rates.meanPromptTokens().getOrDefault(p.key(), Double.NaN);
-    double throughput = throughput(states, limits, limit, Double.isNaN(prompt) ? 0 : prompt);
+    double throughput = throughputs.of(p.key(), states, limits, Double.isNaN(prompt) ? 0 : prompt, dt);
     PoolCapacity declared = p.pool().capacity();
-    return new PoolDemand(p.key(), declared, states.size(), ready, rates.arrival().getOrDefault(p.key(), 0.0),
+    return new PoolDemand(p.key(), declared, states.size(), ready, share * rates.arrival().getOrDefault(p.key(), 0.0),
         throughput, satPods, waiting, objectivesMissed, loadTimeSeconds(p, t), limits.text());
-  }
-
-  /**
-   * The mean over (a sample of) the pool's ready pods with a latency model of their own of what each serves within the
-   * limits.
-   */
-  private double throughput(List<EndpointState> states, PoolLimits limits, int batchLimit, double promptTokens) {
-    LatencyEstimator estimator = latency.estimator();
-    double headroom = objectives.model().headroom();
-    double sum = 0;
-    int n = 0;
-    for (EndpointState s : states) {
-      if (!s.scrapeHealthy() || n >= SAMPLED_PODS) {
-        continue;
-      }
-      String address = s.address();
-      double perPod = PodThroughput.of(new PodThroughput.Latency() {
-        @Override
-        public double ttftMs(int running) {
-          return predict(running).ttftMs();
-        }
-
-        @Override
-        public double tpotMs(int running) {
-          return predict(running).tpotMs();
-        }
-
-        private LatencyPrediction predict(int running) {
-          return estimator.predictOwn(address, new LoadSnapshot(0, running, 0), (long) promptTokens);
-        }
-      }, limits.ttftMs() * headroom, limits.tpotMs() * headroom, batchLimit, limits.outputTokens());
-      if (!Double.isNaN(perPod)) {
-        sum += perPod;
-        n++;
-      }
-    }
-    return n == 0 ? Double.NaN : sum / n;
   }
 
   /** Declared, else the mean of what the pool's pods took from creation to Ready, else the setting. */

@@ -132,7 +132,7 @@ public final class CapacityPlanner {
     }
     List<Long> turns = new ArrayList<>(h.turns());
     long memory = TURN_MEMORY_WAITS * baseHoldNanos(d);
-    turns.removeIf(t -> now - t > memory * MAX_STRETCH);
+    turns.removeIf(t -> now - t > memory);
     long shortSince = d.readyPods() < h.desired() ? (h.shortOfPodsSince() >= 0 ? h.shortOfPodsSince() : now) : -1;
     if (need >= h.desired()) {
       if (need > h.desired() && h.lastDown() >= 0 && now - h.lastDown() <= memory) {
