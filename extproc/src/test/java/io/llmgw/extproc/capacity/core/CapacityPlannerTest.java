@@ -52,6 +52,17 @@ class CapacityPlannerTest {
     assertThat(desired(demand(SMALL, CHEAP, 5, 10, 10), 31 * SECOND)).isEqualTo(rise.wanted()); // the highest wanted
   }
 
+  /** Scale-down stops where the pods left still serve the demand within the objective, with the slack kept. */
+  @Test
+  void scaleDownNeverGoesBelowWhatTheDemandNeedsAtItsObjective() {
+    planner.plan(List.of(demand(SMALL, CHEAP, 6, 45, 10)), List.of(), 0);
+    for (long s = 1; s <= 200; s++) {
+      int desired = desired(demand(SMALL, CHEAP, 6, 32.1, 10), s * SECOND);
+      assertThat(desired * 10 * 0.8).as("at %d s, %d pods", s, desired).isGreaterThanOrEqualTo(32.1);
+    }
+    assertThat(desired(demand(SMALL, CHEAP, 6, 32.1, 10), 201 * SECOND)).isEqualTo(5);
+  }
+
   @Test
   void neverScalesDownWhileAnObjectiveIsMissed() {
     planner.plan(List.of(demand(SMALL, CHEAP, 5, 38, 10)), List.of(), 0);
