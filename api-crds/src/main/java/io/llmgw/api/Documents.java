@@ -2,6 +2,8 @@ package io.llmgw.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -224,14 +226,26 @@ final class Documents {
           throw r.error(path + ".status", "must be True, False or Unknown");
         }
         ready = "True".equals(v);
-        readySince = ready ? r.optionalString(conditions.get(i), "lastTransitionTime", path + ".lastTransitionTime")
-            : null;
+        readySince = ready ? timestamp(r, conditions.get(i), "lastTransitionTime", path + ".lastTransitionTime") : null;
       }
     }
     Map<String, String> annotations = r.stringMap(meta, "annotations", "metadata.annotations");
     return new PodInfo(ns, name, labels, ip, phase == null ? "Running" : phase, ready,
         PodInfo.activePortsOf(annotations),
-        PodInfo.readyAfter(r.optionalString(meta, "creationTimestamp", "metadata.creationTimestamp"), readySince));
+        PodInfo.readyAfter(timestamp(r, meta, "creationTimestamp", "metadata.creationTimestamp"), readySince));
+  }
+
+  /** An RFC 3339 time as Kubernetes writes it ({@code 2026-11-29T01:02:03Z}), or null when absent. */
+  private static String timestamp(NodeReader r, JsonNode parent, String field, String path) throws ConfigException {
+    String t = r.optionalString(parent, field, path);
+    if (t != null) {
+      try {
+        Instant.parse(t);
+      } catch (DateTimeParseException e) {
+        throw r.error(path, ClientText.quote(t) + " is not an RFC 3339 time such as 2026-11-29T01:02:03Z");
+      }
+    }
+    return t;
   }
 
   /** {@code metadata.namespace}, "default" when absent (as kubectl applies a file without one). */

@@ -7,8 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The EPP's periodic chores on its scheduler: the adapter reaper, copy scaling, the capacity plan, and the sweeps that stop counting
- * requests that outlived {@code --max-request-duration} or went silent while arriving.
+ * The EPP's periodic chores on its scheduler: the adapter reaper, copy scaling, the capacity plan, and the sweeps that
+ * stop counting requests that outlived {@code --max-request-duration} or went silent while arriving.
  */
 final class Housekeeping {
   private static final Logger LOG = LoggerFactory.getLogger(Epp.class);

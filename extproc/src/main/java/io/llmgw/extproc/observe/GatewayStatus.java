@@ -28,7 +28,8 @@ import java.util.function.Supplier;
 
 /**
  * What {@code ./llmgw status} shows and the scaling metrics export: per pool its pods, saturation, waiting requests and
- * desired pods (the capacity plan's, else the saturation gauge's until the first plan); per route its priority and each objective's attainment; per tenant with a budget what it spent.
+ * desired pods (the capacity plan's, else the saturation gauge's until the first plan); per route its priority and each
+ * objective's attainment; per tenant with a budget what it spent; the capacity plan.
  */
 public final class GatewayStatus {
   private static final long RECENT_NANOS = 1_000_000_000L;
