@@ -38,7 +38,7 @@ final class PoolAnnotations {
       throw r.error(path(PoolCapacity.MAX_REPLICAS), "is " + max + ", below " + PoolCapacity.MIN_REPLICAS + " ("
           + min + ") or 1");
     }
-    return new PoolCapacity(cost, load, min, max, scaleTarget(r, a));
+    return new PoolCapacity(cost, load, min, max, scaleTarget(r, a), maxBatch(r, a));
   }
 
   private static String scaleTarget(NodeReader r, JsonNode annotations) throws ConfigException {
@@ -54,6 +54,23 @@ final class PoolAnnotations {
     }
     r.name(t.substring(slash + 1), path(PoolCapacity.SCALE_TARGET));
     return t;
+  }
+
+  private static int maxBatch(NodeReader r, JsonNode annotations) throws ConfigException {
+    String t = text(annotations, PoolCapacity.MAX_BATCH);
+    if (t == null) {
+      return 0;
+    }
+    try {
+      int n = Integer.parseInt(t);
+      if (n >= 1 && n <= PoolCapacity.MAX_BATCH_LIMIT) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // named below
+    }
+    throw r.error(path(PoolCapacity.MAX_BATCH), "must be the pods' --max-num-seqs, a whole number from 1 to "
+        + PoolCapacity.MAX_BATCH_LIMIT + ", got " + ClientText.quote(t));
   }
 
   private static int replicas(NodeReader r, JsonNode annotations, String name, int dflt) throws ConfigException {

@@ -22,8 +22,9 @@ class PoolAnnotationsTest {
   @Test
   void readsPriceLoadTimeAndBounds() throws Exception {
     PoolCapacity c = capacity("llmgw.io/cost-per-pod-hour: \"3.5\", llmgw.io/pod-load-time: 90s, "
-        + "llmgw.io/min-replicas: \"0\", llmgw.io/max-replicas: \"12\", llmgw.io/scale-target: Deployment/vllm-small");
-    assertThat(c).isEqualTo(new PoolCapacity(3.5, Duration.ofSeconds(90), 0, 12, "Deployment/vllm-small"));
+        + "llmgw.io/min-replicas: \"0\", llmgw.io/max-replicas: \"12\", llmgw.io/scale-target: Deployment/vllm-small, "
+        + "llmgw.io/max-batch: \"48\"");
+    assertThat(c).isEqualTo(new PoolCapacity(3.5, Duration.ofSeconds(90), 0, 12, "Deployment/vllm-small", 48));
     assertThat(c.priced()).isTrue();
   }
 
@@ -34,6 +35,7 @@ class PoolAnnotationsTest {
     assertThat(c.price()).isEqualTo(1);
     assertThat(c.loadTime()).isNull();
     assertThat(c.minReplicas()).isEqualTo(1);
+    assertThat(c.maxBatch()).as("learned, not declared").isZero();
   }
 
   @ParameterizedTest
@@ -52,7 +54,11 @@ class PoolAnnotationsTest {
       "llmgw.io/max-replicas: \"0\"|max-replicas]|below",
       "llmgw.io/scale-target: vllm-small|scale-target]|'vllm-small'",
       "llmgw.io/scale-target: Pod/vllm|scale-target]|'Pod/vllm'",
-      "llmgw.io/scale-target: Deployment/Not_A_Name|scale-target]|Not_A_Name"})
+      "llmgw.io/scale-target: Deployment/Not_A_Name|scale-target]|Not_A_Name",
+      "llmgw.io/max-batch: \"0\"|max-batch]|'0'",
+      "llmgw.io/max-batch: \"1e6\"|max-batch]|'1e6'",
+      "llmgw.io/max-batch: \"100000\"|max-batch]|'100000'",
+      "llmgw.io/max-batch: lots|max-batch]|--max-num-seqs"})
   void absurdValuesAreRefusedByName(String annotations, String field, String quoted) {
     assertThatThrownBy(() -> capacity(annotations)).isInstanceOfSatisfying(ConfigException.class,
         e -> assertThat(e.getMessage()).contains("metadata.annotations[llmgw.io/" + field, quoted));

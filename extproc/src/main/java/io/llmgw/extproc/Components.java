@@ -38,6 +38,7 @@ import io.llmgw.picker.Ticker;
 import io.llmgw.picker.config.PluginEnv;
 import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.routed.RoutedPrefixes;
+import io.llmgw.scraper.KvCacheSize;
 import io.llmgw.scraper.MetricsScraper;
 import io.llmgw.scraper.ScrapeListener;
 import io.llmgw.scraper.ScrapeStates;
@@ -118,8 +119,9 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
       }
 
       @Override
-      public void kvCacheBlocks(String address, long blocks) {
-        engineBlocks.capacity(address, blocks); // what its events may claim to hold (asked only while they are followed)
+      public void kvCacheSize(String address, KvCacheSize size) {
+        engineBlocks.capacity(address, size.blocks()); // what its events may claim to hold
+        capacity.batchLimits().kvCache(address, size.tokens());
       }
     });
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,

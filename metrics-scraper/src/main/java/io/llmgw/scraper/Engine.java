@@ -127,19 +127,26 @@ public enum Engine {
   }
 
   /**
-   * How many blocks the engine's KV cache holds, from a page of {@link #cacheConfigPath()} (or the whole page): the
-   * {@code num_gpu_blocks} label of vLLM's {@code vllm:cache_config_info}; 0 when the page does not say or says
-   * nonsense.
+   * How large the engine's KV cache is, from a page of {@link #cacheConfigPath()} (or the whole page): the
+   * {@code num_gpu_blocks} and {@code block_size} labels of vLLM's {@code vllm:cache_config_info}; null when the page
+   * does not say how many blocks or says nonsense (a nonsensical block size alone is 0).
    */
-  public long kvCacheBlocks(byte[] page, int from, int to) {
+  public KvCacheSize kvCacheSize(byte[] page, int from, int to) {
     for (Sample s : PrometheusTextParser.parse(page, from, to, CACHE_CONFIG_NAMES).get(CACHE_CONFIG)) {
-      String blocks = s.label("num_gpu_blocks");
-      if (blocks != null && !blocks.isEmpty() && blocks.length() <= 18 && blocks.chars().allMatch(c -> c >= '0'
-          && c <= '9')) {
-        return Long.parseLong(blocks);
+      long blocks = wholeNumber(s.label("num_gpu_blocks"), 18);
+      if (blocks > 0) {
+        return new KvCacheSize(blocks, (int) Math.max(0, wholeNumber(s.label("block_size"), 6)));
       }
     }
-    return 0;
+    return null;
+  }
+
+  /** ASCII digits only, at most {@code digits} of them; -1 otherwise. */
+  private static long wholeNumber(String text, int digits) {
+    if (text == null || text.isEmpty() || text.length() > digits || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return -1;
+    }
+    return Long.parseLong(text);
   }
 
   public PodMetrics parse(String text, Instant now) {

@@ -178,7 +178,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
       if (wantModels && slot.state.healthy()) {
         slot.modelsFetchedAt = clock.millis();
         fetchModels(slot);
-        if (settings.kvEvents().enabled() && slot.target.engine().cacheConfigPath() != null) {
+        if (slot.target.engine().cacheConfigPath() != null) {
           fetchCacheSize(slot);
         }
       }
@@ -262,15 +262,15 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
   }
 
   /**
-   * The pod's KV-cache size, what its events may claim to hold: static configuration, so read at the model list's pace
-   * and only while the EPP follows the pods' events. A pod that does not say is held to the index's caps alone.
+   * The pod's KV-cache size (what its events may claim to hold, how many requests of a size it can run): static
+   * configuration, so read at the model list's pace. A pod that does not say is held to the index's caps alone.
    */
   private void fetchCacheSize(ScrapeSlot slot) {
     http.get(slot.target.address(), slot.target.engine().cacheConfigPath(), new HttpPages.Reader() {
       @Override
       public void page(int status, byte[] body, int length) {
-        long blocks = status == 200 ? slot.target.engine().kvCacheBlocks(body, 0, length) : 0;
-        if (blocks <= 0) {
+        KvCacheSize size = status == 200 ? slot.target.engine().kvCacheSize(body, 0, length) : null;
+        if (size == null) {
           return;
         }
         synchronized (slot) {
@@ -278,7 +278,7 @@ public final class MetricsScraper implements ScrapeStates, AutoCloseable {
             return;
           }
           for (ScrapeListener l : listeners) {
-            l.kvCacheBlocks(slot.target.address(), blocks);
+            l.kvCacheSize(slot.target.address(), size);
           }
         }
       }

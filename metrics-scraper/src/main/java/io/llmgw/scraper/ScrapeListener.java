@@ -7,10 +7,10 @@ public interface ScrapeListener {
   default void scraped(String address, int skippedLines) {}
 
   /**
-   * The pod's KV cache holds this many blocks, as it says ({@code vllm:cache_config_info}, read at the model list's pace
-   * while KV events are followed; only said when it says).
+   * The pod's KV cache is this large, as it says ({@code vllm:cache_config_info}, read at the model list's pace; only
+   * said when it says).
    */
-  default void kvCacheBlocks(String address, long blocks) {}
+  default void kvCacheSize(String address, KvCacheSize size) {}
 
   default void failed(String address, String what, String error) {}
 }

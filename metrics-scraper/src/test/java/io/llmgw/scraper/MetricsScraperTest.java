@@ -11,9 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -116,9 +118,11 @@ class MetricsScraperTest {
       scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
       scraper.start();
       await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).healthy());
-      assertThat(pod.askedPaths()).containsExactly("/metrics/?name%5B%5D=vllm%3Agpu_cache_usage_perc"
-          + "&name%5B%5D=vllm%3Akv_cache_usage_perc&name%5B%5D=vllm%3Alora_requests_info"
-          + "&name%5B%5D=vllm%3Anum_requests_running&name%5B%5D=vllm%3Anum_requests_waiting");
+      assertThat(pod.askedPaths().stream().filter(p -> !p.equals(Engine.VLLM.cacheConfigPath())))
+          .as("the load series, and the cache size apart")
+          .containsExactly("/metrics/?name%5B%5D=vllm%3Agpu_cache_usage_perc"
+              + "&name%5B%5D=vllm%3Akv_cache_usage_perc&name%5B%5D=vllm%3Alora_requests_info"
+              + "&name%5B%5D=vllm%3Anum_requests_running&name%5B%5D=vllm%3Anum_requests_waiting");
     }
   }
 
@@ -134,7 +138,8 @@ class MetricsScraperTest {
       assertThat(scraper.state(pod.address()).metrics().waitingQueue()).isEqualTo(5);
       assertThat(failures.get()).as("a filter refused is no failed scrape").isZero();
       assertThat(pod.askedPaths()).contains("/metrics");
-      assertThat(pod.askedPaths().stream().filter(p -> p.startsWith("/metrics/")).count())
+      assertThat(pod.askedPaths().stream()
+          .filter(p -> p.startsWith("/metrics/") && !p.equals(Engine.VLLM.cacheConfigPath())).count())
           .as("asked filtered once, then whole until the retry window ends").isEqualTo(1);
     }
   }
@@ -294,61 +299,58 @@ class MetricsScraperTest {
     }
   }
 
-  /** Issue 47: what a pod's KV cache holds, as vLLM's cache_config_info says, bounds what its events may claim. */
+  /**
+   * Issue 47: what a pod's KV cache holds, as vLLM's cache_config_info says, bounds what its events may claim; issue 52:
+   * and how many requests of a size its pods can run.
+   */
   @Test
   void theKvCacheSizeIsReadFromCacheConfigInfoAndNonsenseIsNothing() {
-    java.util.function.ToLongFunction<String> blocks = page -> {
-      byte[] b = page.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      return Engine.VLLM.kvCacheBlocks(b, 0, b.length);
+    Function<String, KvCacheSize> size = page -> {
+      byte[] b = page.getBytes(StandardCharsets.UTF_8);
+      return Engine.VLLM.kvCacheSize(b, 0, b.length);
     };
-    assertThat(blocks.applyAsLong("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4096\"} 1.0\n"))
-        .isEqualTo(4096);
-    assertThat(blocks.applyAsLong("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"None\"} 1.0\n"))
-        .isZero();
-    assertThat(blocks.applyAsLong("vllm:cache_config_info{num_gpu_blocks=\"-5\"} 1.0\n")).isZero();
-    assertThat(blocks.applyAsLong("vllm:cache_config_info{num_gpu_blocks=\"\u0664\u0660\u0669\u0666\"} 1\n"))
-        .as("digits of another script").isZero();
-    assertThat(blocks.applyAsLong("vllm:cache_config_info{num_gpu_blocks=\"99999999999999999999999\"} 1\n"))
-        .isZero();
-    assertThat(blocks.applyAsLong("vllm:num_requests_waiting 1\n")).isZero();
-    assertThat(blocks.applyAsLong("garbage {{{\n\u0000\n")).isZero();
+    assertThat(size.apply("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4096\"} 1.0\n"))
+        .isEqualTo(new KvCacheSize(4096, 16));
+    assertThat(size.apply("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"4096\"} 1.0\n").tokens())
+        .isEqualTo(65_536);
+    assertThat(size.apply("vllm:cache_config_info{block_size=\"sixteen\",num_gpu_blocks=\"4096\"} 1.0\n"))
+        .as("blocks without a size").isEqualTo(new KvCacheSize(4096, 0));
+    assertThat(size.apply("vllm:cache_config_info{num_gpu_blocks=\"4096\"} 1.0\n").tokens()).isZero();
+    assertThat(size.apply("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"None\"} 1.0\n")).isNull();
+    assertThat(size.apply("vllm:cache_config_info{num_gpu_blocks=\"-5\"} 1.0\n")).isNull();
+    assertThat(size.apply("vllm:cache_config_info{num_gpu_blocks=\"\u0664\u0660\u0669\u0666\"} 1\n"))
+        .as("digits of another script").isNull();
+    assertThat(size.apply("vllm:cache_config_info{num_gpu_blocks=\"99999999999999999999999\"} 1\n")).isNull();
+    assertThat(size.apply("vllm:num_requests_waiting 1\n")).isNull();
+    assertThat(size.apply("garbage {{{\n\u0000\n")).isNull();
     assertThat(Engine.SGLANG.cacheConfigPath()).isNull();
   }
 
-  /** The cache size is asked at the model list's pace, apart from the load scrape, and only with KV events on. */
+  /** The cache size is asked at the model list's pace, apart from the load scrape, with KV events off as well. */
   @Test
-  void theCacheSizeIsAskedApartWithTheModelListOnlyWhileEventsAreFollowed() throws Exception {
-    java.util.concurrent.ConcurrentHashMap<String, Long> sizes = new java.util.concurrent.ConcurrentHashMap<>();
+  void theCacheSizeIsAskedApartWithTheModelList() throws Exception {
+    ConcurrentHashMap<String, KvCacheSize> sizes = new ConcurrentHashMap<>();
     ScrapeListener sizesHeard = new ScrapeListener() {
       @Override
-      public void kvCacheBlocks(String address, long blocks) {
-        sizes.put(address, blocks);
+      public void kvCacheSize(String address, KvCacheSize size) {
+        sizes.put(address, size);
       }
     };
     try (FakeModelServer pod = new FakeModelServer("127.0.0.42", 0)) {
       pod.setMetricsText(FakeModelServer.vllmText(1, 1, 0.1, 4, List.of(), List.of())
           + "vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"2048\"} 1.0\n");
       pod.setModels("base-model", List.of());
-      MetricsScraper withEvents = new MetricsScraper(ScrapeSettings.defaults().withInterval(Duration.ofMillis(20))
-          .withKvEvents(new io.llmgw.scraper.kvevents.KvEventSettings(5557, 0, "", Duration.ofSeconds(1))),
+      MetricsScraper noEvents = new MetricsScraper(ScrapeSettings.defaults().withInterval(Duration.ofMillis(20)),
           scheduler, Clock.systemUTC(), sizesHeard);
       try {
-        withEvents.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
-        withEvents.start();
+        noEvents.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
+        noEvents.start();
         await().atMost(Duration.ofSeconds(5)).until(() -> sizes.containsKey(pod.address()));
-        assertThat(sizes).containsEntry(pod.address(), 2048L);
+        assertThat(sizes).containsEntry(pod.address(), new KvCacheSize(2048, 16));
         assertThat(pod.askedPaths()).contains(Engine.VLLM.cacheConfigPath(), Engine.VLLM.metricsPath());
       } finally {
-        withEvents.close();
+        noEvents.close();
       }
-    }
-    try (FakeModelServer pod = new FakeModelServer("127.0.0.43", 0)) {
-      pod.setVllm(1, 1, 0.1, 4, List.of(), List.of());
-      pod.setModels("base-model", List.of());
-      scraper.setTargets(List.of(new ScrapeTarget(pod.address(), Engine.VLLM)));
-      scraper.start();
-      await().atMost(Duration.ofSeconds(5)).until(() -> scraper.state(pod.address()).models() != ServedModels.UNKNOWN);
-      assertThat(pod.askedPaths()).as("without KV events nobody asks").doesNotContain(Engine.VLLM.cacheConfigPath());
     }
   }
 }

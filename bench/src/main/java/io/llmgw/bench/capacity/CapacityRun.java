@@ -115,14 +115,16 @@ public final class CapacityRun {
         kind: InferencePool
         metadata:
           name: small-pool
-          annotations: {llmgw.io/cost-per-pod-hour: "1", llmgw.io/pod-load-time: 5s, llmgw.io/max-replicas: "20"}
+          annotations: {llmgw.io/cost-per-pod-hour: "1", llmgw.io/pod-load-time: 5s, llmgw.io/max-replicas: "20",
+            llmgw.io/max-batch: "8"}
         spec: {selector: {matchLabels: {app: small}}, targetPorts: [{number: 8000}]}
         ---
         apiVersion: inference.networking.k8s.io/v1
         kind: InferencePool
         metadata:
           name: large-pool
-          annotations: {llmgw.io/cost-per-pod-hour: "4", llmgw.io/pod-load-time: 5s, llmgw.io/max-replicas: "20"}
+          annotations: {llmgw.io/cost-per-pod-hour: "4", llmgw.io/pod-load-time: 5s, llmgw.io/max-replicas: "20",
+            llmgw.io/max-batch: "8"}
         spec: {selector: {matchLabels: {app: large}}, targetPorts: [{number: 8000}]}
         ---
         apiVersion: inference.x-k8s.io/v1alpha1

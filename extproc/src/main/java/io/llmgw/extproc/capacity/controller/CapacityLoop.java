@@ -153,8 +153,9 @@ public final class CapacityLoop {
         : saturation.saturation(states) * states.size() + (double) waiting / saturation.queueLimit();
     PoolLimits limits = PoolLimits.of(p.key(), routes, latency.estimator());
     double prompt = rates.meanPromptTokens().getOrDefault(p.key(), Double.NaN);
-    double throughput = throughputs.of(p.key(), states, limits, Double.isNaN(prompt) ? 0 : prompt, dt);
     PoolCapacity declared = p.pool().capacity();
+    double throughput = throughputs.of(p.key(), states, limits, Double.isNaN(prompt) ? 0 : prompt,
+        declared.maxBatch(), dt);
     return new PoolDemand(p.key(), declared, states.size(), ready, share * rates.arrival().getOrDefault(p.key(), 0.0),
         throughput, satPods, waiting, objectivesMissed, loadTimeSeconds(p, t), limits.text());
   }

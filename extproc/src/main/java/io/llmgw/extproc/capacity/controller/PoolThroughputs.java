@@ -1,6 +1,7 @@
 package io.llmgw.extproc.capacity.controller;
 
 import io.llmgw.api.PoolKey;
+import io.llmgw.extproc.capacity.core.BatchLimit;
 import io.llmgw.extproc.capacity.core.PodThroughput;
 import io.llmgw.picker.EndpointState;
 import io.llmgw.picker.latency.LatencyEstimator;
@@ -14,8 +15,9 @@ import java.util.Set;
 
 /**
  * What one pod of each pool serves within its routes' objectives: the mean over (a sample of) its ready pods with a
- * latency model of their own ({@link PodThroughput}), up to the largest batch its pods have shown ({@link BatchLimits};
- * the pool remembers it when they are gone), smoothed over the arrival window as arrivals are — one pass's estimate
+ * latency model of their own ({@link PodThroughput}), up to the engine's batch limit ({@link BatchLimit}: declared,
+ * bounded by the KV cache, at least the largest batch its pods have run with a queue, which the pool remembers when they
+ * are gone), smoothed over the arrival window as arrivals are — one pass's estimate
  * moves with the models' latest observations, and a pool near a boundary would flap on it — and kept while no pod can
  * say (a pool at zero remembers what its pods served). The planning thread's own.
  */
@@ -38,14 +40,21 @@ final class PoolThroughputs {
     this.windowSeconds = windowSeconds;
   }
 
-  /** Requests per second per pod, NaN while unknown. */
-  double of(PoolKey pool, List<EndpointState> states, PoolLimits routeLimits, double promptTokens, double dt) {
+  /**
+   * Requests per second per pod, NaN while unknown.
+   *
+   * @param declaredBatch the pool's {@code llmgw.io/max-batch}, 0 when undeclared
+   */
+  double of(PoolKey pool, List<EndpointState> states, PoolLimits routeLimits, double promptTokens, int declaredBatch,
+      double dt) {
     List<String> addresses = new ArrayList<>(states.size());
     states.forEach(s -> addresses.add(s.address()));
-    int limit = Math.max(limits.getOrDefault(pool, 0), batchLimits.of(addresses));
-    if (limit > 0) {
-      limits.put(pool, limit);
+    int learned = Math.max(limits.getOrDefault(pool, 0), batchLimits.of(addresses));
+    if (learned > 0) {
+      limits.put(pool, learned);
     }
+    int limit = BatchLimit.of(declaredBatch, batchLimits.kvCacheTokens(addresses),
+        promptTokens + routeLimits.outputTokens(), learned);
     double estimate = sample(states, routeLimits, limit, promptTokens);
     Double before = smoothed.get(pool);
     if (Double.isNaN(estimate)) {

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * INFaaS's model-autoscaler over pools: each pool gets the fewest pods that serve its demand at its measured throughput
  * per pod with the stated slack, where demand counts the model-less requests that went to a dearer variant only because
- * the cheaper one had no room (so the cheaper pool grows and they move back: the vertical choice, priced), and a rising
+ * the cheaper one had no room (so the cheaper pool grows and they move back: the vertical choice, priced, and taken
+ * only when a request costs less there per pod-hour than where it spilled to), and a rising
  * demand is planned for where it will be once a new pod is ready (its trend over the pool's load time). A missed
  * objective asks for one pod more than the arithmetic. Pods are added at once and taken away only after a lower count
  * has held for the pool's load time plus a hysteresis window, never while one of its objectives is missed (taking a pod
@@ -62,17 +63,21 @@ public final class CapacityPlanner {
 
   /** The plan for these pools now; pools not among them are forgotten. */
   public Plan plan(List<PoolDemand> pools, List<Spill> spills, long nowNanos) {
+    Map<PoolKey, PoolDemand> byKey = new HashMap<>();
+    pools.forEach(d -> byKey.put(d.pool(), d));
+    List<Spill> moving = new ArrayList<>(spills.size());
     Map<PoolKey, Double> shift = new HashMap<>();
     for (Spill s : spills) {
-      shift.merge(s.to(), s.perSecond(), Double::sum);
-      shift.merge(s.from(), -s.perSecond(), Double::sum);
+      if (cheaperThere(byKey.get(s.to()), byKey.get(s.from()))) {
+        moving.add(s);
+        shift.merge(s.to(), s.perSecond(), Double::sum);
+        shift.merge(s.from(), -s.perSecond(), Double::sum);
+      }
     }
-    Map<PoolKey, PoolDemand> byKey = new HashMap<>();
     List<PoolPlan> out = new ArrayList<>(pools.size());
     double now = 0;
     double planned = 0;
     for (PoolDemand d : pools) {
-      byKey.put(d.pool(), d);
       PoolPlan p = planOne(d, Math.max(0, d.arrivalPerSecond() + shift.getOrDefault(d.pool(), 0.0)), nowNanos);
       out.add(p);
       now += d.pods() * d.declared().price();
@@ -80,7 +85,20 @@ public final class CapacityPlanner {
     }
     held.keySet().retainAll(byKey.keySet());
     trends.keySet().retainAll(byKey.keySet());
-    return new Plan(out, moves(spills, byKey), now, planned);
+    return new Plan(out, moves(moving, byKey), now, planned);
+  }
+
+  /**
+   * INFaaS's greedy between horizontal and vertical: spilled requests are planned onto the variant the route prefers
+   * (the cheaper by its declared token cost) only when a request costs no more there in pod-hours, at each pool's
+   * measured throughput per pod; else growing the pool they spilled to is the cheaper way, and they stay its demand.
+   * Either unmeasured: the route's preference.
+   */
+  private static boolean cheaperThere(PoolDemand to, PoolDemand from) {
+    if (to == null || from == null || !to.throughputKnown() || !from.throughputKnown()) {
+      return true;
+    }
+    return to.costPerRequest() <= from.costPerRequest();
   }
 
   private PoolPlan planOne(PoolDemand d, double demand, long nowNanos) {

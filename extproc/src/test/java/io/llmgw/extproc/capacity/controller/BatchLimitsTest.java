@@ -45,4 +45,16 @@ class BatchLimitsTest {
     limits.scraped("nowhere");
     assertThat(limits.of(List.of("nowhere"))).isZero();
   }
+
+  @Test
+  void thePoolsKvCacheIsItsSmallestPodsAndGarbageIsIgnored() {
+    limits.kvCache("a", 65_536);
+    limits.kvCache("b", 32_768);
+    limits.kvCache("c", 0);
+    limits.kvCache("d", -5);
+    assertThat(limits.kvCacheTokens(List.of("a", "b", "c", "d"))).isEqualTo(32_768);
+    assertThat(limits.kvCacheTokens(List.of("c", "d"))).as("nobody said").isZero();
+    limits.retainOnly(Set.of("a"));
+    assertThat(limits.kvCacheTokens(List.of("a", "b"))).isEqualTo(65_536);
+  }
 }

@@ -6,10 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.llmgw.api.ConfigFileLoader;
+import io.llmgw.api.FileModeYaml;
 import io.llmgw.api.PoolKey;
 import io.llmgw.extproc.capacity.core.PoolPlan;
 import io.llmgw.extproc.testing.TestGateway;
+import io.llmgw.picker.latency.LoadSnapshot;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -74,5 +78,32 @@ class CapacityLoopTest {
     assertThat(overdue.reason()).contains("3 of 5 pods not ready after 250 s; load time 60 s");
     assertThat(log()).contains("check that its pods can start");
     assertThat(log()).contains("INFO capacity: pool default/pool 2 -> 5 pods").as("the change of plan, once");
+  }
+
+  /**
+   * vLLM does not publish its --max-num-seqs: without a declaration a pool's throughput is unknown until its pods have
+   * run full with a queue, and the saturation gauge plans it; with {@code llmgw.io/max-batch} the latency model's
+   * throughput counts from the first pass, within what the pods' KV caches hold.
+   */
+  @Test
+  void aDeclaredBatchLimitLetsThePlanUseMeasuredThroughputBeforeAnyQueue() throws Exception {
+    for (int i = 0; i < 200; i++) {
+      for (int pod = 1; pod <= 2; pod++) {
+        g.parts.latency().estimator().observe(address(pod), new LoadSnapshot(0, i % 4, 0), 100, 50 + 10 * (i % 4),
+            10 + i % 4);
+      }
+    }
+    g.allIdle(2);
+    assertThat(pool().reason()).contains("throughput per pod not measured yet");
+    declare("llmgw.io/max-batch: \"8\"");
+    g.allIdle(2);
+    assertThat(pool().reason()).contains("req/s per pod");
+  }
+
+  private void declare(String annotations) throws Exception {
+    String yaml = FileModeYaml.pool("pool", "vllm", TestGateway.PORT)
+        .replace("metadata: {name: pool}", "metadata: {name: pool, annotations: {" + annotations + "}}")
+        + FileModeYaml.pods("pod", "vllm", List.of(address(1), address(2)));
+    g.parts.datastore().apply(ConfigFileLoader.parse("test.yaml", yaml));
   }
 }

@@ -121,6 +121,22 @@ class CapacityPlannerTest {
     });
   }
 
+  /**
+   * The greedy's other branch: the route prefers small (its declared token cost), but a small pod costs 3/h for 2 req/s
+   * (1.5 per 3,600 requests) where a large one costs 4/h for 5 req/s (0.8): growing large is cheaper, so the spill stays
+   * its demand and no move is proposed.
+   */
+  @Test
+  void spilledLoadStaysWhereItWentWhenGrowingThatPoolCostsLessPerRequest() {
+    PoolCapacity pricey = new PoolCapacity(3.0, Duration.ofSeconds(10), 1, 20);
+    Spill spill = new Spill(SUMMARIES, LARGE, SMALL, 10, 0.4);
+    Plan p = planner.plan(List.of(demand(SMALL, pricey, 1, 1.5, 2), demand(LARGE, DEAR, 3, 20, 5)), List.of(spill), 0);
+    assertThat(p.pools().get(0).demandPerSecond()).isEqualTo(1.5);
+    assertThat(p.pools().get(1).demandPerSecond()).isEqualTo(20);
+    assertThat(p.pools().get(1).desired()).isEqualTo(5); // 20 / (5 × 0.8)
+    assertThat(p.moves()).isEmpty();
+  }
+
   @Test
   void aPoolThatMustGrowSoonAfterItShrankFlapsAndWaitsLongerBeforeShrinkingAgain() {
     planner.plan(List.of(demand(SMALL, CHEAP, 5, 38, 10)), List.of(), 0);

@@ -27,7 +27,7 @@ class PlanApplierTest {
 
   static PoolView pool(String name, String target) {
     return new PoolView(new InferencePool("ns", name, Map.of("app", name), List.of(8000), false,
-        new PoolCapacity(1, null, 1, 10, target)), List.of());
+        new PoolCapacity(1, null, 1, 10, target, 0)), List.of());
   }
 
   static PoolPlan plan(String pool, int desired) {
