@@ -15,6 +15,10 @@ import io.llmgw.api.PoolLoad;
  * queue to its saturation detector, which would shed most of it (issue 27: 73–85 % of dispatches refused on an idle
  * pool). The rest of the allowance goes out on the next readings, once the EPP's next scrapes show where the first went.
  *
+ * <p>A pool at zero ({@link PoolLoad#atZero}) has no capacity, but one request wakes it: the EPP holds it while the
+ * capacity plan asks for a pod, so its budget allows one while nothing of it waits in the EPP (an interactive request
+ * waiting wakes it as well) — else a pool only batches use would stay at zero with their lines queued for ever.
+ *
  * @param maxSys the pool's capacity in requests
  * @param allowance batch requests that may be sent on this reading
  * @param headroom what the EPP said the pool takes before it sheds ({@link PoolLoad#headroom}); {@link BudgetGate} also
@@ -29,6 +33,10 @@ public record Budget(int maxSys, double fSys, double fEpp, double baseline, doub
   }
 
   public static Budget of(PoolLoad load, int maxSys, double baseline, double gate) {
+    if (load.atZero()) { // whatever --pool-capacity declares: its pods are not there yet
+      return load.flowWaiting() == 0 && load.sentSinceReport() == 0
+          ? new Budget(maxSys, Double.NaN, Double.NaN, baseline, 0, true, 1, 1) : closed(baseline);
+    }
     if (maxSys <= 0) {
       return closed(baseline);
     }

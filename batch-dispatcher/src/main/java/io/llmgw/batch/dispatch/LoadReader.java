@@ -103,7 +103,12 @@ public final class LoadReader implements AutoCloseable {
         throw new Unreadable(
             "the EPP's load has a pool whose headroom is not a count: " + ClientText.clean(p.toString()));
       }
-      pools.add(new PoolLoad(name, pods, running, waiting, sent, flow, headroom));
+      JsonNode zero = p.get("atZero"); // absent: an older EPP
+      if (zero != null && !zero.isBoolean()) {
+        throw new Unreadable("the EPP's load has a pool whose atZero is not true or false: "
+            + ClientText.clean(p.toString()));
+      }
+      pools.add(new PoolLoad(name, pods, running, waiting, sent, flow, headroom, zero != null && zero.booleanValue()));
     }
     Map<String, String> models = new HashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = root.get("models").fields(); it.hasNext();) {

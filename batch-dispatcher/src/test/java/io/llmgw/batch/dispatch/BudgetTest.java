@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.llmgw.api.PoolLoad;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class BudgetTest {
@@ -43,6 +44,38 @@ class BudgetTest {
     assertThat(past.open()).isFalse();
     assertThat(past.allowance()).isZero();
     assertThat(Budget.of(new PoolLoad("p", 0, 0, 0, 0, 0), 0, 0.05, 0.95).open()).isFalse();
+  }
+
+  /**
+   * Issue 52: a pool at zero has no capacity, but one line wakes it (the EPP holds it while the plan asks for a pod);
+   * one, and only while nothing of it waits in the EPP or is on its way there.
+   */
+  @Test
+  void aPoolAtZeroIsSentOneLineToWakeItAndNoMore() {
+    Budget wake = Budget.of(new PoolLoad("p", 0, 0, 0, 0, 0, 0, true), 0, 0.05, 0.95);
+    assertThat(wake.open()).isTrue();
+    assertThat(wake.allowance()).isEqualTo(1);
+    assertThat(wake.headroom()).isEqualTo(1);
+    assertThat(Budget.of(new PoolLoad("p", 0, 0, 0, 0, 1, 0, true), 0, 0.05, 0.95).allowance())
+        .as("a request already waits for the pod").isZero();
+    assertThat(Budget.of(new PoolLoad("p", 0, 0, 0, 1, 0, 0, true), 0, 0.05, 0.95).allowance()).isZero();
+    assertThat(Budget.of(new PoolLoad("p", 0, 0, 0, 0, 0, 0, true), 64, 0.05, 0.95).allowance())
+        .as("a declared capacity is not there yet").isEqualTo(1);
+    assertThat(Budget.of(new PoolLoad("p", 0, 0, 0, 0, 0, 0, false), 64, 0.05, 0.95).allowance())
+        .as("a pool that may not scale to zero and has no pod: nothing").isZero();
+
+    long[] now = {0};
+    BudgetGate gate = new BudgetGate(0.05, Duration.ofSeconds(1), () -> now[0]);
+    gate.onReading(wake, gate.readingStarts(), 1);
+    assertThat(gate.available(100)).isEqualTo(1);
+    gate.sent(1);
+    assertThat(gate.available(100)).isZero();
+    long asked = gate.readingStarts();
+    gate.onReading(wake, asked, 2);
+    assertThat(gate.available(100)).as("the line sent may still be on its way to the EPP").isZero();
+    now[0] = 2_000_000_000L; // it reached the EPP long ago, and the EPP says nothing of it waits: it was answered
+    gate.onReading(wake, gate.readingStarts(), 3);
+    assertThat(gate.available(100)).isEqualTo(1);
   }
 
   @Test

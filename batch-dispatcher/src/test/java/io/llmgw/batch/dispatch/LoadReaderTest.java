@@ -22,6 +22,11 @@ class LoadReaderTest {
         + "\"waiting\":1,\"sentSinceReport\":2,\"flowWaiting\":0,\"headroom\":7}],\"models\":{}}")
         .getBytes(StandardCharsets.UTF_8));
     assertThat(withRoom.pools().getFirst().headroom()).isEqualTo(7);
+    assertThat(withRoom.pools().getFirst().atZero()).as("an EPP that does not say").isFalse();
+    LoadReport cold = LoadReader.parse(("{\"pools\":[{\"pool\":\"ns/p\",\"pods\":0,\"running\":0,"
+        + "\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0,\"headroom\":0,\"atZero\":true}],\"models\":{}}")
+        .getBytes(StandardCharsets.UTF_8));
+    assertThat(cold.pools().getFirst().atZero()).isTrue();
   }
 
   @ParameterizedTest
@@ -34,7 +39,9 @@ class LoadReaderTest {
       "{\"pools\":[{\"pool\":\"p\",\"pods\":1,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0,"
           + "\"headroom\":-3}],\"models\":{}}",
       "{\"pools\":[{\"pool\":\"p\",\"pods\":1,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0,"
-          + "\"headroom\":\"lots\"}],\"models\":{}}"})
+          + "\"headroom\":\"lots\"}],\"models\":{}}",
+      "{\"pools\":[{\"pool\":\"p\",\"pods\":0,\"running\":0,\"waiting\":0,\"sentSinceReport\":0,\"flowWaiting\":0,"
+          + "\"atZero\":\"yes\"}],\"models\":{}}"})
   void garbageIsUnreadableNeverAGuess(String body) {
     assertThatThrownBy(() -> LoadReader.parse(body.getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(LoadReader.Unreadable.class).hasMessageContaining("load");

@@ -48,7 +48,7 @@ public final class PoolLoadReport {
         }
       }
       pools.add(new PoolLoad(p.key().toString(), pods, running, waiting, sent, flow.waiting(p.key()),
-          saturation.headroom(states)));
+          saturation.headroom(states), states.isEmpty() && PoolView.mayScaleFromZero(List.of(p))));
     }
     Map<String, String> models = new TreeMap<>();
     for (Map.Entry<String, RouteView> r : datastore.topology().routesByModel().entrySet()) {

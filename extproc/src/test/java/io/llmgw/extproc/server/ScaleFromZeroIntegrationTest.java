@@ -15,6 +15,7 @@ import io.llmgw.extproc.flow.core.FlowSettings;
 import io.llmgw.scraper.FakeModelServer;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -54,9 +55,14 @@ class ScaleFromZeroIntegrationTest {
   }
 
   private ExtProcCall send(String model) {
+    return send(model, Map.of());
+  }
+
+  private ExtProcCall send(String model, Map<String, String> headers) {
     ExtProcCall call = h.open();
-    call.send(requestHeaders(Map.of(":method", "POST", ":path", "/v1/chat/completions"), false,
-        BodySendMode.FULL_DUPLEX_STREAMED, null));
+    Map<String, String> all = new HashMap<>(Map.of(":method", "POST", ":path", "/v1/chat/completions"));
+    all.putAll(headers);
+    call.send(requestHeaders(all, false, BodySendMode.FULL_DUPLEX_STREAMED, null));
     call.send(requestBody(ExtProcIntegrationTest.chat(model), true));
     return call;
   }
@@ -88,6 +94,36 @@ class ScaleFromZeroIntegrationTest {
         + FileModeYaml.SEPARATOR + FileModeYaml.pod("cold-0", "cold", "127.0.0.209"));
     ProcessingResponse routed = waiting.next();
     assertThat(setHeader(routed, EppProtocol.DESTINATION)).as(routed.toString()).isEqualTo(coldPod.address());
+    waiting.cancel();
+  }
+
+  /**
+   * A sheddable request (the batch service's) for a pool at zero is not refused as if the pool were full: it waits
+   * like any other, so a pool only batches use wakes; {@code /admin/load} tells the batch service the pool is at zero.
+   */
+  @Test
+  void aSheddableRequestWakesAPoolAtZeroInsteadOfA429() throws Exception {
+    String batch = FileModeYaml.SEPARATOR + """
+        apiVersion: inference.networking.x-k8s.io/v1alpha2
+        kind: InferenceObjective
+        metadata: {name: batch}
+        spec: {priority: -1, poolRef: {name: cold-pool}}
+        """;
+    h = new EppHarness(1, 231, COLD.formatted(8000) + batch, s -> s);
+    assertThat(h.metricsPort("/admin/load")).contains("\"pool\":\"default/cold-pool\"", "\"atZero\":true");
+    ExtProcCall waiting = send("cold-model", Map.of(EppProtocol.OBJECTIVE, "batch"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> {
+      PoolPlan p = coldPlan();
+      return p != null && p.desired() == 1;
+    });
+    assertThat(waiting.answered()).as("held, not shed").isFalse();
+    coldPod = new FakeModelServer("127.0.0.232", 0);
+    coldPod.setModels("cold-model", List.of());
+    Files.writeString(h.configFile, h.yaml(EppHarness.ROUTES) + COLD.formatted(coldPod.port()) + batch
+        + FileModeYaml.SEPARATOR + FileModeYaml.pod("cold-0", "cold", "127.0.0.232"));
+    ProcessingResponse routed = waiting.next();
+    assertThat(setHeader(routed, EppProtocol.DESTINATION)).as(routed.toString()).isEqualTo(coldPod.address());
+    assertThat(h.metricsPort("/admin/load")).contains("\"atZero\":false");
     waiting.cancel();
   }
 
