@@ -11,6 +11,7 @@ import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.store.StoredFile;
+import io.llmgw.batch.upload.FilePurposes;
 import io.llmgw.batch.upload.Uploads;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Context;
@@ -26,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
 public final class BatchApi {
   private static final Logger LOG = LoggerFactory.getLogger(BatchApi.class);
   private static final LogSampler FAILURES = LogSampler.everyTenSeconds();
-  private static final Set<String> ENDPOINTS = Set.of("/v1/chat/completions", "/v1/completions", "/v1/embeddings");
+  /** What OpenAI's Batch API accepts that a model server behind this gateway answers (not moderations, images, videos). */
+  private static final List<String> ENDPOINTS = List.of("/v1/responses", "/v1/chat/completions", "/v1/completions",
+      "/v1/embeddings");
   private static final String WINDOW = "24h";
   private static final long WINDOW_SECONDS = 24 * 3600;
   private static final int MAX_METADATA = 16;
@@ -193,7 +195,8 @@ public final class BatchApi {
     String endpoint = body.path("endpoint").asText("");
     String window = body.path("completion_window").asText("");
     if (!ENDPOINTS.contains(endpoint)) {
-      invalid(ctx, "endpoint must be one of " + ENDPOINTS, "endpoint");
+      invalid(ctx, "endpoint must be one of " + String.join(", ", ENDPOINTS) + ", the endpoints of OpenAI's Batch API "
+          + "that the gateway's model servers answer", "endpoint");
       return;
     }
     if (!WINDOW.equals(window)) {
@@ -205,8 +208,9 @@ public final class BatchApi {
       notFound(ctx, "file", fileId);
       return;
     }
-    if (!"batch".equals(input.purpose())) {
-      invalid(ctx, "the input file must have purpose 'batch'", "input_file_id");
+    if (!FilePurposes.BATCH.equals(input.purpose())) {
+      invalid(ctx, "the input file " + input.id() + " was uploaded with purpose '" + ClientText.clean(input.purpose())
+          + "'; a batch's input must be uploaded with purpose 'batch'", "input_file_id");
       return;
     }
     Map<String, String> metadata = new LinkedHashMap<>();

@@ -34,7 +34,9 @@ final class FileTransfer {
         notFound.run();
       } else {
         StoredFile f = found.result().get();
-        HttpServerResponse response = ctx.response().putHeader("content-type", "application/jsonl")
+        boolean lines = f.purpose().startsWith("batch"); // input, output and error files are JSON Lines
+        HttpServerResponse response = ctx.response()
+            .putHeader("content-type", lines ? "application/jsonl" : "application/octet-stream")
             .putHeader("content-length", Long.toString(f.bytes()));
         sendNext(ctx, response, new FileContentReader(store, f));
       }

@@ -10,8 +10,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * An upload's content on its way into the store, checked as UTF-8 as it passes (a batch file is JSON Lines): once a
- * byte is not, nothing more is written and {@link #text()} says so. Holds a piece of the store's and 64 KiB.
+ * An upload's content on its way into the store, checked as UTF-8 as it passes (a batch file is JSON Lines; files of
+ * other purposes may be anything, so the bytes are written whatever they are and {@link #text()} says whether they
+ * were text). Holds a piece of the store's and 64 KiB.
  */
 final class TextPieces extends OutputStream {
   private final FileContentWriter out;
@@ -32,7 +33,11 @@ final class TextPieces extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) {
-    while (len > 0 && !malformed) {
+    if (malformed) {
+      out.write(b, off, len);
+      return;
+    }
+    while (len > 0) {
       int n = Math.min(len, pending.remaining());
       out.write(b, off, n);
       pending.put(b, off, n);

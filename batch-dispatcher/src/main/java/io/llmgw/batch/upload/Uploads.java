@@ -104,8 +104,7 @@ public final class Uploads implements AutoCloseable {
           case "purpose" -> {
             ByteArrayOutputStream text = new ByteArrayOutputStream();
             if (parts.copyPart(text, MAX_PURPOSE_BYTES) < 0) {
-              return new Outcome.Refused(400, "purpose must be 'batch' (the only purpose this service stores)",
-                  "purpose");
+              return new Outcome.Refused(400, FilePurposes.REFUSAL, "purpose");
             }
             purpose = text.toString(StandardCharsets.UTF_8);
           }
@@ -127,16 +126,16 @@ public final class Uploads implements AutoCloseable {
           }
         }
       }
-      if (!"batch".equals(purpose)) {
-        return new Outcome.Refused(400, "purpose must be 'batch' (the only purpose this service stores)", "purpose");
+      if (!FilePurposes.known(purpose)) {
+        return new Outcome.Refused(400, FilePurposes.REFUSAL, "purpose");
       }
       if (content == null) {
         return new Outcome.Refused(400, "send exactly one file, in the multipart field 'file'", "file");
       }
-      if (!content.text()) {
+      if (FilePurposes.BATCH.equals(purpose) && !content.text()) {
         return new Outcome.Refused(400, "the file is not UTF-8 text (a batch file is JSON Lines)", "file");
       }
-      StoredFile stored = new StoredFile(file.id(), "batch", safeName.apply(filename), content.size(),
+      StoredFile stored = new StoredFile(file.id(), purpose, safeName.apply(filename), content.size(),
           file.createdAt(), file.owner());
       writer.publish(stored.purpose(), stored.filename(), stored.createdAt(), stored.owner());
       published = true;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.llmgw.api.FileModeYaml;
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.shared.BatchSettings;
@@ -16,6 +17,7 @@ import io.llmgw.sim.http.SimPods;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,6 +101,51 @@ class OpenAiNodeSdkTest {
       } finally {
         Files.deleteIfExists(script);
       }
+    }
+  }
+
+  /**
+   * Issue 53: the Vercel AI SDK's requests (the Responses API, its default for openai(model)) run as a batch through
+   * the OpenAI SDK's files and batches, end to end: the gateway, the batch service, simulated pods on 127.0.0.79-80.
+   */
+  @Test
+  void theVercelAiSdksResponsesRequestsRunAsABatch(@TempDir Path dir) throws Exception {
+    assumeTrue(Gateways.onPath("node") && Files.isDirectory(CHECKS.resolve("node_modules").resolve("ai")),
+        "node or the pinned SDKs are not installed (.ci/run installs both)");
+    SimPods pods = SimPods.start(SimConfig.builder().adapters(Gateways.ADAPTERS).loras(2, 2).build(), 2,
+        "127.0.0.79", 8000);
+    Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, List.of(Gateways.BASE, "sql-lora", "chat-lora"));
+    Files.writeString(config, FileModeYaml.SEPARATOR + """
+        apiVersion: inference.networking.x-k8s.io/v1alpha2
+        kind: InferenceObjective
+        metadata: {name: batch}
+        spec: {priority: -100, poolRef: {name: sim-pool}}
+        """, StandardOpenOption.APPEND);
+    int batchPort = LoopbackPorts.free();
+    try (Rig rig = Rig.start(pods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
+        ProxySettings.defaults().withListener("127.0.0.1", 0).withBatchService("127.0.0.1:" + batchPort));
+        BatchService batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
+            .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + rig.proxyPort())
+            .withStore("sqlite:" + dir.resolve("batch.db")), Clock.systemUTC())) {
+      String out = node("sdk-batches.mjs", "http://127.0.0.1:" + rig.proxyPort() + "/v1", "sql-lora");
+      JsonNode seen = new ObjectMapper().readTree(out.lines().reduce((a, b) -> b).orElseThrow());
+
+      assertThat(seen.get("liveText").asText()).isNotBlank();
+      assertThat(seen.get("urls")).as("the SDK's default API").allSatisfy(u -> assertThat(u.asText())
+          .isEqualTo("/v1/responses"));
+      assertThat(seen.get("status").asText()).as(out).isEqualTo("completed");
+      assertThat(seen.get("counts").get("completed").asInt()).as(out).isEqualTo(2);
+      assertThat(seen.get("counts").get("failed").asInt()).isZero();
+      assertThat(seen.get("answers")).hasSize(2).allSatisfy(a -> {
+        assertThat(a.get("status").asInt()).isEqualTo(200);
+        assertThat(a.get("object").asText()).isEqualTo("response");
+        assertThat(a.get("model").asText()).as("the route's name, as to a live client").isEqualTo("sql-lora");
+        assertThat(a.get("text").asText()).isNotBlank();
+      });
+      assertThat(seen.get("imagePurpose").asText()).isEqualTo("user_data");
+      assertThat(seen.get("imageBytes").asInt()).isEqualTo(6);
+      assertThat(seen.get("refused").get("status").asInt()).isEqualTo(400);
+      assertThat(seen.get("refused").get("message").asText()).contains("purpose 'batch'");
     }
   }
 }
