@@ -20,8 +20,9 @@ final class QuickstartBatch {
   private final int lines;
   private String id;
 
-  QuickstartBatch(String frontDoor, int lines) {
-    this.client = new BatchClient(frontDoor);
+  /** @param bearer the tenant's key the batch is submitted with; null without tenants */
+  QuickstartBatch(String frontDoor, int lines, String bearer) {
+    this.client = new BatchClient(frontDoor, bearer);
     this.lines = lines;
   }
 

@@ -10,10 +10,12 @@ import io.llmgw.batch.BatchService;
 import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.tenancy.controller.TenancySettings;
 import io.llmgw.loadgen.OpenLoopRun;
 import io.llmgw.loadgen.PoolStats;
 import io.llmgw.loadgen.Rig;
 import io.llmgw.loadgen.RunResult;
+import io.llmgw.loadgen.Workload;
 import io.llmgw.picker.config.PolicyShorthand;
 import io.llmgw.picker.scorers.LoraPackingScorer;
 import io.llmgw.sim.http.SimPods;
@@ -81,7 +83,13 @@ final class QuickstartCommand implements Callable<Integer> {
       description = "Requests in the batch submitted during the demonstration; 0 for none (default: ${DEFAULT-VALUE}).")
   int batchLines;
 
+  @Option(names = "--tenants", description = "Two example tenants: API keys (printed once), a budget each, the "
+      + "demonstration's routes shared between them, the batch service acting for them; the report shows what each "
+      + "spent.")
+  boolean tenants;
+
   private Path examplesDir;
+  private QuickstartTenants tenantKeys;
   /** Where the configuration moved to other addresses lives (removed at exit); null when it did not move. */
   private Path movedDir;
 
@@ -114,6 +122,14 @@ final class QuickstartCommand implements Callable<Integer> {
         Path moved = movedDir.resolve(file.getFileName());
         file = QuickstartAddresses.relocate(file, moved, ips, port);
         plan = QuickstartPlan.from(ConfigFileLoader.load(file), maxLoras);
+      }
+      if (tenants) {
+        if (movedDir == null) {
+          movedDir = Files.createTempDirectory("llmgw-quickstart");
+          file = Files.copy(file, movedDir.resolve(file.getFileName()));
+        }
+        tenantKeys = QuickstartTenants.create(movedDir, file);
+        ConfigFileLoader.load(file); // the budgets beside the file's routes
       }
       policyName = PolicyShorthand.parse(policy);
       listenHost = listen.substring(0, listen.lastIndexOf(':'));
@@ -173,6 +189,14 @@ final class QuickstartCommand implements Callable<Integer> {
     settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
     int batchPort = ephemeralPorts ? LoopbackPorts.free() : BatchSettings.defaults().endpoints().port();
     settings = settings.withListen(settings.listen().withBatchStatus("127.0.0.1:" + batchPort));
+    BatchSettings.Access batchAccess = BatchSettings.Access.OPEN;
+    Workload workload = plan.workload();
+    if (tenantKeys != null) {
+      settings = settings.withTenancy(new TenancySettings(tenantKeys.keysFile(), null, Duration.ofSeconds(5)));
+      batchAccess = new BatchSettings.Access(tenantKeys.keysFile(), null,
+          tenantKeys.key(QuickstartTenants.BATCH_SERVICE), null);
+      workload = tenantKeys.share(workload);
+    }
     ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort)
         .withBatchService("127.0.0.1:" + batchPort);
     Path batchDir = Files.createTempDirectory("llmgw-quickstart-batch");
@@ -181,7 +205,7 @@ final class QuickstartCommand implements Callable<Integer> {
         BatchService batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
             .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://" + listenHost + ":"
                 + (envoy != null ? 8080 : rig.proxyPort()))
-            .withStore("sqlite:" + batchDir.resolve("batch.db")), Clock.systemUTC())) {
+            .withStore("sqlite:" + batchDir.resolve("batch.db")).withAccess(batchAccess), Clock.systemUTC())) {
       int port = envoyProcess != null ? 8080 : rig.proxyPort();
       out.printf("  EPP (policy %s): ext_proc 127.0.0.1:%d, health :%d, metrics http://127.0.0.1:%d/metrics%n",
           policyName.cliName(), rig.epp().grpcPort(), rig.epp().healthPort(), rig.epp().metricsPort());
@@ -190,15 +214,19 @@ final class QuickstartCommand implements Callable<Integer> {
           listenHost, port);
       out.printf("  batch service (OpenAI Files and Batches API): http://%s:%d/v1/batches, its own port %d%n",
           listenHost, port, batches.port());
+      String bearer = tenantKeys == null ? null : tenantKeys.key(QuickstartTenants.HEAVY);
+      if (tenantKeys != null) {
+        tenantKeys.print(out, workload);
+      }
       out.printf("%nDemonstration: %d streaming chat requests at %.0f/s over %s%n", requests, rate,
-          plan.workload().models());
-      QuickstartBatch batch = new QuickstartBatch("http://" + listenHost + ":" + port, batchLines);
+          workload.models());
+      QuickstartBatch batch = new QuickstartBatch("http://" + listenHost + ":" + port, batchLines, bearer);
       if (batchLines > 0) {
         // the base model: a batch for adapters would compete with interactive traffic for the pods' LoRA slots
         batch.submit(out, List.of(plan.sim().model()));
       }
       ProgressBar bar = new ProgressBar(out, requests, System.console() != null);
-      RunResult result = new OpenLoopRun(listenHost, port, plan.workload(), rate, requests / rate, 7, 1024, 60)
+      RunResult result = new OpenLoopRun(listenHost, port, workload, rate, requests / rate, 7, 1024, 60)
           .run(bar::update);
       QuickstartReport.print(out, result, PoolStats.of(rig.pods()), plan.sheddable());
       batch.report(out);
@@ -209,10 +237,12 @@ final class QuickstartCommand implements Callable<Integer> {
       StatusCommand.printBatches(batches.dispatcher().status(), "127.0.0.1:" + batches.port(), table);
       table.flush();
       out.printf("%nTry it yourself:%n  curl -s http://%s:%d/v1/chat/completions -H 'content-type: application/json' "
-          + "\\%n    -d '{\"model\":\"%s\",\"max_tokens\":20,\"messages\":[{\"role\":\"user\",\"content\":"
-          + "\"Hello\"}]}'%n", listenHost, port, plan.exampleModel());
-      out.printf("  curl -s http://%s:%d/v1/models   # the routes; pod metrics: curl -s http://%s:%d/metrics%n",
-          listenHost, port, plan.podIps().getFirst(), plan.port());
+          + "%s\\%n    -d '{\"model\":\"%s\",\"max_tokens\":20,\"messages\":[{\"role\":\"user\",\"content\":"
+          + "\"Hello\"}]}'%n", listenHost, port, bearer == null ? "" : "-H 'authorization: Bearer " + bearer + "' ",
+          plan.exampleModel());
+      out.printf("  curl -s http://%s:%d/v1/models %s  # the routes; pod metrics: curl -s http://%s:%d/metrics%n",
+          listenHost, port, bearer == null ? "" : "-H 'authorization: Bearer " + bearer + "'", plan.podIps().getFirst(),
+          plan.port());
       out.printf("%nEdit %s while this runs: valid changes apply live.%n", file);
       return serve(out, stop);
     } finally {

@@ -30,6 +30,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** As a new user would: the packaged {@code ./llmgw} launcher, run as its own process. */
@@ -154,6 +156,39 @@ class LauncherIT {
       for (java.net.ServerSocket s : taken) {
         s.close();
       }
+    }
+  }
+
+  /**
+   * Issue 53: tenants in one command. Two tenants' keys printed once, their budgets beside the routes, the
+   * demonstration sent with their keys, the batch submitted as one of them and sent by the batch service on its behalf,
+   * and what each spent in the report.
+   */
+  @Test
+  void quickstartWithTenantsServesTwoTenantsAndTheirBatchAndShowsWhatEachSpent() throws Exception {
+    Launched launched = launch(true, "quickstart", "--tenants", "--first-ip", "127.0.0.161", "--listen",
+        "127.0.0.1:0", "--ephemeral-ports", "--requests", "60", "--rate", "30", "--batch-lines", "12", "--duration",
+        "0s");
+    Process p = launched.process();
+    try {
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(out + launched.errors()).isZero();
+      assertThat(out).containsPattern("team-a  sk-llmgw-[A-Za-z0-9_-]{32}  \\(weight 2")
+          .containsPattern("team-b  sk-llmgw-[A-Za-z0-9_-]{32}  \\(40,000 tokens a minute")
+          .containsPattern("60 requests: \\d+ ok, \\d+ shed by design, 0 errors")
+          .containsPattern("12 requests: 12 completed, 0 failed")
+          .containsPattern("-H 'authorization: Bearer sk-llmgw-");
+      assertThat(out).contains("TENANT");
+      Matcher rows = Pattern.compile("(?m)^(team-[ab]) +(\\d+)").matcher(out);
+      List<String> spent = new ArrayList<>();
+      while (rows.find()) {
+        assertThat(Long.parseLong(rows.group(2))).as("%s spent tokens: %s", rows.group(1), out).isPositive();
+        spent.add(rows.group(1));
+      }
+      assertThat(spent).as(out).containsExactlyInAnyOrder("team-a", "team-b");
+    } finally {
+      p.destroyForcibly();
     }
   }
 

@@ -22,10 +22,17 @@ public final class BatchClient implements AutoCloseable {
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final String base;
+  private final String bearer;
 
   /** @param baseUrl the gateway's (or the batch service's) base URL, e.g. http://127.0.0.1:8080 */
   public BatchClient(String baseUrl) {
+    this(baseUrl, null);
+  }
+
+  /** @param bearer the API key sent as {@code Authorization: Bearer}, naming the tenant; null for none */
+  public BatchClient(String baseUrl, String bearer) {
     this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.bearer = bearer;
   }
 
   /** Uploads {@code jsonl} with purpose {@code batch}; returns the file id. */
@@ -55,8 +62,8 @@ public final class BatchClient implements AutoCloseable {
   }
 
   public String content(String fileId) throws IOException, InterruptedException {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/files/" + fileId + "/content"))
-        .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = http.send(authorized(HttpRequest.newBuilder(URI.create(base + "/v1/files/" + fileId
+        + "/content"))).timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
       throw new IOException("GET file " + fileId + " answered " + r.statusCode() + ": " + r.body());
     }
@@ -75,8 +82,12 @@ public final class BatchClient implements AutoCloseable {
     }
   }
 
+  private HttpRequest.Builder authorized(HttpRequest.Builder r) {
+    return bearer == null ? r : r.header("authorization", "Bearer " + bearer);
+  }
+
   private JsonNode call(HttpRequest.Builder r) throws IOException, InterruptedException {
-    HttpResponse<String> resp = http.send(r.timeout(Duration.ofSeconds(30)).build(),
+    HttpResponse<String> resp = http.send(authorized(r).timeout(Duration.ofSeconds(30)).build(),
         HttpResponse.BodyHandlers.ofString());
     if (resp.statusCode() != 200) {
       throw new IOException(resp.request().method() + " " + resp.request().uri().getPath() + " answered "
