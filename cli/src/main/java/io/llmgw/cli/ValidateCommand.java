@@ -5,6 +5,7 @@ import io.llmgw.api.ConfigChanges;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.ConfigFileLoader;
 import io.llmgw.api.GatewayConfig;
+import io.llmgw.api.keys.ApiKeys;
 import io.llmgw.extproc.Components;
 import io.llmgw.extproc.EppSettings;
 import io.llmgw.extproc.observe.EppMetrics;
@@ -25,6 +26,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -40,11 +42,18 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = "Check configuration files as the EPP reads them, without starting anything: a gateway file (what "
-        + "serve --config and quickstart read) or a plugin file (kind: EndpointPickerConfig, serve --plugins-config). "
-        + "Exit 0 when every file is valid; 1 with each problem (file, document, field, line and column).")
+        + "serve --config and quickstart read), a plugin file (kind: EndpointPickerConfig, serve --plugins-config) or "
+        + "an API keys file (--api-keys-file); several together as one deployment. Exit 0 when every file is valid "
+        + "and they fit together; 1 with each problem (file, document, field, line and column).")
 public final class ValidateCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", arity = "1..*", description = "Files to check.")
   List<Path> files;
+
+  @Option(names = "--batch-objective", paramLabel = "NAME",
+      description = "The deployment runs the batch service naming this InferenceObjective (llmgw batch --objective, "
+          + "usually batch): check every pool defines it below priority 0, and that a keys file given has a key "
+          + "acting for others.")
+  String batchObjective;
 
   @Option(names = "--against", paramLabel = "FILE",
       description = "A gateway file running now: also say what the checked file would change (routes added, removed, "
@@ -53,6 +62,9 @@ public final class ValidateCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;
+
+  private final List<GatewayConfig> gateways = new ArrayList<>();
+  private final List<ApiKeys> keyFiles = new ArrayList<>();
 
   @Override
   public Integer call() {
@@ -70,12 +82,25 @@ public final class ValidateCommand implements Callable<Integer> {
         bad++;
       }
     }
+    if (bad == 0 && (!keyFiles.isEmpty() || batchObjective != null)) {
+      List<String> problems = DeploymentChecks.problems(gateways, keyFiles, batchObjective);
+      problems.forEach(p -> err.println("llmgw validate: the files together: " + p));
+      DeploymentChecks.notes(gateways, keyFiles).forEach(n -> out.println("note: " + n));
+      if (problems.isEmpty()) {
+        out.println("together: " + (batchObjective == null ? "consistent"
+            : "consistent, the batch objective '" + batchObjective + "' sheddable on every pool"));
+      }
+      bad += problems.size();
+    }
     out.flush();
     err.flush();
     return bad == 0 ? 0 : 1;
   }
 
   private String check(Path file) throws ConfigException {
+    if (isKeysFile(file)) {
+      return checkKeys(file);
+    }
     if (isPluginFile(file)) {
       List<String> warnings = new ArrayList<>();
       SchedulingConfig config = PluginConfigFile.load(file, warnings::add);
@@ -84,6 +109,7 @@ public final class ValidateCommand implements Callable<Integer> {
           + (warnings.isEmpty() ? "" : "; " + String.join("; ", warnings));
     }
     GatewayConfig config = ConfigFileLoader.load(file);
+    gateways.add(config);
     String counts = config.pools().size() + " pools, " + config.routes().size() + " routes, "
         + config.objectives().size() + " objectives, " + config.pods().size() + " pods";
     if (against == null) {
@@ -91,6 +117,23 @@ public final class ValidateCommand implements Callable<Integer> {
     }
     return "valid (" + counts + "); against " + against + ": "
         + ConfigChanges.between(ConfigFileLoader.load(against), config).describe();
+  }
+
+  /** An API keys file (--api-keys-file) as the EPP and the batch service read it: every entry must be well-formed. */
+  private String checkKeys(Path file) {
+    ApiKeys.Reading r;
+    try {
+      r = ApiKeys.read(Files.readString(file));
+    } catch (IOException e) {
+      throw new IllegalArgumentException(file + ": not a keys file: " + e.getMessage(), e);
+    }
+    if (!r.refused().isEmpty()) {
+      throw new IllegalArgumentException(file + ": " + r.refused().size() + " entr" + (r.refused().size() == 1 ? "y"
+          : "ies") + " would be left out: " + String.join("; ", r.refused()));
+    }
+    keyFiles.add(r.keys());
+    return "valid keys file (" + r.keys().size() + " keys for tenants " + new TreeSet<>(r.keys().tenants())
+        + (r.keys().anyActsForOthers() ? "; one acts for others" : "") + ")";
   }
 
   /** A plugin's refusal with the line and column of the parameter it refused, when it is one. */
@@ -108,6 +151,10 @@ public final class ValidateCommand implements Callable<Integer> {
     } catch (IOException | UncheckedIOException e) {
       return "";
     }
+  }
+
+  private static boolean isKeysFile(Path file) {
+    return readable(file).lines().anyMatch(l -> l.startsWith("keys:"));
   }
 
   /** A file that cannot be read is not one: the gateway file's loader then says why. */

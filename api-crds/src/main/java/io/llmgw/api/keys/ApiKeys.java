@@ -55,6 +55,11 @@ public final class ApiKeys {
         .collect(Collectors.toUnmodifiableSet());
   }
 
+  /** Whether some key may act for other tenants (a batch service's own key). */
+  public boolean anyActsForOthers() {
+    return byHash.values().stream().anyMatch(Holder::actsForOthers);
+  }
+
   /** The tenants the keys name. */
   public Set<String> tenants() {
     return tenants;
