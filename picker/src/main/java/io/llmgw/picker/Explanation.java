@@ -11,8 +11,21 @@ import java.util.Map;
  * List, Explanation)} only when a caller passes one: a decision nobody asks about records and allocates nothing.
  */
 public final class Explanation {
-  /** The addresses a filter kept (all of them when it kept all). */
-  public record Filtered(String filter, List<String> kept) {}
+  /**
+   * The addresses a filter kept (all of them when it kept all), of how many it was given, and how many went on to the
+   * next step: a preference filter that keeps none passes its candidates on (best effort).
+   */
+  public record Filtered(String filter, List<String> kept, int considered, int passedOn) {
+    /** "kept 1 of 4", or "kept none of 4 (best effort: all 4 go on)": a line a newcomer reads right. */
+    public String text() {
+      if (!kept.isEmpty()) {
+        return filter + " kept " + kept.size() + " of " + considered;
+      }
+      return filter + " kept none of " + considered + (passedOn == 0 ? ""
+          : passedOn == considered ? " (best effort: all " + considered + " go on)"
+          : " (best effort: " + passedOn + " go on)");
+    }
+  }
 
   /** A scorer's weight and its score for each candidate, by address. */
   public record Scored(String scorer, double weight, Map<String, Double> scores) {}
@@ -38,8 +51,8 @@ public final class Explanation {
     candidates = addresses(pool);
   }
 
-  void filtered(PluginId filter, List<EndpointState> kept) {
-    filters.add(new Filtered(filter.toString(), addresses(kept)));
+  void filtered(PluginId filter, List<EndpointState> kept, int considered, int passedOn) {
+    filters.add(new Filtered(filter.toString(), addresses(kept), considered, passedOn));
   }
 
   void scored(PluginId scorer, double weight, List<EndpointState> candidates, double[] scores) {

@@ -95,17 +95,21 @@ public final class SchedulingProfile {
       }
       List<EndpointState> kept = filter(f.plugin(), request, candidates);
       mark = lap(timing, f, mark);
-      if (explain != null) {
-        explain.filtered(f.id(), kept);
-      }
+      int considered = candidates.size();
       if (kept.isEmpty()) {
         PickOutcome.NoEndpoint none = f.plugin().whyNone(request, candidates);
         if (none != null) {
+          if (explain != null) {
+            explain.filtered(f.id(), kept, considered, 0);
+          }
           return explained(explain, none);
         }
         candidates = f.plugin().bestEffort(request, candidates);
       } else {
         candidates = kept;
+      }
+      if (explain != null) {
+        explain.filtered(f.id(), kept, considered, candidates.size());
       }
     }
     int n = candidates.size();

@@ -55,7 +55,8 @@ class SchedulingProfileTest {
     Explanation.Snapshot s = explain.snapshot();
     assertThat(s.candidates()).containsExactly("127.0.0.1:8000", "127.0.0.2:8000", "127.0.0.3:8000");
     assertThat(s.filters()).as("filters that apply to the request").containsExactly(new Explanation.Filtered(
-        "fresh-metrics-filter", s.candidates()));
+        "fresh-metrics-filter", s.candidates(), 3, 3));
+    assertThat(s.filters().getFirst().text()).isEqualTo("fresh-metrics-filter kept 3 of 3");
     assertThat(s.scorers()).extracting(Explanation.Scored::scorer).containsExactly("queue-scorer",
         "kv-cache-utilization-scorer", "prefix-cache-scorer", "lora-affinity-scorer");
     Explanation.Scored queue = s.scorers().getFirst();

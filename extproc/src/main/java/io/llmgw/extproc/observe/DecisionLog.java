@@ -81,8 +81,7 @@ public final class DecisionLog {
     Explanation.Snapshot s = e.schedule();
     if (s != null) {
       for (Explanation.Filtered f : s.filters()) {
-        out.append("; ").append(f.filter()).append(" kept ").append(f.kept().size()).append('/')
-            .append(s.candidates().size());
+        out.append("; ").append(f.text());
       }
       for (Explanation.Scored sc : s.scorers()) {
         out.append("; ").append(sc.scorer()).append(" x").append(sc.weight()).append(' ')

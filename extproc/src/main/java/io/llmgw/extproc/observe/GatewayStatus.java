@@ -69,9 +69,11 @@ public final class GatewayStatus {
    * @param tenants each tenant with a budget: what it spent (every replica's) against its limits, what waits here
    * @param cache per pool, the prompt tokens predicted cached on the pods picked against what the engines reported
    * @param capacity the capacity plan: per pool the pods it should have and why, and the moves between variants
+   * @param requestsToJudge recent requests an objective needs before a shortfall counts as missed (a pool's verdict
+   *     and its routes' say the same)
    */
   public record Report(List<PoolScaling> pools, List<RouteStatus> routes, List<ConfigHistory.Change> configuration,
-      List<TenantRow> tenants, List<CacheTally.Row> cache, Plan capacity) {}
+      List<TenantRow> tenants, List<CacheTally.Row> cache, Plan capacity, long requestsToJudge) {}
 
   /**
    * A report at most a second old: one Prometheus scrape reads it for several gauges, and building it reads every
@@ -111,6 +113,6 @@ public final class GatewayStatus {
       pools.add(desired == null ? gauge : gauge.withDesired(desired));
     }
     return new Report(pools, routes, datastore.history().recent(), List.copyOf(tenants.rows().values()),
-        cache.rows(), plan);
+        cache.rows(), plan, settings.minRequestsForScaling());
   }
 }

@@ -113,7 +113,8 @@ class AdminAccessTest {
           assertThat(decision).as("a wrong token sees nothing").isEmpty();
         } else {
           assertThat(decision).hasValueSatisfying(o -> assertThat(o.getHeader().getRawValue().toStringUtf8())
-              .startsWith("routed to 127.0.0.234:").contains("fresh-metrics-filter kept 1/1").doesNotContain("t0ken"));
+              .startsWith("routed to 127.0.0.234:").contains("fresh-metrics-filter kept 1 of 1")
+              .doesNotContain("t0ken"));
         }
         call.cancel();
       }
