@@ -289,8 +289,11 @@ class BatchEndToEndTest {
     assertThat(cancelled.status()).isIn(Batch.Status.CANCELLING, Batch.Status.CANCELLED,
         Batch.Status.COMPLETED);
     assertThatThrownBy(() -> client.batches().retrieve("batch_nope")).isInstanceOf(NotFoundException.class);
-    assertThatThrownBy(() -> client.files().create(FileCreateParams.builder().file("x".getBytes(StandardCharsets.UTF_8))
-        .purpose(FilePurpose.FINE_TUNE).build())).isInstanceOf(BadRequestException.class)
-        .hasMessageContaining("purpose");
+    // issue 53: a file of another purpose OpenAI defines is stored, and refused as a batch's input naming why
+    FileObject tuning = client.files().create(FileCreateParams.builder().file("x".getBytes(StandardCharsets.UTF_8))
+        .purpose(FilePurpose.FINE_TUNE).build());
+    assertThat(tuning.purpose()).isEqualTo(FileObject.Purpose.FINE_TUNE);
+    assertThatThrownBy(() -> create(tuning)).isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("purpose 'fine-tune'").hasMessageContaining("purpose 'batch'");
   }
 }
