@@ -79,7 +79,18 @@ class StatusPageTest {
         chat(rig.proxyPort(), i % 2 == 0 ? "sql-lora" : Gateways.BASE);
       }
       chat(rig.proxyPort(), "sql-lora", "x-request-id", "page-trace-32", "x-llmgw-explain", "1");
+      HttpResponse<String> unknown = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + rig.proxyPort() + "/v1/chat/completions")).header("content-type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"no-such-model\",\"messages\":[{\"role\":\"user\","
+              + "\"content\":\"hi\"}]}"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(unknown.statusCode()).isEqualTo(404);
       String first = dom(url, 2500);
+      assertThat(first).as("issue 53: a pod's adapters in GPU slots (of its max_lora), then the ones only registered")
+          .containsPattern("<td class=\"list\">sql-lora \\(1 of 2\\)</td><td class=\"list\">chat-lora</td>");
+      assertThat(first).as("issue 53: errors and refusals by route, status and reason")
+          .containsPattern("(?s)<table id=\"failures\">.*<td>\\(no route\\)</td><td class=\"num\">404</td>"
+              + "<td>model_not_found</td><td class=\"num bad\">1</td>");
       assertThat(first).as("issue 32: the decision the request asked to be explained").contains("page-trace-32")
           .containsPattern("<td[^>]*>page-trace-32</td>(<td[^>]*>[^<]*</td>){3}<td class=\"ok\">routed</td>")
           .contains("fresh-metrics-filter kept ");

@@ -43,6 +43,11 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
   private final Counter requests = Counter.builder().name("llmgw_requests_total")
       .help("Requests by requested model, target, priority and HTTP status (or cancelled/error/incomplete)")
       .labelNames("model", "target", "priority", "code").register(registry);
+  private final Counter failures = Counter.builder().name("llmgw_request_failures_total")
+      .help(
+          "Requests not answered 2xx, by requested model, HTTP status (or cancelled/error/incomplete) and reason: the "
+              + "EPP's error code when it answered itself, from_pod when the pod did, ended_early when the stream ended first")
+      .labelNames("model", "code", "reason").register(registry);
   // On the request path: classic buckets only and no exemplars, so an observation is a bucket search and two adds
   private final Histogram decision = Histogram.builder().name("llmgw_decision_duration_seconds")
       .help("Time to route one request once its body is complete")
@@ -303,6 +308,11 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
 
   public void requestDone(String model, String target, String priority, String code) {
     requests.labelValues(model, target, priority, code).inc();
+  }
+
+  /** @param reason an {@code ErrorCode}'s wire name or one of ours: a fixed set, never a client's value */
+  public void requestFailed(String model, String code, String reason) {
+    failures.labelValues(model, code, reason).inc();
   }
 
   /** @param decision a {@code PrefillChoice.Outcome} label: a fixed set, never a client's value */

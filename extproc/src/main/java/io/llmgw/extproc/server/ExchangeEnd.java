@@ -42,7 +42,7 @@ final class ExchangeEnd {
     ctx.moveTo(RequestState.ANSWERED);
     ctx.cancelWait();
     out.onNext(Frames.immediate(reply, ctx.requestId()));
-    deps.director().done(ctx, new Completion(Integer.toString(reply.status()), null, null));
+    deps.director().done(ctx, new Completion(Integer.toString(reply.status()), null, null, reply.code().wire()));
   }
 
   /** A 200 the EPP gives itself (the model list, health). */

@@ -5,7 +5,8 @@ import io.llmgw.extproc.request.Completion;
 import io.llmgw.extproc.request.RequestContext;
 
 /**
- * Every request is counted once, by model, target, priority and code; a routed one's token usage too. Labels come
+ * Every request is counted once, by model, target, priority and code, and once more by reason when it failed; a routed
+ * one's token usage too. Labels come
  * from the configuration (the route's model and target, the priority of the request's objective or route), never from
  * what a client sent; a request refused before its route or target was known has those labels empty.
  */
@@ -30,6 +31,10 @@ public final class RequestMetrics implements ResponseHook {
     String target = ctx.choice() == null ? "" : ctx.choice().target();
     String priority = ctx.route() == null ? "" : Integer.toString(ctx.priority());
     metrics.requestDone(ctx.routeModel(), target, priority, completion.code());
+    if (completion.failed()) {
+      metrics.requestFailed(ctx.routeModel(), completion.code(), completion.reason() != null ? completion.reason()
+          : Character.isDigit(completion.code().charAt(0)) ? "from_pod" : "ended_early");
+    }
     if (ctx.lease() == null) {
       return;
     }
