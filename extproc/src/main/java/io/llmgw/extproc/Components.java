@@ -18,6 +18,7 @@ import io.llmgw.extproc.objectives.metrics.ObjectiveMetrics;
 import io.llmgw.extproc.observe.DecisionLog;
 import io.llmgw.extproc.observe.EppMetrics;
 import io.llmgw.extproc.observe.GatewayStatus;
+import io.llmgw.extproc.observe.TrafficHistory;
 import io.llmgw.extproc.observe.Vitals;
 import io.llmgw.extproc.observe.tracing.Tracing;
 import io.llmgw.extproc.plugins.EppPlugins;
@@ -127,7 +128,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,
         decisions);
     GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker, tenants,
-        cacheTally, capacity::plan);
+        cacheTally, capacity::plan, new TrafficHistory(metrics.registry(), clock));
     metrics.watch(datastore, saturation, clock);
     metrics.watchAdapters(adapters, datastore);
     FlowMetrics.watch(metrics.registry(), flow, status);

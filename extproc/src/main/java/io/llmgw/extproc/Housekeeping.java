@@ -1,5 +1,6 @@
 package io.llmgw.extproc;
 
+import io.llmgw.extproc.observe.TrafficHistory;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,8 @@ final class Housekeeping {
     long idleSweep = Math.min(1_000, settings.requests().idleTimeout().toMillis() / 4);
     scheduler.scheduleWithFixedDelay(this::expireIdleStreams, idleSweep, idleSweep, TimeUnit.MILLISECONDS);
     parts.capacity().start(scheduler);
+    scheduler.scheduleWithFixedDelay(parts.status().history()::sample, 0, TrafficHistory.EVERY_MILLIS,
+        TimeUnit.MILLISECONDS);
     if (settings.adapters().copyScaling()) {
       long tick = settings.copies().tick().toMillis();
       scheduler.scheduleWithFixedDelay(parts.copyScaler()::tick, tick, tick, TimeUnit.MILLISECONDS);

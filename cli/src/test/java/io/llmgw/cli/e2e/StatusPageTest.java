@@ -85,6 +85,9 @@ class StatusPageTest {
               + "\"content\":\"hi\"}]}"))
           .build(), HttpResponse.BodyHandlers.ofString());
       assertThat(unknown.statusCode()).isEqualTo(404);
+      assertThat(dom(url, 1000)).as("issue 53: a page that just opened (one read of its own) draws the minutes "
+          + "before it from the EPP's history").containsPattern("<svg id=\"rate-chart\"[^>]*>(<line[^>]*></line>){2}"
+              + "<text[^>]*>[0-9.]+ /s</text><text[^>]*>0</text><text[^>]*>\\d+ s ago</text><text[^>]*>now</text><polyline");
       String first = dom(url, 2500);
       assertThat(first).as("issue 53: a pod's adapters in GPU slots (of its max_lora), then the ones only registered")
           .containsPattern("<td class=\"list\">sql-lora \\(1 of 2\\)</td><td class=\"list\">chat-lora</td>");

@@ -37,6 +37,7 @@ public final class AdminHandler implements HttpHandler {
   private static final String DECISIONS = "/admin/decisions";
   private static final String BATCH = "/admin/batch";
   private static final String CAPACITY = "/admin/capacity";
+  private static final String HISTORY = "/admin/history";
   private static final String ENSURE = ":ensureLoaded";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -100,6 +101,8 @@ public final class AdminHandler implements HttpHandler {
         send(ex, 200, status.report());
       } else if (path.equals(CAPACITY) && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, status.recent().capacity());
+      } else if (path.equals(HISTORY) && ex.getRequestMethod().equals("GET")) {
+        send(ex, 200, Map.of("everyMillis", TrafficHistory.EVERY_MILLIS, "samples", status.history().samples()));
       } else if (path.equals("/admin/pods") && ex.getRequestMethod().equals("GET")) {
         send(ex, 200, pods.report());
       } else if (path.equals(DECISIONS) && ex.getRequestMethod().equals("GET")) {
@@ -130,7 +133,8 @@ public final class AdminHandler implements HttpHandler {
         }
       } else {
         send(ex, 404, Map.of("error", "no such admin resource: " + ex.getRequestMethod() + " " + path
-            + " (try GET /status, GET " + STATUS + ", GET " + CAPACITY + ", GET /admin/pods, GET " + LOAD + ", GET "
+            + " (try GET /status, GET " + STATUS + ", GET " + CAPACITY + ", GET " + HISTORY + ", GET /admin/pods, GET "
+            + LOAD + ", GET "
             + DECISIONS
             + "?id=, GET " + BATCH + ", GET "
             + PREFIX + " or POST "

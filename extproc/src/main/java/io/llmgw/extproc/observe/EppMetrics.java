@@ -44,9 +44,7 @@ public final class EppMetrics implements ScrapeListener, AdapterEvents {
       .help("Requests by requested model, target, priority and HTTP status (or cancelled/error/incomplete)")
       .labelNames("model", "target", "priority", "code").register(registry);
   private final Counter failures = Counter.builder().name("llmgw_request_failures_total")
-      .help(
-          "Requests not answered 2xx, by requested model, HTTP status (or cancelled/error/incomplete) and reason: the "
-              + "EPP's error code when it answered itself, from_pod when the pod did, ended_early when the stream ended first")
+      .help("Requests not answered 2xx, by model, status and reason (the EPP's error code, from_pod, ended_early)")
       .labelNames("model", "code", "reason").register(registry);
   // On the request path: classic buckets only and no exemplars, so an observation is a bucket search and two adds
   private final Histogram decision = Histogram.builder().name("llmgw_decision_duration_seconds")

@@ -43,13 +43,16 @@ public final class GatewayStatus {
   private final TenantBudgets tenants;
   private final CacheTally cache;
   private final Supplier<Plan> capacity;
+  private final TrafficHistory history;
   private volatile Recent recent;
 
   private record Recent(Report report, long builtNanos) {}
 
   public GatewayStatus(Datastore datastore, SaturationDetector saturation, FlowControl flow, LatencyTracker latency,
-      ObjectiveSettings settings, Ticker ticker, TenantBudgets tenants, CacheTally cache, Supplier<Plan> capacity) {
+      ObjectiveSettings settings, Ticker ticker, TenantBudgets tenants, CacheTally cache, Supplier<Plan> capacity,
+      TrafficHistory history) {
     this.capacity = capacity;
+    this.history = history;
     this.tenants = tenants;
     this.cache = cache;
     this.datastore = datastore;
@@ -87,6 +90,11 @@ public final class GatewayStatus {
       recent = r;
     }
     return r.report;
+  }
+
+  /** The request and time-to-first-token totals of the last minutes, for the status page's charts. */
+  public TrafficHistory history() {
+    return history;
   }
 
   /** The report as of now. */
