@@ -50,6 +50,11 @@ final class ListenOptions {
       + "(default: none).")
   String batchStatus;
 
+  @Option(names = "--front-door", paramLabel = "URL", description = "The base URL clients send to (Envoy's listener, "
+      + "e.g. http://gateway.example:8080), shown on the status page: the EPP sits behind it and cannot know it "
+      + "(default: none).")
+  String frontDoor;
+
   /** The listen flags over the defaults, on the host {@code --bind} names, else the mode's own. */
   ListenSettings listen(ListenSettings defaults, boolean cluster, ServerTls tls, boolean metricsTls) {
     String host = bind != null ? bind : cluster ? "0.0.0.0" : "127.0.0.1";
@@ -60,6 +65,6 @@ final class ListenOptions {
       throw new IllegalArgumentException("cannot read a token file: " + e.getMessage());
     }
     return defaults.on(host, grpcPort, healthPort, metricsPort).withAdmin(access).withTls(tls, metricsTls)
-        .withStopping(drainPeriod, shutdownGrace).withBatchStatus(batchStatus);
+        .withStopping(drainPeriod, shutdownGrace).withBatchStatus(batchStatus).withFrontDoor(frontDoor);
   }
 }

@@ -188,7 +188,10 @@ final class QuickstartCommand implements Callable<Integer> {
         LoraPackingScorer.DEFAULT_PENDING_THRESHOLD);
     settings = ephemeralPorts ? settings.onLoopbackEphemeralPorts() : settings.onLoopback();
     int batchPort = ephemeralPorts ? LoopbackPorts.free() : BatchSettings.defaults().endpoints().port();
-    settings = settings.withListen(settings.listen().withBatchStatus("127.0.0.1:" + batchPort));
+    // a free port chosen here, not by the proxy, so that the status page can name the front door
+    int frontPort = envoy != null ? 8080 : listenPort == 0 ? LoopbackPorts.free() : listenPort;
+    settings = settings.withListen(settings.listen().withBatchStatus("127.0.0.1:" + batchPort)
+        .withFrontDoor("http://" + listenHost + ":" + frontPort));
     BatchSettings.Access batchAccess = BatchSettings.Access.OPEN;
     Workload workload = plan.workload();
     if (tenantKeys != null) {
@@ -197,7 +200,7 @@ final class QuickstartCommand implements Callable<Integer> {
           tenantKeys.key(QuickstartTenants.BATCH_SERVICE), null);
       workload = tenantKeys.share(workload);
     }
-    ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, listenPort)
+    ProxySettings proxySettings = envoy != null ? null : ProxySettings.defaults().withListener(listenHost, frontPort)
         .withBatchService("127.0.0.1:" + batchPort);
     Path batchDir = Files.createTempDirectory("llmgw-quickstart-batch");
     try (Rig rig = Rig.start(pods, settings, proxySettings);

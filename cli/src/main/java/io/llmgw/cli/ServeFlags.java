@@ -17,6 +17,7 @@ final class ServeFlags {
       Map.entry("listen.peerService", "--peers-service"),
       Map.entry("listen.peers", "--peers"),
       Map.entry("listen.batchStatus", "--batch-status"),
+      Map.entry("listen.frontDoor", "--front-door"),
       Map.entry("listen.peerSecretFile", "--peers-secret-file"),
       Map.entry("listen.peersInsecure", "--peers-insecure"),
       Map.entry("traces.sampleRatio", "--trace-sample-ratio"),

@@ -128,7 +128,7 @@ public record Components(Datastore datastore, EppMetrics metrics, Adapters adapt
     Director director = new Director(pipeline, datastore, saturation, flow, ticker, timings, metrics::decisionNanos,
         decisions);
     GatewayStatus status = new GatewayStatus(datastore, saturation, flow, latency, s.objectives(), ticker, tenants,
-        cacheTally, capacity::plan, new TrafficHistory(metrics.registry(), clock));
+        cacheTally, capacity::plan, new TrafficHistory(metrics.registry(), clock), s.listen().frontDoor());
     metrics.watch(datastore, saturation, clock);
     metrics.watchAdapters(adapters, datastore);
     FlowMetrics.watch(metrics.registry(), flow, status);

@@ -24,10 +24,12 @@ import java.util.List;
  * @param peerService cluster mode: the EPP's own Service, whose ready endpoints are the peers too; null for none
  * @param peerKey what peers prove to each other: a shared secret, or the explicit opt-out; required with peers
  * @param batchStatus the batch service's address (host:port), whose queues the status page shows; null for none
+ * @param frontDoor the base URL clients use (Envoy's listener or the dev proxy), which the status page shows: the EPP
+ *     sits behind it and cannot know it; null for none
  */
 public record ListenSettings(String bindHost, int grpcPort, int healthPort, int metricsPort, Duration keepAlivePermit,
     Duration drainPeriod, Duration shutdownGrace, AdminAccess admin, ServerTls tls, boolean metricsTls,
-    List<String> peers, String peerService, PeerKey peerKey, String batchStatus) {
+    List<String> peers, String peerService, PeerKey peerKey, String batchStatus, String frontDoor) {
   public ListenSettings {
     for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
       if (port < 0 || port > 65535) {
@@ -54,41 +56,46 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
     if (batchStatus != null && !batchStatus.matches("[^\\s/:@?#]+:\\d{1,5}")) {
       throw new SettingException("listen.batchStatus", "takes host:port, not '" + batchStatus + "'");
     }
+    if (frontDoor != null && !frontDoor.matches("https?://[^\\s/@?#]+(:\\d{1,5})?/?")) {
+      throw new SettingException("listen.frontDoor", "takes a base URL such as http://gateway.example:8080, not '"
+          + frontDoor + "'");
+    }
   }
 
   public static ListenSettings defaults() {
     return new ListenSettings("0.0.0.0", 9002, 9003, 9090, Duration.ofSeconds(10), Duration.ofSeconds(5),
-        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null, PeerKey.NONE, null);
+        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null, PeerKey.NONE, null,
+        null);
   }
 
   public ListenSettings on(String host, int grpc, int health, int metrics) {
     return new ListenSettings(host, grpc, health, metrics, keepAlivePermit, drainPeriod, shutdownGrace, admin, tls,
-        metricsTls, peers, peerService, peerKey, batchStatus);
+        metricsTls, peers, peerService, peerKey, batchStatus, frontDoor);
   }
 
   public ListenSettings withAdmin(AdminAccess access) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        access, tls, metricsTls, peers, peerService, peerKey, batchStatus);
+        access, tls, metricsTls, peers, peerService, peerKey, batchStatus, frontDoor);
   }
 
   public ListenSettings withTls(ServerTls serverTls, boolean overMetricsToo) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, serverTls, overMetricsToo, peers, peerService, peerKey, batchStatus);
+        admin, serverTls, overMetricsToo, peers, peerService, peerKey, batchStatus, frontDoor);
   }
 
   public ListenSettings withPeers(List<String> others) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, others, peerService, peerKey, batchStatus);
+        admin, tls, metricsTls, others, peerService, peerKey, batchStatus, frontDoor);
   }
 
   public ListenSettings withPeerService(String service) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, service, peerKey, batchStatus);
+        admin, tls, metricsTls, peers, service, peerKey, batchStatus, frontDoor);
   }
 
   public ListenSettings withPeerKey(PeerKey key) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, peerService, key, batchStatus);
+        admin, tls, metricsTls, peers, peerService, key, batchStatus, frontDoor);
   }
 
   /** Whether this replica has peers to watch and serve. */
@@ -107,11 +114,16 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
 
   public ListenSettings withStopping(Duration drain, Duration grace) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drain, grace, admin, tls,
-        metricsTls, peers, peerService, peerKey, batchStatus);
+        metricsTls, peers, peerService, peerKey, batchStatus, frontDoor);
   }
 
   public ListenSettings withBatchStatus(String address) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, peerService, peerKey, address);
+        admin, tls, metricsTls, peers, peerService, peerKey, address, frontDoor);
+  }
+
+  public ListenSettings withFrontDoor(String url) {
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
+        admin, tls, metricsTls, peers, peerService, peerKey, batchStatus, url);
   }
 }

@@ -66,7 +66,8 @@ class StatusPageTest {
     assumeTrue(Gateways.onPath("chromium"), "chromium is not installed (.ci/run installs it)");
     int batchPort = LoopbackPorts.free();
     try (Rig rig = Gateways.start("127.0.0.231", 2, true,
-        s -> s.withListen(s.listen().withBatchStatus("127.0.0.1:" + batchPort)));
+        s -> s.withListen(s.listen().withBatchStatus("127.0.0.1:" + batchPort)
+            .withFrontDoor("http://127.0.0.1:8080")));
         BatchService batch = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
             .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + rig.proxyPort())
             .withStore("sqlite:" + batchDir.resolve("batch.db")), Clock.systemUTC())) {
@@ -89,6 +90,8 @@ class StatusPageTest {
           + "before it from the EPP's history").containsPattern("<svg id=\"rate-chart\"[^>]*>(<line[^>]*></line>){2}"
               + "<text[^>]*>[0-9.]+ /s</text><text[^>]*>0</text><text[^>]*>\\d+ s ago</text><text[^>]*>now</text><polyline");
       String first = dom(url, 2500);
+      assertThat(first).as("issue 53: the front door's address, as --front-door declares it")
+          .contains("<div id=\"front-door\" class=\"muted\">Clients send to http://127.0.0.1:8080/v1");
       assertThat(first).as("issue 53: a pod's adapters in GPU slots (of its max_lora), then the ones only registered")
           .containsPattern("<td class=\"list\">sql-lora \\(1 of 2\\)</td><td class=\"list\">chat-lora</td>");
       assertThat(first).as("issue 53: errors and refusals by route, status and reason")

@@ -44,15 +44,17 @@ public final class GatewayStatus {
   private final CacheTally cache;
   private final Supplier<Plan> capacity;
   private final TrafficHistory history;
+  private final String frontDoor;
   private volatile Recent recent;
 
   private record Recent(Report report, long builtNanos) {}
 
   public GatewayStatus(Datastore datastore, SaturationDetector saturation, FlowControl flow, LatencyTracker latency,
       ObjectiveSettings settings, Ticker ticker, TenantBudgets tenants, CacheTally cache, Supplier<Plan> capacity,
-      TrafficHistory history) {
+      TrafficHistory history, String frontDoor) {
     this.capacity = capacity;
     this.history = history;
+    this.frontDoor = frontDoor;
     this.tenants = tenants;
     this.cache = cache;
     this.datastore = datastore;
@@ -74,9 +76,10 @@ public final class GatewayStatus {
    * @param capacity the capacity plan: per pool the pods it should have and why, and the moves between variants
    * @param requestsToJudge recent requests an objective needs before a shortfall counts as missed (a pool's verdict
    *     and its routes' say the same)
+   * @param frontDoor the base URL clients send to, as {@code --front-door} declares it; null when undeclared
    */
   public record Report(List<PoolScaling> pools, List<RouteStatus> routes, List<ConfigHistory.Change> configuration,
-      List<TenantRow> tenants, List<CacheTally.Row> cache, Plan capacity, long requestsToJudge) {}
+      List<TenantRow> tenants, List<CacheTally.Row> cache, Plan capacity, long requestsToJudge, String frontDoor) {}
 
   /**
    * A report at most a second old: one Prometheus scrape reads it for several gauges, and building it reads every
@@ -121,6 +124,6 @@ public final class GatewayStatus {
       pools.add(desired == null ? gauge : gauge.withDesired(desired));
     }
     return new Report(pools, routes, datastore.history().recent(), List.copyOf(tenants.rows().values()),
-        cache.rows(), plan, settings.minRequestsForScaling());
+        cache.rows(), plan, settings.minRequestsForScaling(), frontDoor);
   }
 }
