@@ -10,6 +10,7 @@ import io.llmgw.batch.BatchService;
 import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.extproc.EppSettings;
+import io.llmgw.extproc.observe.GatewayStatus;
 import io.llmgw.extproc.tenancy.controller.TenancySettings;
 import io.llmgw.loadgen.OpenLoopRun;
 import io.llmgw.loadgen.PoolStats;
@@ -236,7 +237,10 @@ final class QuickstartCommand implements Callable<Integer> {
       out.printf("%nPools, routes and batch queues, as `./llmgw status --epp 127.0.0.1:%d --batch 127.0.0.1:%d` "
           + "shows them:%n", rig.epp().metricsPort(), batches.port());
       PrintWriter table = new PrintWriter(out);
-      StatusCommand.print(rig.epp().status(), table);
+      GatewayStatus.Report report = rig.epp().status();
+      StatusCommand.print(report, table);
+      table.flush();
+      QuickstartVerdicts.explain(out, report);
       StatusCommand.printBatches(batches.dispatcher().status(), "127.0.0.1:" + batches.port(), table);
       table.flush();
       out.printf("%nTry it yourself:%n  curl -s http://%s:%d/v1/chat/completions -H 'content-type: application/json' "
