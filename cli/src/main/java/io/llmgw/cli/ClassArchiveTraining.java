@@ -19,7 +19,7 @@ public final class ClassArchiveTraining {
     Path examples = Path.of(args.length > 0 ? args[0] : "examples");
     run("--help");
     run("status", "--epp", "127.0.0.1:1", "--batch", "127.0.0.1:1");
-    for (String file : new String[] {"pool.yaml", "plugins-scorers.yaml"}) {
+    for (String file : new String[] {"pool.yaml", "quickstart.yaml", "plugins-scorers.yaml"}) {
       if (Files.isRegularFile(examples.resolve(file))) {
         run("validate", examples.resolve(file).toString());
       }
