@@ -29,7 +29,8 @@ public final class BatchIdlePoolRun {
   public static void main(String[] args) throws Exception {
     int lines = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
-    SimConfig sim = BatchRun.pods(seed);
+    int seqs = args.length > 2 ? Integer.parseInt(args[2]) : BatchRun.SEQS;
+    SimConfig sim = BatchRun.pods(seed, seqs);
     double capacity = PriorityRun.capacity(sim, 56);
     Path dir = Files.createTempDirectory("llmgw-batch-idle");
     SimPods pods = SimPods.start(sim, BatchRun.PODS, "127.0.0.11", 8000);

@@ -50,8 +50,12 @@ public final class BatchRun {
 
   /** The pool's pods: {@link #SEQS} sequences, decode 20 ms + 1 ms per running sequence, no adapters. */
   static SimConfig pods(long seed) {
+    return pods(seed, SEQS);
+  }
+
+  static SimConfig pods(long seed, int seqs) {
     return SimConfig.builder().adapters(List.of()).loras(1, 1)
-        .capacity(SEQS, 1024, SimConfig.defaults().numGpuBlocks()).decode(20, 1.0).seed(seed).build();
+        .capacity(seqs, 1024, SimConfig.defaults().numGpuBlocks()).decode(20, 1.0).seed(seed).build();
   }
 
   public static void main(String[] args) throws Exception {
