@@ -48,6 +48,34 @@ class OpenAiNodeSdkTest {
     return out;
   }
 
+  /** Two simulated pods from {@code firstIp}, the EPP, the dev proxy and the batch service behind it; closes all. */
+  private record WithBatches(Rig rig, BatchService batches) implements AutoCloseable {
+    static WithBatches start(Path dir, String firstIp, String extraYaml) throws Exception {
+      SimPods pods = SimPods.start(SimConfig.builder().adapters(Gateways.ADAPTERS).loras(2, 2).build(), 2, firstIp,
+          8000);
+      Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, List.of(Gateways.BASE, "sql-lora", "chat-lora"));
+      Files.writeString(config, extraYaml, StandardOpenOption.APPEND);
+      int batchPort = LoopbackPorts.free();
+      Rig rig = Rig.start(pods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
+          ProxySettings.defaults().withListener("127.0.0.1", 0).withBatchService("127.0.0.1:" + batchPort));
+      try {
+        return new WithBatches(rig, BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
+            .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + rig.proxyPort())
+            .withStore("sqlite:" + dir.resolve("batch.db")), Clock.systemUTC()));
+      } catch (Exception | Error e) {
+        rig.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() throws Exception {
+      try (rig) {
+        batches.close();
+      }
+    }
+  }
+
   @Test
   void theNodeSdksDefaultEmbeddingsAndAStreamedResponsesCallWork() throws Exception {
     assumeTrue(Gateways.onPath("node") && Files.isDirectory(CHECKS.resolve("node_modules").resolve("openai")),
@@ -83,15 +111,8 @@ class OpenAiNodeSdkTest {
     int start = readme.indexOf("```js\n", readme.indexOf("## Try every endpoint")) + "```js\n".length();
     String block = readme.substring(start, readme.indexOf("```", start));
     assertThat(block).contains("http://127.0.0.1:8080/v1");
-    SimPods pods = SimPods.start(SimConfig.builder().adapters(Gateways.ADAPTERS).loras(2, 2).build(), 2,
-        "127.0.0.76", 8000);
-    Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, List.of(Gateways.BASE, "sql-lora", "chat-lora"));
-    int batchPort = LoopbackPorts.free();
-    try (Rig rig = Rig.start(pods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
-        ProxySettings.defaults().withListener("127.0.0.1", 0).withBatchService("127.0.0.1:" + batchPort));
-        BatchService batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
-            .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + rig.proxyPort())
-            .withStore("sqlite:" + dir.resolve("batch.db")), Clock.systemUTC())) {
+    try (WithBatches gateway = WithBatches.start(dir, "127.0.0.76", "")) {
+      Rig rig = gateway.rig();
       // beside node_modules, where the import resolves; removed whatever happens
       Path script = Files.writeString(CHECKS.resolve("readme-" + ProcessHandle.current().pid() + ".mjs"),
           block.replace("http://127.0.0.1:8080/v1", "http://127.0.0.1:" + rig.proxyPort() + "/v1"));
@@ -112,22 +133,14 @@ class OpenAiNodeSdkTest {
   void theVercelAiSdksResponsesRequestsRunAsABatch(@TempDir Path dir) throws Exception {
     assumeTrue(Gateways.onPath("node") && Files.isDirectory(CHECKS.resolve("node_modules").resolve("ai")),
         "node or the pinned SDKs are not installed (.ci/run installs both)");
-    SimPods pods = SimPods.start(SimConfig.builder().adapters(Gateways.ADAPTERS).loras(2, 2).build(), 2,
-        "127.0.0.79", 8000);
-    Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, List.of(Gateways.BASE, "sql-lora", "chat-lora"));
-    Files.writeString(config, FileModeYaml.SEPARATOR + """
+    String batchObjective = FileModeYaml.SEPARATOR + """
         apiVersion: inference.networking.x-k8s.io/v1alpha2
         kind: InferenceObjective
         metadata: {name: batch}
         spec: {priority: -100, poolRef: {name: sim-pool}}
-        """, StandardOpenOption.APPEND);
-    int batchPort = LoopbackPorts.free();
-    try (Rig rig = Rig.start(pods, EppSettings.defaults(config).onLoopbackEphemeralPorts(),
-        ProxySettings.defaults().withListener("127.0.0.1", 0).withBatchService("127.0.0.1:" + batchPort));
-        BatchService batches = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
-            .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + rig.proxyPort())
-            .withStore("sqlite:" + dir.resolve("batch.db")), Clock.systemUTC())) {
-      String out = node("sdk-batches.mjs", "http://127.0.0.1:" + rig.proxyPort() + "/v1", "sql-lora");
+        """;
+    try (WithBatches gateway = WithBatches.start(dir, "127.0.0.79", batchObjective)) {
+      String out = node("sdk-batches.mjs", "http://127.0.0.1:" + gateway.rig().proxyPort() + "/v1", "sql-lora");
       JsonNode seen = new ObjectMapper().readTree(out.lines().reduce((a, b) -> b).orElseThrow());
 
       assertThat(seen.get("liveText").asText()).isNotBlank();
