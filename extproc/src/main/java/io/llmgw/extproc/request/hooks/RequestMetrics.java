@@ -33,7 +33,8 @@ public final class RequestMetrics implements ResponseHook {
     metrics.requestDone(ctx.routeModel(), target, priority, completion.code());
     if (completion.failed()) {
       metrics.requestFailed(ctx.routeModel(), completion.code(), completion.reason() != null ? completion.reason()
-          : Character.isDigit(completion.code().charAt(0)) ? "from_pod" : "ended_early");
+          : !completion.code().isEmpty() && Character.isDigit(completion.code().charAt(0)) ? "from_pod"
+          : "ended_early");
     }
     if (ctx.lease() == null) {
       return;

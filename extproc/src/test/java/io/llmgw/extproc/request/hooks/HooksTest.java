@@ -124,6 +124,21 @@ class HooksTest {
     assertThat(counter("llmgw_tokens").getDataPoints()).hasSize(2);
   }
 
+  /** Issue 53: failures counted once more by why, for the status page: the EPP's own code, the pod's, a cut stream. */
+  @Test
+  void failuresAreCountedByReasonAndSuccessesAreNot() {
+    RequestMetrics metrics = new RequestMetrics(g.parts.metrics());
+    metrics.onDone(Contexts.arrived(g, "nope"), new Completion("404", null, null, "model_not_found"));
+    metrics.onDone(Contexts.resolved(g, "chat-lora"), new Completion("500", null, null));
+    metrics.onDone(Contexts.resolved(g, "chat-lora"), new Completion("cancelled", null, null));
+    metrics.onDone(Contexts.resolved(g, "chat-lora"), new Completion("", null, null));
+    metrics.onDone(Contexts.resolved(g, "chat-lora"), new Completion("200", null, null));
+    assertThat(counter("llmgw_request_failures").getDataPoints()).extracting(d -> d.getLabels().get("model") + "|"
+        + d.getLabels().get("code") + "|" + d.getLabels().get("reason") + "|" + (long) d.getValue())
+        .containsExactlyInAnyOrder("|404|model_not_found|1", "chat-lora|500|from_pod|1",
+            "chat-lora|cancelled|ended_early|1", "chat-lora||ended_early|1");
+  }
+
   private CounterSnapshot counter(String name) {
     return (CounterSnapshot) g.parts.metrics().registry().scrape().stream()
         .filter(m -> m.getMetadata().getName().equals(name)).findFirst().orElseThrow();
