@@ -448,35 +448,6 @@ class BatchServiceTest {
     assertThat(api.get("/v1/batches?limit=0").status()).isEqualTo(400);
   }
 
-  /**
-   * Issue 53: every purpose OpenAI's Files API accepts is stored (an SDK may upload for any), as it came, text or not;
-   * only a {@code batch} file is a batch's input, and using another says why.
-   */
-  @Test
-  void filesOfEveryOpenAiPurposeAreStoredAndOnlyBatchFilesStartABatch() throws Exception {
-    byte[] image = {(byte) 0x89, 'P', 'N', 'G', 0, (byte) 0xff, (byte) 0xfe};
-    ApiClient.Reply stored = api.upload("user_data", image);
-    assertThat(stored.status()).as(stored.text()).isEqualTo(200);
-    assertThat(stored.json().get("purpose").asText()).isEqualTo("user_data");
-    assertThat(stored.json().get("bytes").asLong()).isEqualTo(image.length);
-    String id = stored.json().get("id").asText();
-    ApiClient.Reply back = api.get("/v1/files/" + id + "/content");
-    assertThat(back.headers().firstValue("content-type")).hasValue("application/octet-stream");
-    assertThat(api.get("/v1/files?purpose=user_data").json().get("data")).singleElement()
-        .satisfies(f -> assertThat(f.get("id").asText()).isEqualTo(id));
-    for (String p : List.of("assistants", "fine-tune", "vision", "evals")) {
-      assertThat(api.upload(p, lines(1)).status()).as(p).isEqualTo(200);
-    }
-    ApiClient.Reply refused = api.post("/v1/batches", "{\"input_file_id\":\"" + id + "\",\"endpoint\":"
-        + "\"/v1/responses\",\"completion_window\":\"24h\"}");
-    assertThat(refused.status()).isEqualTo(400);
-    assertThat(refused.json().get("error").get("param").asText()).isEqualTo("input_file_id");
-    assertThat(refused.json().get("error").get("message").asText()).contains("'user_data'", "purpose 'batch'");
-    ApiClient.Reply moderations = api.post("/v1/batches", "{\"input_file_id\":\"" + id + "\",\"endpoint\":"
-        + "\"/v1/moderations\",\"completion_window\":\"24h\"}");
-    assertThat(moderations.json().get("error").get("message").asText()).contains("/v1/responses", "model servers");
-  }
-
   /** Issue 32, item 6: every answer of the batch port, errors and metrics included, carries the browser headers. */
   @Test
   void everyAnswerCarriesTheSecurityHeaders() throws Exception {
