@@ -56,7 +56,7 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
     if (batchStatus != null && !batchStatus.matches("[^\\s/:@?#]+:\\d{1,5}")) {
       throw new SettingException("listen.batchStatus", "takes host:port, not '" + batchStatus + "'");
     }
-    if (frontDoor != null && !frontDoor.matches("https?://[^\\s/@?#]+(:\\d{1,5})?/?")) {
+    if (frontDoor != null && !frontDoor.matches("https?://[^\\s/@?#:]+(:\\d{1,5})?/?")) {
       throw new SettingException("listen.frontDoor", "takes a base URL such as http://gateway.example:8080, not '"
           + frontDoor + "'");
     }

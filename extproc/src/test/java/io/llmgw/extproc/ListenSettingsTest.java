@@ -21,6 +21,20 @@ class ListenSettingsTest {
     }
   }
 
+  /** Issue 53: the front door the status page names is a base URL, or refused naming the flag's setting. */
+  @Test
+  void aFrontDoorMustBeAnHttpBaseUrl() {
+    ListenSettings d = ListenSettings.defaults();
+    assertThat(d.withFrontDoor("http://127.0.0.1:8080").frontDoor()).isEqualTo("http://127.0.0.1:8080");
+    assertThat(d.withFrontDoor("https://gateway.example/").frontDoor()).isEqualTo("https://gateway.example/");
+    assertThat(d.withFrontDoor(null).frontDoor()).isNull();
+    for (String garbage : new String[] {"127.0.0.1:8080", "ftp://h", "http://", "http://h:port", "http://h:123456",
+        "http://user@h:1", "http://h:1/v1", "http://a b", "<script>"}) {
+      assertThatThrownBy(() -> d.withFrontDoor(garbage)).as(garbage)
+          .hasMessageContaining("listen.frontDoor").hasMessageContaining("base URL");
+    }
+  }
+
   @Test
   void anOtlpEndpointMustBeAnHttpAddressWithAHost() {
     TraceSettings off = TraceSettings.off();
