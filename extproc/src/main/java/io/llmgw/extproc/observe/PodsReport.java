@@ -14,8 +14,7 @@ import java.util.Map;
 /**
  * {@code GET /admin/pods}: every pod as the EPP sees it now, pool by pool: whether its metrics are fresh and how old,
  * its queue and KV-cache use as it reported them, what this EPP sent it since, the adapters in its GPU slots, registered
- * and loading. The
- * status page's pod table.
+ * and loading. The status page's pod table.
  */
 public final class PodsReport {
   private final Datastore datastore;
