@@ -23,19 +23,22 @@ import io.llmgw.api.PoolLoad;
  * @param allowance batch requests that may be sent on this reading
  * @param headroom what the EPP said the pool takes before it sheds ({@link PoolLoad#headroom}); {@link BudgetGate} also
  *     counts against it what may still be on its way to the EPP
+ * @param seen the requests the EPP counted for the pool: at its pods, sent there since their reports, or held in flow
+ *     control; a line of ours in flight beyond these has not reached the EPP yet ({@link BudgetGate})
  */
 public record Budget(int maxSys, double fSys, double fEpp, double baseline, double d, boolean open, int allowance,
-    int headroom) {
+    int headroom, long seen) {
 
   /** Nothing may be sent: no reading, a pool without capacity, or a gateway that said it is full. */
   public static Budget closed(double baseline) {
-    return new Budget(0, Double.NaN, Double.NaN, baseline, 0, false, 0, 0);
+    return new Budget(0, Double.NaN, Double.NaN, baseline, 0, false, 0, 0, 0);
   }
 
   public static Budget of(PoolLoad load, int maxSys, double baseline, double gate) {
+    long seen = (long) load.running() + load.waiting() + load.sentSinceReport() + load.flowWaiting();
     if (load.atZero()) { // whatever --pool-capacity declares: its pods are not there yet
       return load.flowWaiting() == 0 && load.sentSinceReport() == 0
-          ? new Budget(maxSys, Double.NaN, Double.NaN, baseline, 0, true, 1, 1) : closed(baseline);
+          ? new Budget(maxSys, Double.NaN, Double.NaN, baseline, 0, true, 1, 1, seen) : closed(baseline);
     }
     if (maxSys <= 0) {
       return closed(baseline);
@@ -46,6 +49,6 @@ public record Budget(int maxSys, double fSys, double fEpp, double baseline, doub
     double d = 1 - used;
     boolean open = used <= gate + 1e-9 && load.waiting() == 0;
     int allowance = open ? (int) Math.max(0, Math.min(load.headroom(), Math.floor(maxSys * d + 1e-9))) : 0;
-    return new Budget(maxSys, fSys, fEpp, baseline, d, open, allowance, load.headroom());
+    return new Budget(maxSys, fSys, fEpp, baseline, d, open, allowance, load.headroom(), seen);
   }
 }

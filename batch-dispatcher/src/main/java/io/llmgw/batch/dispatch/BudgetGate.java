@@ -9,8 +9,11 @@ import java.util.function.LongSupplier;
  * be spent twice. The EPP's headroom is spent also by what was sent within the transit window before the reading was
  * asked for: a line sent a moment earlier may still be on its way through the proxy, not yet counted by the EPP, and
  * would otherwise be sent again on top of itself (issue 27: two readings within one of the EPP's scrape periods doubled
- * the burst, and the EPP shed the second half). A 429 or 503 from the gateway closes the gate until a reading asked for
- * after it arrives.
+ * the burst, and the EPP shed the second half). A line may take far longer than that window while the proxy or the EPP
+ * is slow (a JVM still compiling, a busy machine), so the lines in flight when a reading was asked for that the reading
+ * does not count anywhere ({@link Budget#seen}) are on their way too, however long ago they were sent (issue 53: the
+ * 16-slot pools' first second sent three headrooms before the first reached the EPP, which shed the rest). A 429 or 503
+ * from the gateway closes the gate until a reading asked for after it arrives.
  */
 public final class BudgetGate {
   /** Sends remembered for the transit window; past that, the oldest remembered stands for the rest (conservative). */
@@ -27,6 +30,9 @@ public final class BudgetGate {
   private long sentAtReading;
   private long inTransitWhenAsked;
   private long inTransitAtReading;
+  private long inFlight;
+  private long inFlightWhenAsked;
+  private long unseenAtReading;
   private long throttledAtSequence = -1;
 
   public BudgetGate(double baseline) {
@@ -43,6 +49,7 @@ public final class BudgetGate {
   /** The sequence number a reading asked for now will carry; pass it back to {@link #onReading}. */
   public synchronized long readingStarts() {
     inTransitWhenAsked = sentTotal - sentAsOf(nanoTime.getAsLong() - transitNanos);
+    inFlightWhenAsked = inFlight;
     return sentTotal;
   }
 
@@ -50,7 +57,8 @@ public final class BudgetGate {
   public synchronized void onReading(Budget fresh, long sentWhenAsked, long readingSequence) {
     budget = fresh;
     sentAtReading = sentWhenAsked;
-    inTransitAtReading = inTransitWhenAsked;
+    unseenAtReading = Math.max(0, inFlightWhenAsked - fresh.seen());
+    inTransitAtReading = Math.max(inTransitWhenAsked, unseenAtReading);
     if (throttledAtSequence >= 0 && readingSequence > throttledAtSequence) {
       throttledAtSequence = -1;
     }
@@ -72,7 +80,8 @@ public final class BudgetGate {
       return 0;
     }
     long sinceAsked = sentTotal - sentAtReading;
-    long left = Math.min(budget.allowance() - sinceAsked, (long) budget.headroom() - inTransitAtReading - sinceAsked);
+    long left = Math.min(budget.allowance() - unseenAtReading, (long) budget.headroom() - inTransitAtReading)
+        - sinceAsked;
     return (int) Math.max(0, Math.min(want, left));
   }
 
@@ -80,12 +89,18 @@ public final class BudgetGate {
     if (n <= 0) {
       return;
     }
+    inFlight += n;
     int k = sends % RECENT_SENDS;
     sendNanos[k] = nanoTime.getAsLong();
     totalBefore[k] = sentTotal;
     sentTotal += n;
     totalAfter[k] = sentTotal;
     sends++;
+  }
+
+  /** One line sent has its answer, whatever it was: it is no longer on its way anywhere. */
+  public synchronized void answered() {
+    inFlight = Math.max(0, inFlight - 1);
   }
 
   /** The total sent as it stood at {@code nanos}. */

@@ -233,6 +233,7 @@ public final class Dispatcher implements AutoCloseable {
             c.item().line(), c.item().batchId(), e.toString(), LogSampler.leftOut(skipped));
       }
     } finally {
+      gate.answered();
       Set<QueuedLine> mine = inFlight.get(pool);
       if (mine != null && mine.remove(c.item())) {
         inFlightTotal.decrementAndGet();

@@ -75,6 +75,9 @@ class BudgetTest {
     assertThat(gate.available(100)).as("the line sent may still be on its way to the EPP").isZero();
     now[0] = 2_000_000_000L; // it reached the EPP long ago, and the EPP says nothing of it waits: it was answered
     gate.onReading(wake, gate.readingStarts(), 3);
+    assertThat(gate.available(100)).as("not answered yet: it is still on its way").isZero();
+    gate.answered();
+    gate.onReading(wake, gate.readingStarts(), 4);
     assertThat(gate.available(100)).isEqualTo(1);
   }
 
@@ -123,6 +126,36 @@ class BudgetTest {
     now[0] = 150_000_000L;
     gate.onReading(Budget.of(new PoolLoad("p", 4, 19, 0, 0, 0, 19), 256, 0.05, 0.95), gate.readingStarts(), 4);
     assertThat(gate.available(100)).as("5 of the 19 may be on their way").isEqualTo(14);
+  }
+
+  /**
+   * Issue 53: while the proxy or the EPP is slow (a JVM still compiling, a busy machine), a line takes longer than any
+   * fixed window to reach the EPP. Lines in flight that a reading counts nowhere are still on their way, however old.
+   */
+  @Test
+  void linesInFlightThatTheReadingDoesNotCountAreStillOnTheirWay() {
+    long[] now = {0};
+    BudgetGate gate = new BudgetGate(0.05, java.time.Duration.ofMillis(100), () -> now[0]);
+    PoolLoad idle = new PoolLoad("p", 4, 0, 0, 0, 0, 19);
+    gate.onReading(Budget.of(idle, 256, 0.05, 0.95), gate.readingStarts(), 1);
+    gate.sent(19);
+    now[0] = 1_000_000_000L; // a second on, long past the window, and the EPP has seen none of them
+    gate.onReading(Budget.of(idle, 256, 0.05, 0.95), gate.readingStarts(), 2);
+    assertThat(gate.available(100)).isZero();
+    now[0] = 1_050_000_000L; // 12 reached the EPP: 7 are still on their way
+    gate.onReading(Budget.of(new PoolLoad("p", 4, 0, 0, 12, 0, 7), 256, 0.05, 0.95), gate.readingStarts(), 3);
+    assertThat(gate.available(100)).as("the headroom of 7 is spent by the 7 unseen").isZero();
+    gate.onReading(Budget.of(new PoolLoad("p", 4, 19, 0, 0, 0, 19), 256, 0.05, 0.95), gate.readingStarts(), 4);
+    assertThat(gate.available(100)).as("all 19 at the pods").isEqualTo(19);
+    for (int i = 0; i < 19; i++) {
+      gate.answered();
+    }
+    gate.onReading(Budget.of(new PoolLoad("p", 4, 30, 0, 0, 0, 19), 256, 0.05, 0.95), gate.readingStarts(), 5);
+    assertThat(gate.available(100)).as("others' requests are not ours: nothing unseen").isEqualTo(19);
+    gate.sent(3);
+    gate.onReading(Budget.of(new PoolLoad("p", 4, 0, 0, 0, 0, 256), 256, 0.05, 0.95), gate.readingStarts(), 6);
+    assertThat(gate.available(1000)).as("an unseen line counts against D's allowance as well")
+        .isEqualTo(243 - 3);
   }
 
   @Test

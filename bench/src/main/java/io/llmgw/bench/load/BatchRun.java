@@ -251,13 +251,17 @@ public final class BatchRun {
   }
 
   static String config(SimPods pods) {
+    return config(pods.podAddresses());
+  }
+
+  static String config(List<String> podAddresses) {
     return FileModeYaml.pool("sim-pool", "sim", 8000) + FileModeYaml.SEPARATOR
         + FileModeYaml.route("interactive", "sim-pool", MODEL, 10) + FileModeYaml.SEPARATOR + """
             apiVersion: inference.networking.x-k8s.io/v1alpha2
             kind: InferenceObjective
             metadata: {name: batch}
             spec: {priority: -100, poolRef: {name: sim-pool}}
-            """ + FileModeYaml.pods("sim", "sim", pods.podAddresses());
+            """ + FileModeYaml.pods("sim", "sim", podAddresses);
   }
 
 }
