@@ -3,12 +3,14 @@ package io.llmgw.batch;
 import io.llmgw.batch.dispatch.BatchMetrics;
 import io.llmgw.batch.dispatch.Dispatcher;
 import io.llmgw.batch.dispatch.Forwarder;
+import io.llmgw.batch.dispatch.FrontDoorRoutes;
 import io.llmgw.batch.dispatch.LoadReader;
 import io.llmgw.batch.lifecycle.InputValidator;
 import io.llmgw.batch.lifecycle.Lifecycle;
 import io.llmgw.batch.openai.BatchApi;
 import io.llmgw.batch.openai.Callers;
 import io.llmgw.batch.shared.BatchSettings;
+import io.llmgw.batch.shared.PeriodicLoop;
 import io.llmgw.batch.store.BatchStore;
 import io.llmgw.batch.upload.HeaderDeadline;
 import io.llmgw.batch.upload.Uploads;
@@ -17,6 +19,8 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +38,10 @@ public final class BatchService implements AutoCloseable {
   private final LoadReader reader;
   private final Forwarder forwarder;
   private final Dispatcher dispatcher;
+  private final FrontDoorRoutes frontDoorRoutes;
+  /** How often the front door's routes are asked after (one GET). */
+  private static final long ROUTES_CHECK_MILLIS = 30_000;
+  private PeriodicLoop routesCheck;
   private final Lifecycle lifecycle;
   private final BatchMetrics metrics;
   private final Vertx vertx;
@@ -56,6 +64,7 @@ public final class BatchService implements AutoCloseable {
         settings.delivery().requestTimeout(),
         settings.delivery().maxAttempts(), settings.access().gatewayKey());
     this.dispatcher = new Dispatcher(store, settings, reader, forwarder, metrics, clock);
+    this.frontDoorRoutes = new FrontDoorRoutes(settings.endpoints().frontDoor(), settings.access().gatewayKey());
     // a third of the heap: one validation of a large file at a time (its memory does not grow with the file), or
     // several small ones side by side
     InputValidator validator = new InputValidator(settings);
@@ -94,7 +103,7 @@ public final class BatchService implements AutoCloseable {
     }
     try {
       s.callers = Callers.start(settings.access(), s.keysReload);
-      BatchApi api = new BatchApi(store, settings, clock, s.lifecycle::wake, s.dispatcher::status,
+      BatchApi api = new BatchApi(store, settings, clock, s.lifecycle::wake, s.dispatcher::status, s::problems,
           s.metrics.registry(), s.callers, s.uploads);
       // a body that pauses longer than the idle deadline ends the connection (uploads answer 408 first)
       s.server = s.vertx
@@ -116,6 +125,7 @@ public final class BatchService implements AutoCloseable {
     if (run) {
       s.dispatcher.start();
       s.lifecycle.start();
+      s.routesCheck = PeriodicLoop.start("batch-front-door", ROUTES_CHECK_MILLIS, s.frontDoorRoutes::check, LOG);
     }
     LOG.info("batch service on {}:{} (store {}), reading load from {}, sending through {}", settings.endpoints().host(),
         s.port(), settings.store().startsWith("redis") ? settings.store() : "embedded", settings.endpoints().eppAdmin(),
@@ -143,8 +153,25 @@ public final class BatchService implements AutoCloseable {
     return store;
   }
 
+  public FrontDoorRoutes frontDoorRoutes() {
+    return frontDoorRoutes;
+  }
+
+  /** What the operator must mend for lines to flow ({@code /ready} names it); empty when nothing is known wrong. */
+  private List<String> problems() {
+    List<String> out = new ArrayList<>(dispatcher.problems());
+    String routes = frontDoorRoutes.problem();
+    if (routes != null) {
+      out.add(routes);
+    }
+    return out;
+  }
+
   @Override
   public void close() {
+    if (routesCheck != null) {
+      routesCheck.close();
+    }
     lifecycle.close();
     dispatcher.close();
     try {
@@ -153,6 +180,7 @@ public final class BatchService implements AutoCloseable {
       LOG.warn("batch service: HTTP server did not stop cleanly: {}", e.toString());
     }
     forwarder.close();
+    frontDoorRoutes.close();
     reader.close();
     if (callers != null) {
       callers.close();

@@ -62,7 +62,8 @@ public final class Dispatcher implements AutoCloseable {
   private volatile LoadReport lastReading;
   private volatile long readingSequence;
   private long lastUnreadableLog = Long.MIN_VALUE / 2;
-  private boolean unreadable;
+  /** Why the last reading failed, until one succeeds; null while they do. */
+  private volatile String unreadable;
   private long lastExtend;
   private long lastStats = Long.MIN_VALUE / 2; // half: now minus it must not overflow
   private volatile boolean closed;
@@ -87,6 +88,20 @@ public final class Dispatcher implements AutoCloseable {
     return this;
   }
 
+  /** What holds every pool that its operator must mend or see (the service's {@code /ready} names it); or none. */
+  public List<String> problems() {
+    List<String> out = new ArrayList<>(2);
+    String held = gateway.problem();
+    if (held != null) {
+      out.add(held);
+    }
+    String why = unreadable;
+    if (why != null) {
+      out.add("cannot read the pools' load from the EPP (" + why + ")");
+    }
+    return out;
+  }
+
   /** The last good reading (for mapping models to pools), or null before the first. */
   public LoadReport lastReading() {
     return lastReading;
@@ -107,18 +122,18 @@ public final class Dispatcher implements AutoCloseable {
       metrics.unreadable();
       gates.values().forEach(g -> g.close(settings.budget().baseline()));
       long now = clock.millis();
-      if (!unreadable || now - lastUnreadableLog >= UNREADABLE_LOG_EVERY_MILLIS) {
+      if (unreadable == null || now - lastUnreadableLog >= UNREADABLE_LOG_EVERY_MILLIS) {
         LOG.warn("batch dispatcher: cannot read the pools' load ({}); sending nothing until it can", e.getMessage());
         lastUnreadableLog = now;
       }
-      unreadable = true;
+      unreadable = e.getMessage();
       keepClaims();
       publish();
       return;
     }
-    if (unreadable) {
+    if (unreadable != null) {
       LOG.info("batch dispatcher: the pools' load is readable again");
-      unreadable = false;
+      unreadable = null;
     }
     lastReading = reading;
     Set<String> seen = new TreeSet<>();
@@ -189,10 +204,10 @@ public final class Dispatcher implements AutoCloseable {
   private void send(String pool, BudgetGate gate, Claim c, boolean probe) {
     try {
       Forwarder.Outcome o = forwarder.send(c, owners.of(c.item().batchId()));
-      if (o.kind() == Forwarder.Kind.UNREACHABLE) {
-        gateway.unreachable(probe, o.detail());
-      } else {
-        gateway.answered();
+      switch (o.kind()) {
+        case UNREACHABLE -> gateway.unreachable(probe, o.detail());
+        case CREDENTIALS_REFUSED -> gateway.credentialsRefused(probe, o.detail());
+        default -> gateway.answered();
       }
       switch (o.kind()) {
         case DONE -> {
@@ -209,7 +224,7 @@ public final class Dispatcher implements AutoCloseable {
           store.release(c.item(), clock.millis(), true);
           metrics.retried(pool, o.reason());
         }
-        case UNREACHABLE -> {
+        case UNREACHABLE, CREDENTIALS_REFUSED -> {
           store.release(c.item(), clock.millis(), true);
           metrics.retried(pool, o.reason());
         }

@@ -34,6 +34,11 @@ public final class Forwarder implements AutoCloseable {
      * every pool until a line goes through.
      */
     UNREACHABLE,
+    /**
+     * The gateway refused this service's own credentials (401), which no line can mend: queue it again, its attempt not
+     * counted, and hold every pool as for an unreachable front door until the configuration is mended.
+     */
+    CREDENTIALS_REFUSED,
     /** A transient failure of this line (408, 500): queue it again after a pause; it counts toward its attempts. */
     RETRY,
     /**
@@ -54,6 +59,8 @@ public final class Forwarder implements AutoCloseable {
   }
 
   private static final int MAX_RESPONSE_BYTES = 32 << 20;
+  /** How much of a refusal's body a log line quotes. */
+  private static final int QUOTED_CHARS = 200;
 
   private final HttpClient http;
   private final String frontDoor;
@@ -124,6 +131,9 @@ public final class Forwarder implements AutoCloseable {
       // the owner's budget, not the pool: this line waits for it; other owners' lines go on
       return new Outcome(Kind.OWNER_OVER_BUDGET, null, "429_budget");
     }
+    if (status == 401) {
+      return new Outcome(Kind.CREDENTIALS_REFUSED, null, "401", credentialsRefused(body));
+    }
     if (status == 429 || status == 502 || status == 503 || status == 504) {
       return new Outcome(Kind.THROTTLED, null, Integer.toString(status));
     }
@@ -132,6 +142,18 @@ public final class Forwarder implements AutoCloseable {
       return new Outcome(Kind.RETRY, null, Integer.toString(status));
     }
     return new Outcome(Kind.DONE, ResultLines.answered(l, status, requestId, body), Integer.toString(status));
+  }
+
+  /** What the operator must mend, with the gateway's own words quoted (printable characters only, bounded). */
+  private String credentialsRefused(byte[] body) {
+    String said = new String(body, 0, Math.min(body.length, QUOTED_CHARS), StandardCharsets.UTF_8)
+        .replaceAll("[^\\x20-\\x7e]", "?");
+    return (gatewayKey == null
+        ? "the gateway checks API keys and this service sends none: start it with the gateway's --api-keys-file and "
+            + "--gateway-key-file"
+        : "the gateway refuses this service's key: --gateway-key-file must hold a key of the gateway's "
+            + "--api-keys-file")
+        + ", one marked actsForOthers (the gateway answered 401: " + said + ")";
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.llmgw.api.ErrorCode;
 import io.llmgw.api.LogSampler;
 import io.llmgw.api.OpenAiError;
 import io.llmgw.batch.shared.BatchSettings;
+import io.llmgw.batch.shared.ServiceHeader;
 import io.llmgw.batch.store.Batch;
 import io.llmgw.batch.store.BatchStatus;
 import io.llmgw.batch.store.BatchStore;
@@ -52,18 +53,21 @@ public final class BatchApi {
   private final Clock clock;
   private final Runnable wake;
   private final Supplier<Object> status;
+  private final Supplier<List<String>> problems;
   private final PrometheusRegistry registry;
   private final Callers callers;
   private final Listings listings;
   private final Uploads uploads;
 
+  /** @param problems what holds every pool that the operator must mend, named on {@code /ready} */
   public BatchApi(BatchStore store, BatchSettings settings, Clock clock, Runnable wake, Supplier<Object> status,
-      PrometheusRegistry registry, Callers callers, Uploads uploads) {
+      Supplier<List<String>> problems, PrometheusRegistry registry, Callers callers, Uploads uploads) {
     this.store = store;
     this.settings = settings;
     this.clock = clock;
     this.wake = wake;
     this.status = status;
+    this.problems = problems;
     this.registry = registry;
     this.callers = callers;
     this.listings = new Listings(store);
@@ -75,6 +79,7 @@ public final class BatchApi {
     // before any handler, so that errors, 404s and /metrics carry them too
     r.route().handler(ctx -> {
       BrowserHeaders.apply(ctx.response()::putHeader);
+      ctx.response().putHeader(ServiceHeader.NAME, ServiceHeader.VALUE);
       ctx.next();
     });
     r.route("/v1/*").handler(callers::authenticate);
@@ -88,7 +93,7 @@ public final class BatchApi {
     r.post("/v1/batches/:id/cancel").blockingHandler(this::cancel, false);
     r.get("/v1/batches/:id").blockingHandler(this::getBatch, false);
     r.get("/v1/batches").blockingHandler(listings::batches, false);
-    ServicePaths.route(r, store, status, registry, settings.access().readToken());
+    ServicePaths.route(r, store, status, problems, registry, settings.access().readToken());
     r.route()
         .handler(ctx -> send(ctx, 404, ErrorCode.NOT_FOUND.error("no such resource: " + ctx.request().method() + " "
             + ctx.request().path(), null)));

@@ -14,6 +14,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -28,8 +29,8 @@ final class ServicePaths {
   private ServicePaths() {}
 
   /** @param readToken what {@code /metrics} and {@code /admin/...} want as a bearer token; null: open */
-  static void route(Router r, BatchStore store, Supplier<Object> status, PrometheusRegistry registry,
-      String readToken) {
+  static void route(Router r, BatchStore store, Supplier<Object> status, Supplier<List<String>> problems,
+      PrometheusRegistry registry, String readToken) {
     if (readToken != null) {
       byte[] wanted = readToken.getBytes(StandardCharsets.US_ASCII);
       Handler<RoutingContext> guard = ctx -> {
@@ -48,7 +49,7 @@ final class ServicePaths {
     }
     r.get("/metrics").blockingHandler(ctx -> metrics(ctx, registry), false);
     AtomicLong lastProbe = new AtomicLong(System.nanoTime() - PROBE_EVERY_NANOS);
-    r.get("/ready").blockingHandler(ctx -> ready(ctx, store, lastProbe), false);
+    r.get("/ready").blockingHandler(ctx -> ready(ctx, store, lastProbe, problems.get()), false);
     r.get("/admin/batch/status").blockingHandler(
         ctx -> BatchApi.send(ctx, 200, OpenAiShapes.JSON.valueToTree(status.get())), false);
   }
@@ -56,9 +57,11 @@ final class ServicePaths {
   /**
    * Readiness (the Deployment's probe): 503 while the store cannot write, so uploads and batches go to a replica that
    * can (or wait) instead of failing; once a write fails, probes try a small one (at most one a second), so readiness
-   * returns with room.
+   * returns with room. What holds every pool (a gateway that refuses this service's key, an EPP whose load cannot be
+   * read) is named under {@code problems} but leaves it ready: every replica would share it, and uploads and batches
+   * taken meanwhile lose nothing, their lines waiting until it is mended.
    */
-  private static void ready(RoutingContext ctx, BatchStore store, AtomicLong lastProbe) {
+  private static void ready(RoutingContext ctx, BatchStore store, AtomicLong lastProbe, List<String> problems) {
     long now = System.nanoTime();
     long last = lastProbe.get();
     // at most one probe write a second, however often /ready is asked (it needs no token)
@@ -73,6 +76,9 @@ final class ServicePaths {
     ObjectNode body = OpenAiShapes.JSON.createObjectNode().put("ready", failure == null);
     if (failure != null) {
       body.put("reason", "the store cannot write (see the service's log)");
+    }
+    if (!problems.isEmpty()) {
+      problems.forEach(body.putArray("problems")::add);
     }
     BatchApi.send(ctx, failure == null ? 200 : 503, body);
   }

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,8 @@ class BatchTenancyTest {
     return io.llmgw.api.keys.ApiKeys.sha256(key);
   }
 
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-24T12:00:00Z"));
+
   @BeforeEach
   void start() throws Exception {
     gateway = new FakeGateway();
@@ -52,8 +55,7 @@ class BatchTenancyTest {
     BatchSettings settings = BatchSettings.defaults().withListener("127.0.0.1", 0)
         .withGateway(gateway.admin(), gateway.frontDoor()).withCapacity(20, Map.of())
         .withAccess(new BatchSettings.Access(keys, null, "sk-batch", "read-token-1"));
-    service = BatchService.start(settings, SqliteStore.open(dir.resolve("batch.db")),
-        new ManualClock(Instant.parse("2026-11-24T12:00:00Z")), false);
+    service = BatchService.start(settings, SqliteStore.open(dir.resolve("batch.db")), clock, false);
     teamA = new ApiClient(service.port(), "sk-a");
     teamB = new ApiClient(service.port(), "sk-b");
     anonymous = new ApiClient(service.port());
@@ -173,6 +175,52 @@ class BatchTenancyTest {
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> status(teamA, never).get("request_counts").get("failed")
         .asInt() == 2);
+  }
+
+  /**
+   * Issue 53: a gateway that refuses the service's own key (a keys file without it, or without actsForOthers) would
+   * fail every line alike, and the batch would end "completed" with all of them failed. Every pool waits instead, no
+   * line spends an attempt, and one ERROR line and {@code /ready} say what to mend, until a line goes through.
+   */
+  @Test
+  void aGatewayThatRefusesTheServicesKeyHoldsEveryLineAndSaysWhatToMendOnReady() throws Exception {
+    AtomicBoolean refusing = new AtomicBoolean(true);
+    gateway.answer = body -> refusing.get() ? new FakeGateway.Answer(401, "{\"error\":{\"message\":\"Incorrect API "
+        + "key provided.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}\u0007")
+        : FakeGateway.ok(body);
+    String a = submit(teamA);
+    service.dispatcher().tick();
+    service.lifecycle().tick();
+    service.dispatcher().tick();
+    await().atMost(Duration.ofSeconds(10)).until(() -> service.metrics().gatewayReachable() == 0
+        && service.dispatcher().inFlightTotal() == 0);
+    for (int pass = 0; pass < 8; pass++) { // past the 5 attempts a line has, one probe a pass
+      clock.advance(Duration.ofSeconds(9));
+      service.dispatcher().tick();
+      await().atMost(Duration.ofSeconds(10)).until(() -> service.dispatcher().inFlightTotal() == 0);
+    }
+    assertThat(status(teamA, a).get("request_counts").get("failed").asInt()).as("no line spent its attempts")
+        .isZero();
+    JsonNode ready = ready();
+    assertThat(ready.get("ready").asBoolean()).as("every replica would share it; uploads lose nothing").isTrue();
+    assertThat(ready.get("problems").get(0).asText())
+        .contains("the gateway refuses this service's key", "--gateway-key-file", "actsForOthers",
+            "Incorrect API key provided.")
+        .as("the gateway's words quoted printable only").doesNotContain("\u0007");
+
+    refusing.set(false); // the keys file mended
+    clock.advance(Duration.ofSeconds(9));
+    service.dispatcher().tick();
+    await().atMost(Duration.ofSeconds(10)).until(() -> service.metrics().gatewayReachable() == 1);
+    assertThat(ready().has("problems")).isFalse();
+    service.dispatcher().tick();
+    await().atMost(Duration.ofSeconds(10)).until(() -> status(teamA, a).get("request_counts").get("completed")
+        .asInt() == 2);
+  }
+
+  JsonNode ready() throws Exception {
+    return FakeGateway.JSON.readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+        "http://127.0.0.1:" + service.port() + "/ready")).build(), HttpResponse.BodyHandlers.ofString()).body());
   }
 
   static JsonNode status(ApiClient as, String batch) throws Exception {

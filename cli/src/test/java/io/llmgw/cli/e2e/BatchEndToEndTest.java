@@ -17,6 +17,7 @@ import com.openai.models.batches.BatchListParams;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FileObject;
 import com.openai.models.files.FilePurpose;
+import io.llmgw.api.HttpGet;
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.batch.BatchService;
 import io.llmgw.batch.shared.BatchSettings;
@@ -258,6 +259,30 @@ class BatchEndToEndTest {
       }
     }
     assertThat(perId).hasSize(lines).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+  }
+
+  /**
+   * Issue 53: a dev proxy started without {@code --batch-service} answers the Files and Batches API itself, so clients
+   * cannot upload. The batch service, asking through its front door, names that on {@code /ready} until the proxy is
+   * given its address; this test's own proxy, which has it, passes.
+   */
+  @Test
+  void aFrontDoorWithoutTheBatchRoutesIsNamedOnTheServicesReady() throws Exception {
+    batches.frontDoorRoutes().check();
+    assertThat(batches.frontDoorRoutes().problem()).as("the rig's proxy routes them here").isNull();
+    int batchPort = LoopbackPorts.free();
+    try (DevProxy bare = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
+        .withEpp("127.0.0.1", rig.epp().grpcPort()));
+        BatchService behind = BatchService.start(BatchSettings.defaults().withListener("127.0.0.1", batchPort)
+            .withGateway("127.0.0.1:" + rig.epp().metricsPort(), "http://127.0.0.1:" + bare.port())
+            .withStore("sqlite:" + dir.resolve("bare.db")), Clock.systemUTC())) {
+      behind.frontDoorRoutes().check();
+      JsonNode ready = JSON.readTree(new HttpGet(Duration.ofSeconds(5), 1 << 16)
+          .get("http://127.0.0.1:" + batchPort + "/ready", null, null).body());
+      assertThat(ready.get("ready").asBoolean()).isTrue();
+      assertThat(ready.get("problems").toString()).contains("does not send /v1/files and /v1/batches to a batch "
+          + "service (it answered HTTP 404 itself)", "--batch-service");
+    }
   }
 
   @Test
