@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,7 @@ final class ClusterStore {
   private final Map<Kinds.Key, Seen<InferenceObjective>> llmdObjectives = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, Seen<ModelRewrite>> rewrites = new ConcurrentHashMap<>();
   private final Map<Kinds.Key, Seen<TenantBudget>> budgets = new ConcurrentHashMap<>();
+  private final BudgetRoutes budgetRoutes = new BudgetRoutes();
   private final Map<Kinds.Key, PodInfo> pods = new ConcurrentHashMap<>();
   private final boolean poolsSelectedByLabel;
 
@@ -134,8 +136,11 @@ final class ClusterStore {
         .sorted(Comparator.comparing((Seen<ModelRewrite> s) -> s.creationTimestamp())
             .thenComparing(s -> s.value().namespace() + "/" + s.value().name()))
         .map(Seen::value).toList();
+    List<TenantBudget> validBudgets = valid(budgets);
+    budgetRoutes.check(validBudgets, routes.entrySet().stream().filter(e -> e.getValue().valid())
+        .map(Map.Entry::getKey).collect(Collectors.toSet()));
     return new GatewayConfig(valid(pools), accepted, List.copyOf(allObjectives.values()),
-        List.copyOf(pods.values()), valid(budgets), rewritesByAge);
+        List.copyOf(pods.values()), validBudgets, rewritesByAge);
   }
 
   /** A verdict for every route seen, valid or not. */

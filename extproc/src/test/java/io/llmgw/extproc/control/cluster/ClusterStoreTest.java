@@ -2,13 +2,19 @@ package io.llmgw.extproc.control.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.llmgw.api.LLMRoute;
+import io.llmgw.api.TenantBudget;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class ClusterStoreTest {
   static final KubernetesSerialization K8S = new KubernetesSerialization();
@@ -100,6 +106,42 @@ class ClusterStoreTest {
     assertThat(store.config().routes()).isEmpty();
     assertThat(store.verdicts().getFirst().problem()).isEqualTo("spec.adapter.priority: 5000000 is out of "
         + "range (-1000000..1000000)");
+  }
+
+  /**
+   * Issue 53: a file naming a missing route is refused, but a cluster's objects come one by one. The budget is kept and
+   * the route it names in vain said once in an ERROR line, again only after it was mended and broken anew.
+   */
+  @Test
+  void aBudgetNamingAMissingRouteIsKeptAndSaidOnceUntilTheRouteExists() {
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger logger = (Logger) LoggerFactory.getLogger(BudgetRoutes.class);
+    logs.start();
+    logger.addAppender(logs);
+    try {
+      ClusterStore store = new ClusterStore(false);
+      store.putRoute(route("chat", "chat-model", "2026-11-22T10:00:00Z"));
+      store.putBudget(K8S.unmarshal("""
+          apiVersion: inference.x-k8s.io/v1alpha1
+          kind: TenantBudget
+          metadata: {name: team-a, namespace: ns}
+          spec: {routes: [chat, sql]}
+          """, GenericKubernetesResource.class));
+      assertThat(store.config().budgets()).extracting(TenantBudget::name).containsExactly("team-a");
+      store.config();
+      assertThat(logs.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly("TenantBudget ns/team-a "
+          + "names LLMRoute 'sql', which namespace ns does not have: create the route or take it out of the budget's "
+          + "spec.routes");
+      assertThat(logs.list.getFirst().getLevel()).isEqualTo(Level.ERROR);
+
+      store.putRoute(route("sql", "sql-model", "2026-11-22T10:00:00Z"));
+      store.config();
+      store.removeRoute(route("sql", "sql-model", "2026-11-22T10:00:00Z"));
+      store.config();
+      assertThat(logs.list).as("mended, then broken anew").hasSize(2);
+    } finally {
+      logger.detachAppender(logs);
+    }
   }
 
   @Test
