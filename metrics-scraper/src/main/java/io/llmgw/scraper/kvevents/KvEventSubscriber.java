@@ -151,9 +151,10 @@ public final class KvEventSubscriber implements AutoCloseable {
         return false;
       }
       e.getValue().close();
-      index.forget(e.getKey());
       return true;
     });
+    index.retain(target); // the blocks of a pod that left, and of any a peer seeded that is not the pool's
+
     budget = IntakeBudget.forPods(settings, target.size());
     for (String pod : target) {
       if (!streams.containsKey(pod) && pod.lastIndexOf(':') > 0) {

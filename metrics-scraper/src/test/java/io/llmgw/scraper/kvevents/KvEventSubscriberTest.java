@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.llmgw.picker.kvcache.BlockKeys;
 import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.kvcache.EngineBlockIndex.Loss;
+import io.llmgw.picker.kvcache.PodSnapshot;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -129,6 +130,20 @@ class KvEventSubscriberTest {
       pod.close();
     }
     start("127.0.0.115", "none"); // closed by the test's own teardown
+  }
+
+  /**
+   * Issue 51: a peer holding the secret hands a starting replica the blocks of pods it names; those of a pod outside
+   * the pool this replica follows are dropped once it subscribes, not kept until the caps push them out.
+   */
+  @Test
+  void blocksAPeerSeededForAPodOutsideThePoolAreDroppedAtSubscription() {
+    assertThat(index.seed(new PodSnapshot("127.0.0.199:8000", 41, 4, false, new long[] {1, 2}, new long[] {11, 12})))
+        .isTrue();
+    assertThat(index.blocks()).isEqualTo(2);
+    start("127.0.0.116", "none");
+    assertThat(index.view("127.0.0.199:8000")).isNull();
+    assertThat(index.blocks()).isZero();
   }
 
   @Test

@@ -286,6 +286,18 @@ public final class EngineBlockIndex {
     }
   }
 
+  /**
+   * Drops every pod but those in {@code keep}: one that left the pool, or one a peer seeded ({@link #seed}) that this
+   * replica does not follow (a peer is trusted with the blocks of the pool's pods, not with any pod it names).
+   */
+  public void retain(Set<String> keep) {
+    for (String pod : List.copyOf(pods.keySet())) {
+      if (!keep.contains(pod)) {
+        forget(pod);
+      }
+    }
+  }
+
   /** Blocks held over all pods (each engine block once). */
   public long blocks() {
     return total.get();
