@@ -1,12 +1,14 @@
 package io.llmgw.extproc.peers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
@@ -22,6 +24,8 @@ import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.PeerLoad;
 import io.llmgw.extproc.state.PeerLoads;
 import io.llmgw.picker.Ticker;
+import io.llmgw.picker.kvcache.EngineBlockIndex;
+import io.llmgw.picker.kvcache.PodSnapshot;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -99,10 +103,16 @@ class PeerSecurityTest {
 
   /** Calls Watch with {@code request} and collects what comes back. */
   static List<Object> watchRaw(String address, byte[] request) throws Exception {
+    return callRaw(address, PeerLoadService.WATCH, request);
+  }
+
+  /** Calls a server-streaming method of the peer service with {@code request}; what came back, the first at least. */
+  static List<Object> callRaw(String address, MethodDescriptor<byte[], byte[]> method, byte[] request)
+      throws Exception {
     ManagedChannel ch = NettyChannelBuilder.forTarget(address).usePlaintext().build();
     try {
       List<Object> got = new java.util.concurrent.CopyOnWriteArrayList<>();
-      io.grpc.stub.ClientCalls.asyncServerStreamingCall(ch.newCall(PeerLoadService.WATCH, CallOptions.DEFAULT),
+      io.grpc.stub.ClientCalls.asyncServerStreamingCall(ch.newCall(method, CallOptions.DEFAULT),
           request, new StreamObserver<>() {
             @Override
             public void onNext(byte[] value) {
@@ -148,6 +158,36 @@ class PeerSecurityTest {
     assertThat(watchRaw(address, signed)).as("the same request again: replayed")
         .containsExactly(Status.Code.UNAUTHENTICATED);
     assertThat(victim.traffic().refusedWatches()).isEqualTo(5);
+  }
+
+  /**
+   * Issue 51: the Blocks method hands over what the pods' events told this replica; it asks the same signature, age
+   * and one use of the nonce as Watch does, and refuses a request without them before reading the index.
+   */
+  @Test
+  void aBlocksRequestWithoutTheSecretIsRefusedAndTakesNothing() throws Exception {
+    PeerExchange victim = replica(KEY, List.of(), new PeerLoads(Ticker.system(), Duration.ofSeconds(30)));
+    EngineBlockIndex index = new EngineBlockIndex();
+    assertThat(index.seed(new PodSnapshot("10.0.0.1:8000", 7, 16, false, new long[] {1}, new long[] {11}))).isTrue();
+    victim.shareBlocks(index);
+    Server server = serve(victim.service());
+    String address = "127.0.0.1:" + server.getPort();
+    byte[] nonce = PeerKey.nonce();
+    long now = System.currentTimeMillis();
+    assertThat(callRaw(address, BlockTransfer.BLOCKS, new byte[0])).containsExactly(Status.Code.UNAUTHENTICATED);
+    assertThat(callRaw(address, BlockTransfer.BLOCKS, PeerKey.INSECURE.watchRequest(nonce, now))).as("unsigned")
+        .containsExactly(Status.Code.UNAUTHENTICATED);
+    assertThat(callRaw(address, BlockTransfer.BLOCKS, OTHER.watchRequest(nonce, now))).as("another secret")
+        .containsExactly(Status.Code.UNAUTHENTICATED);
+    assertThat(callRaw(address, BlockTransfer.BLOCKS, KEY.watchRequest(nonce, now - 3_600_000))).as("an hour old")
+        .containsExactly(Status.Code.UNAUTHENTICATED);
+    ManagedChannel ch = NettyChannelBuilder.forTarget(address).usePlaintext().build();
+    try {
+      assertThat(BlockTransfer.fetch(ch, KEY, 10_000)).as("a peer with the secret takes the pod's blocks")
+          .extracting(PodSnapshot::pod, PodSnapshot::lastSeq).containsExactly(tuple("10.0.0.1:8000", 7L));
+    } finally {
+      ch.shutdownNow();
+    }
   }
 
   @Test
