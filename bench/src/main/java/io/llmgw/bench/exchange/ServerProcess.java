@@ -1,6 +1,7 @@
 package io.llmgw.bench.exchange;
 
 import io.llmgw.api.LoopbackPorts;
+import io.llmgw.bench.ProcessCpu;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -69,6 +70,12 @@ final class ServerProcess implements AutoCloseable {
     return cpuMillis(Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat")));
   }
 
+  /** Of {@link #cpuMillis}, the time spent in the kernel on the process's behalf (system calls). */
+  long systemCpuMillis() throws IOException {
+    return ProcessCpu.systemMillis(Files.readString(Path.of("/proc", Long.toString(process.pid()),
+        "stat")));
+  }
+
   /**
    * CPU time the JIT compiler's threads (HotSpot's {@code C1}/{@code C2 CompilerThread}s) have used so far: a server
    * still compiling in the window spends it on top of the exchanges, and it goes once the code is compiled. A compiler
@@ -103,7 +110,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   static long cpuMillis(String stat) {
-    return io.llmgw.bench.ProcessCpu.millis(stat);
+    return ProcessCpu.millis(stat);
   }
 
   /** Whether the process still runs; a server that died mid-run invalidates the run. */
