@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.zeromq.ZContext;
@@ -24,6 +25,14 @@ public final class KvEventSubscriber implements AutoCloseable {
   /** Messages read from one pod before the others get their turn. */
   private static final int FAIR_SHARE = 256;
   private static final int POLL_MILLIS = 50;
+  /**
+   * When batches come closer together than this, how long those that follow a wake-up are let gather before they are
+   * read: a wake-up costs a selector round and a signalling pipe per socket, about a millisecond of CPU whatever the
+   * batch (bench/README, "What a replica pays per KV-event batch"), and each pod sends a batch per engine step, so reading
+   * them one per wake-up pays it for every step of every pod. Sparser batches are read at once, as gathering would only
+   * add a pause to each. The index then lags the pods by up to this much more.
+   */
+  private static final long GATHER_MILLIS = 5;
 
   private final KvEventSettings settings;
   private final EngineBlockIndex index;
@@ -66,6 +75,7 @@ public final class KvEventSubscriber implements AutoCloseable {
     ZMQ.Poller poller = null;
     List<PodEventStream> polled = List.of();
     boolean changed = true;
+    long lastRead = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
     try {
       while (running) {
         Set<String> target = wanted;
@@ -100,6 +110,9 @@ public final class KvEventSubscriber implements AutoCloseable {
         if (poller.poll(POLL_MILLIS) <= 0) {
           continue;
         }
+        if (System.nanoTime() - lastRead < TimeUnit.MILLISECONDS.toNanos(GATHER_MILLIS)) {
+          Thread.sleep(GATHER_MILLIS); // dense batches: pacing the reads, not a synchronisation
+        }
         for (int i = 0; i < polled.size(); i++) {
           PodEventStream s = polled.get(i);
           if (poller.pollin(2 * i + 1) && s.checkConnection(System.nanoTime())) {
@@ -108,6 +121,7 @@ public final class KvEventSubscriber implements AutoCloseable {
             changed = true;
           }
         }
+        lastRead = System.nanoTime();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
