@@ -97,7 +97,7 @@ public final class Dispatcher implements AutoCloseable {
     }
     String why = unreadable;
     if (why != null) {
-      out.add("cannot read the pools' load from the EPP (" + why + ")");
+      out.add("cannot read the pools' load from the EPP; the service's log says where and why");
     }
     return out;
   }
@@ -206,7 +206,7 @@ public final class Dispatcher implements AutoCloseable {
       Forwarder.Outcome o = forwarder.send(c, owners.of(c.item().batchId()));
       switch (o.kind()) {
         case UNREACHABLE -> gateway.unreachable(probe, o.detail());
-        case CREDENTIALS_REFUSED -> gateway.credentialsRefused(probe, o.detail());
+        case CREDENTIALS_REFUSED -> gateway.credentialsRefused(probe, forwarder.credentialsMend(), o.detail());
         default -> gateway.answered();
       }
       switch (o.kind()) {

@@ -144,16 +144,20 @@ public final class Forwarder implements AutoCloseable {
     return new Outcome(Kind.DONE, ResultLines.answered(l, status, requestId, body), Integer.toString(status));
   }
 
-  /** What the operator must mend, with the gateway's own words quoted (printable characters only, bounded). */
-  private String credentialsRefused(byte[] body) {
-    String said = new String(body, 0, Math.min(body.length, QUOTED_CHARS), StandardCharsets.UTF_8)
+  /** The gateway's own words, for the log line only: printable characters, bounded. */
+  private static String credentialsRefused(byte[] body) {
+    return new String(body, 0, Math.min(body.length, QUOTED_CHARS), StandardCharsets.UTF_8)
         .replaceAll("[^\\x20-\\x7e]", "?");
+  }
+
+  /** What the operator must mend when the gateway answers 401 to this service's lines (no address, no quote). */
+  String credentialsMend() {
     return (gatewayKey == null
         ? "the gateway checks API keys and this service sends none: start it with the gateway's --api-keys-file and "
             + "--gateway-key-file"
         : "the gateway refuses this service's key: --gateway-key-file must hold a key of the gateway's "
             + "--api-keys-file")
-        + ", one marked actsForOthers (the gateway answered 401: " + said + ")";
+        + ", one marked actsForOthers";
   }
 
   @Override

@@ -57,11 +57,12 @@ public final class FrontDoorRoutes implements AutoCloseable {
       }
       return;
     }
-    problem = "the gateway at " + frontDoor + " does not send /v1/files and /v1/batches to a batch service (it "
-        + "answered HTTP " + answer.statusCode() + " itself): start the dev proxy with --batch-service HOST:PORT of "
-        + "this service, or route those paths to it as envoy-config/envoy.yaml's batch_service does";
+    problem = "the gateway does not send /v1/files and /v1/batches to a batch service (it answered HTTP "
+        + answer.statusCode() + " itself): start the dev proxy with --batch-service HOST:PORT of this service, or "
+        + "route those paths to it as envoy-config/envoy.yaml's batch_service does";
     if (before == null) {
-      LOG.error("batch service: {}; clients cannot upload files or create batches through it", problem);
+      LOG.error("batch service: {} (asked through {}); clients cannot upload files or create batches through it",
+          problem, frontDoor);
     }
   }
 

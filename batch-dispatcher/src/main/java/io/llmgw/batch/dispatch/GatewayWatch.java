@@ -58,17 +58,20 @@ final class GatewayWatch {
 
   /** A line got no answer. A failed probe doubles the wait; lines that were in flight when it went away do not. */
   synchronized void unreachable(boolean probe, String detail) {
-    if (hold(probe, "the gateway at " + frontDoor + " does not answer (" + detail + ")")) {
+    if (hold(probe, "the gateway does not answer; the service's log says where and why")) {
       LOG.warn("batch dispatcher: the gateway at {} does not answer ({}); every pool waits, and a probe line goes "
           + "every few seconds until it answers again", frontDoor, detail);
     }
   }
 
-  /** The gateway refused this service's credentials: {@code mend} says what the operator must change. */
-  synchronized void credentialsRefused(boolean probe, String mend) {
+  /**
+   * The gateway refused this service's credentials: {@code mend} says what the operator must change (and is what
+   * {@link #problem} says, on an open path: no address, nothing quoted), {@code said} what the gateway answered.
+   */
+  synchronized void credentialsRefused(boolean probe, String mend, String said) {
     if (hold(probe, mend)) {
-      LOG.error("batch dispatcher: {}; every pool waits, no line spends an attempt, and a probe line goes every few "
-          + "seconds until the gateway accepts it", mend);
+      LOG.error("batch dispatcher: {} (the gateway at {} answered 401: {}); every pool waits, no line spends an "
+          + "attempt, and a probe line goes every few seconds until the gateway accepts it", mend, frontDoor, said);
     }
   }
 

@@ -4,9 +4,14 @@ import static io.llmgw.batch.service.BatchServiceTest.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.llmgw.api.DropReason;
 import io.llmgw.batch.BatchService;
+import io.llmgw.batch.dispatch.Dispatcher;
 import io.llmgw.batch.shared.BatchSettings;
 import io.llmgw.batch.store.SqliteStore;
 import io.llmgw.testing.ManualClock;
@@ -24,6 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * Issue 31: files and batches belong to the tenant whose key made them. Another tenant's list, read, content, cancel and
@@ -184,6 +190,10 @@ class BatchTenancyTest {
    */
   @Test
   void aGatewayThatRefusesTheServicesKeyHoldsEveryLineAndSaysWhatToMendOnReady() throws Exception {
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger logger = (Logger) LoggerFactory.getLogger(Dispatcher.class);
+    logs.start();
+    logger.addAppender(logs);
     AtomicBoolean refusing = new AtomicBoolean(true);
     gateway.answer = body -> refusing.get() ? new FakeGateway.Answer(401, "{\"error\":{\"message\":\"Incorrect API "
         + "key provided.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}\u0007")
@@ -204,9 +214,13 @@ class BatchTenancyTest {
     JsonNode ready = ready();
     assertThat(ready.get("ready").asBoolean()).as("every replica would share it; uploads lose nothing").isTrue();
     assertThat(ready.get("problems").get(0).asText())
-        .contains("the gateway refuses this service's key", "--gateway-key-file", "actsForOthers",
-            "Incorrect API key provided.")
-        .as("the gateway's words quoted printable only").doesNotContain("\u0007");
+        .contains("the gateway refuses this service's key", "--gateway-key-file", "actsForOthers")
+        .as("an open path: no address, nothing the gateway said").doesNotContain("127.0.0.1", "Incorrect API key");
+    logger.detachAppender(logs);
+    assertThat(logs.list).filteredOn(e -> e.getLevel() == Level.ERROR).singleElement()
+        .extracting(ILoggingEvent::getFormattedMessage).asString()
+        .contains("--gateway-key-file", "answered 401", "Incorrect API key provided.")
+        .as("the gateway's words quoted, printable only").doesNotContain("\u0007");
 
     refusing.set(false); // the keys file mended
     clock.advance(Duration.ofSeconds(9));
