@@ -18,8 +18,8 @@ final class BudgetRoutes {
   /** "namespace/budget → route" already said, so that each rebuild of the configuration does not say it again. */
   private final Set<String> said = new HashSet<>();
 
-  /** @return the pairs missing now, as "namespace/budget → route" */
-  synchronized Set<String> check(List<TenantBudget> budgets, Set<Kinds.Key> routes) {
+  /** Says each budget's route that {@code routes} lacks, once until it is there again. */
+  synchronized void check(List<TenantBudget> budgets, Set<Kinds.Key> routes) {
     Set<String> missing = new HashSet<>();
     for (TenantBudget b : budgets) {
       for (String route : b.routes() == null ? List.<String>of() : b.routes()) {
@@ -34,6 +34,5 @@ final class BudgetRoutes {
       }
     }
     said.retainAll(missing);
-    return missing;
   }
 }
