@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * EPP, the dev proxy and the batch service each run as {@code llmgw} does, from its jar, in a JVM of its own and at
  * their defaults; only the pods' {@code --max-num-seqs} and the dispatcher's {@code --slots-per-pod} are given. It
  * reports the dispatches the EPP refused (429), the batch's throughput and each process's CPU per line.
- * Usage: JAR [pods] [sequences] [slots-per-pod] [lines] [seed]. Bounded: 30 minutes.
+ * Usage: JAR [pods] [sequences] [slots-per-pod] [lines] [seed] [trivial]. Bounded: 30 minutes.
  */
 public final class BatchIdleProcessRun {
   private static final Duration LIMIT = Duration.ofMinutes(30);
@@ -40,6 +40,9 @@ public final class BatchIdleProcessRun {
     int slots = args.length > 3 ? Integer.parseInt(args[3]) : 64;
     int lines = args.length > 4 ? Integer.parseInt(args[4]) : 3_000;
     long seed = args.length > 5 ? Long.parseLong(args[5]) : 1;
+    // "trivial": pods whose steps cost next to nothing, so the run shows what the rest (dispatcher, proxy, EPP) can
+    // carry: the client's ceiling the simulated runs' throughputs are to be read against
+    boolean trivial = args.length > 6 && args[6].equals("trivial");
     SimConfig sim = BatchRun.pods(seed, seqs);
     double capacity = PriorityRun.capacity(sim, 56) * pods / BatchRun.PODS;
     Path dir = Files.createTempDirectory("llmgw-batch-idle-processes");
@@ -57,8 +60,10 @@ public final class BatchIdleProcessRun {
     try {
       start(parts, "pods", jar, dir, "server(s) for", "sim", "--pods", Integer.toString(pods), "--first-ip",
           "127.0.0.11", "--port", "8000", "--model", BatchRun.MODEL, "--max-num-seqs", Integer.toString(seqs),
-          "--max-loras", "1", "--decode-base-ms", Double.toString(sim.decodeBaseMs()), "--decode-per-seq-ms",
-          Double.toString(sim.decodePerSeqMs()), "--seed", Long.toString(seed));
+          "--max-loras", "1", "--decode-base-ms", trivial ? "0.05" : Double.toString(sim.decodeBaseMs()),
+          "--decode-per-seq-ms", trivial ? "0" : Double.toString(sim.decodePerSeqMs()), "--prefill-overhead-ms",
+          trivial ? "0" : Double.toString(sim.prefillOverheadMs()), "--prefill-per-token-ms",
+          trivial ? "0" : Double.toString(sim.prefillPerTokenMs()), "--seed", Long.toString(seed));
       start(parts, "EPP", jar, dir, "ext_proc on", "serve", "--config", config.toString(), "--bind", "127.0.0.1",
           "--grpc-port", Integer.toString(grpc), "--health-port", Integer.toString(LoopbackPorts.free()),
           "--metrics-port", Integer.toString(metrics));
