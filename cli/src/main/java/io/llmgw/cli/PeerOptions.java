@@ -1,8 +1,10 @@
 package io.llmgw.cli;
 
+import io.llmgw.api.cli.Converters;
 import io.llmgw.extproc.peers.PeerKey;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -30,6 +32,13 @@ final class PeerOptions {
       + "the health port reads them (tenant names and spending, routed prompt hashes) and can send invented ones. "
       + "Only for a network where every host that can reach it is trusted.")
   boolean insecure;
+
+  @Option(names = "--peers-warm-timeout", converter = Converters.AnyDuration.class, defaultValue = "5s",
+      paramLabel = "DURATION",
+      description = "How long a replica that starts waits for every peer to greet it with what "
+          + "it knows (counts, tenants' spending, routed prompts) and for one peer's KV-cache blocks, before it is ready "
+          + "on what it has (llmgw_peer_warm 0); 0 to 5m. Default: ${DEFAULT-VALUE}.")
+  Duration warmTimeout;
 
   /** The key, refused here when peers are given none: a replica must not start half configured. */
   PeerKey key() {

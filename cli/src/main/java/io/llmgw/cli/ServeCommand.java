@@ -158,7 +158,8 @@ public final class ServeCommand implements Callable<Integer> {
         .hasMatchedOption("--scrape-interval") ? fromFile.scrapeInterval() : pods.scrapeInterval;
     CopySettings c = d.copies();
     return d.withListen(listen.listen(d.listen(), source.kubernetes, tls.serverTls(source.kubernetes), tls.metricsTls)
-        .withPeers(peerOptions.peers).withPeerService(peerOptions.service).withPeerKey(peerOptions.key()))
+        .withPeers(peerOptions.peers).withPeerService(peerOptions.service).withPeerKey(peerOptions.key())
+        .withPeerWarmTimeout(peerOptions.warmTimeout))
         .withScheduling(scheduling.scheduling(file))
         .withRequests(requests.requests(d.requests(), wireOptions.hooks()))
         .withScrape(d.scrape().withInterval(interval).withKvEvents(kvEventOptions.settings(d.scrape().kvEvents(),

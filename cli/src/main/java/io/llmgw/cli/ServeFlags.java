@@ -15,6 +15,7 @@ final class ServeFlags {
       Map.entry("listen.metricsTls", "--metrics-tls"),
       Map.entry("listen.tls", "--tls"),
       Map.entry("listen.peerService", "--peers-service"),
+      Map.entry("listen.peerWarmTimeout", "--peers-warm-timeout"),
       Map.entry("listen.peers", "--peers"),
       Map.entry("listen.batchStatus", "--batch-status"),
       Map.entry("listen.frontDoor", "--front-door"),

@@ -45,6 +45,15 @@ class CliErrorsTest {
         "--kubernetes");
   }
 
+  /** Issue 51: the warm-start time is a duration of at most five minutes. */
+  @Test
+  void aWarmStartTimeThatIsNoDurationOrTooLongIsRefusedNamingTheFlag() {
+    assertThat(serveRefuses("--config", "x.yaml", "--peers-warm-timeout", "soon")).contains("--peers-warm-timeout",
+        "'soon' is not a duration");
+    assertThat(serveRefuses("--config", "x.yaml", "--peers-warm-timeout", "6m")).contains(
+        "--peers-warm-timeout takes 0 to 5 minutes");
+  }
+
   /** Issue 47: peers need a shared secret (or the explicit opt-out), and a secret file that cannot serve is named. */
   @Test
   void peersWithoutAUsableSecretAreRefusedNamingTheFlag() throws Exception {

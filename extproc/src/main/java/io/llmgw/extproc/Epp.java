@@ -103,7 +103,7 @@ public final class Epp implements AutoCloseable {
     }
     peers = new PeerExchange(s.listen().peers(), s.listen().peerKey(), parts.datastore().inFlight(),
         parts.datastore().peers(), parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(),
-        scheduler, PeerExchange.DEFAULT_WARM_TIMEOUT);
+        scheduler, s.listen().peerWarmTimeout());
     peers.onReady(() -> health.setReady(ready()));
     peers.watchFrom(s.listen().bindHost());
     PeerMetrics.register(parts.metrics().registry(), peers, parts.routedPrefixes(), parts.datastore().peerSpend());
@@ -158,6 +158,9 @@ public final class Epp implements AutoCloseable {
   private void startServing() throws IOException {
     ListenSettings l = settings.listen();
     scraper.start();
+    if (discovery != null) { // the peers known before the blocks are asked for and the warm start counts them
+      discovery.start(settings.listen().peerWarmTimeout());
+    }
     if (kvEvents != null) {
       peers.shareBlocks(parts.engineBlocks()); // and takes what a listed peer knows, before subscribing
       kvEvents.start();
@@ -203,9 +206,6 @@ public final class Epp implements AutoCloseable {
     }
     metricsServer = metricsBuilder.buildAndStart();
     peers.start();
-    if (discovery != null) {
-      discovery.start();
-    }
     serving = true;
     health.setReady(ready());
     LOG.info("EPP {}: ext_proc on {}:{} ({}), health on {}, metrics on {} ({}{}); scheduling {} ({})",

@@ -3,6 +3,7 @@ package io.llmgw.extproc;
 import io.llmgw.api.SettingException;
 import io.llmgw.api.tls.ServerTls;
 import io.llmgw.extproc.observe.AdminAccess;
+import io.llmgw.extproc.peers.PeerExchange;
 import io.llmgw.extproc.peers.PeerKey;
 import java.time.Duration;
 import java.util.List;
@@ -23,13 +24,19 @@ import java.util.List;
  *     and routed prompts
  * @param peerService cluster mode: the EPP's own Service, whose ready endpoints are the peers too; null for none
  * @param peerKey what peers prove to each other: a shared secret, or the explicit opt-out; required with peers
+ * @param peerWarmTimeout how long a replica that starts waits for its peers' greetings (and one peer's KV-cache
+ *     blocks) before it is ready on what it has
  * @param batchStatus the batch service's address (host:port), whose queues the status page shows; null for none
  * @param frontDoor the base URL clients use (Envoy's listener or the dev proxy), which the status page shows: the EPP
  *     sits behind it and cannot know it; null for none
  */
 public record ListenSettings(String bindHost, int grpcPort, int healthPort, int metricsPort, Duration keepAlivePermit,
     Duration drainPeriod, Duration shutdownGrace, AdminAccess admin, ServerTls tls, boolean metricsTls,
-    List<String> peers, String peerService, PeerKey peerKey, String batchStatus, String frontDoor) {
+    List<String> peers, String peerService, PeerKey peerKey, Duration peerWarmTimeout, String batchStatus,
+    String frontDoor) {
+  /** Beyond this a peer that does not answer keeps a starting replica out of service too long to be worth it. */
+  static final Duration MAX_PEER_WARM_TIMEOUT = Duration.ofMinutes(5);
+
   public ListenSettings {
     for (int port : new int[] {grpcPort, healthPort, metricsPort}) {
       if (port < 0 || port > 65535) {
@@ -44,6 +51,10 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
           "needs listen.tls: the metrics port can only be served over TLS when TLS is on");
     }
     peers = List.copyOf(peers);
+    if (peerWarmTimeout.isNegative() || peerWarmTimeout.compareTo(MAX_PEER_WARM_TIMEOUT) > 0) {
+      throw new SettingException("listen.peerWarmTimeout",
+          "takes 0 to 5 minutes, not " + peerWarmTimeout.toMillis() + " ms");
+    }
     if (peerService != null && !peerService.matches("[a-z]([-a-z0-9]{0,61}[a-z0-9])?")) {
       throw new SettingException("listen.peerService", "takes a Service name, not '" + peerService + "'");
     }
@@ -64,38 +75,44 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
 
   public static ListenSettings defaults() {
     return new ListenSettings("0.0.0.0", 9002, 9003, 9090, Duration.ofSeconds(10), Duration.ofSeconds(5),
-        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null, PeerKey.NONE, null,
-        null);
+        Duration.ofSeconds(30), AdminAccess.readOnly(), null, false, List.of(), null, PeerKey.NONE,
+        PeerExchange.DEFAULT_WARM_TIMEOUT,
+        null, null);
   }
 
   public ListenSettings on(String host, int grpc, int health, int metrics) {
     return new ListenSettings(host, grpc, health, metrics, keepAlivePermit, drainPeriod, shutdownGrace, admin, tls,
-        metricsTls, peers, peerService, peerKey, batchStatus, frontDoor);
+        metricsTls, peers, peerService, peerKey, peerWarmTimeout, batchStatus, frontDoor);
   }
 
   public ListenSettings withAdmin(AdminAccess access) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        access, tls, metricsTls, peers, peerService, peerKey, batchStatus, frontDoor);
+        access, tls, metricsTls, peers, peerService, peerKey, peerWarmTimeout, batchStatus, frontDoor);
   }
 
   public ListenSettings withTls(ServerTls serverTls, boolean overMetricsToo) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, serverTls, overMetricsToo, peers, peerService, peerKey, batchStatus, frontDoor);
+        admin, serverTls, overMetricsToo, peers, peerService, peerKey, peerWarmTimeout, batchStatus, frontDoor);
   }
 
   public ListenSettings withPeers(List<String> others) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, others, peerService, peerKey, batchStatus, frontDoor);
+        admin, tls, metricsTls, others, peerService, peerKey, peerWarmTimeout, batchStatus, frontDoor);
   }
 
   public ListenSettings withPeerService(String service) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, service, peerKey, batchStatus, frontDoor);
+        admin, tls, metricsTls, peers, service, peerKey, peerWarmTimeout, batchStatus, frontDoor);
   }
 
   public ListenSettings withPeerKey(PeerKey key) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, peerService, key, batchStatus, frontDoor);
+        admin, tls, metricsTls, peers, peerService, key, peerWarmTimeout, batchStatus, frontDoor);
+  }
+
+  public ListenSettings withPeerWarmTimeout(Duration timeout) {
+    return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
+        admin, tls, metricsTls, peers, peerService, peerKey, timeout, batchStatus, frontDoor);
   }
 
   /** Whether this replica has peers to watch and serve. */
@@ -114,16 +131,16 @@ public record ListenSettings(String bindHost, int grpcPort, int healthPort, int 
 
   public ListenSettings withStopping(Duration drain, Duration grace) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drain, grace, admin, tls,
-        metricsTls, peers, peerService, peerKey, batchStatus, frontDoor);
+        metricsTls, peers, peerService, peerKey, peerWarmTimeout, batchStatus, frontDoor);
   }
 
   public ListenSettings withBatchStatus(String address) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, peerService, peerKey, address, frontDoor);
+        admin, tls, metricsTls, peers, peerService, peerKey, peerWarmTimeout, address, frontDoor);
   }
 
   public ListenSettings withFrontDoor(String url) {
     return new ListenSettings(bindHost, grpcPort, healthPort, metricsPort, keepAlivePermit, drainPeriod, shutdownGrace,
-        admin, tls, metricsTls, peers, peerService, peerKey, batchStatus, url);
+        admin, tls, metricsTls, peers, peerService, peerKey, peerWarmTimeout, batchStatus, url);
   }
 }

@@ -162,12 +162,13 @@ public final class PeerExchange implements AutoCloseable {
   }
 
   /**
-   * Serves what the pods' KV-cache events told this replica to a peer that starts, and first takes what a listed peer
-   * knows ({@link BlockTransfer#seed}, within the warm-start time): call before subscribing to the pods.
+   * Serves what the pods' KV-cache events told this replica to a peer that starts, and first takes what a peer knows
+   * ({@link BlockTransfer#seed}, within the warm-start time), listed or discovered by then: call before subscribing
+   * to the pods.
    */
   public void shareBlocks(EngineBlockIndex index) {
     blocks = new BlockTransfer(index, key);
-    BlockTransfer.seed(List.copyOf(listed), channels::to, key, index, warmStart.timeoutMillis());
+    BlockTransfer.seed(List.copyOf(wantedPeers()), channels::to, key, index, warmStart.timeoutMillis());
   }
 
   public PeerExchange start() {

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * the new process with it.
  */
 class FleetRestartTest {
-  private static String metric(Epp epp, String name) throws Exception {
+  static String metric(Epp epp, String name) throws Exception {
     String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
         + epp.metricsPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
     return text.lines().filter(l -> l.startsWith(name + " ")).findFirst().orElse(name + " absent");

@@ -6,9 +6,14 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +49,15 @@ public final class PeerDiscovery implements AutoCloseable {
   }
 
   public PeerDiscovery start() {
+    return start(Duration.ZERO);
+  }
+
+  /**
+   * Starts following the Service and waits at most {@code firstList} for its endpoints to be listed, telling them
+   * before it returns: a replica that starts asks these peers for what they know before it is ready (issue 51). An API
+   * server that does not answer in time leaves the list to follow, as when nothing waits.
+   */
+  public PeerDiscovery start(Duration firstList) {
     // assigned before it starts: the handler reads its store, and the first list arrives at once
     informer = client.discovery().v1().endpointSlices().inNamespace(namespace).withLabel(SERVICE_LABEL, service)
         .runnableInformer(0);
@@ -63,8 +77,19 @@ public final class PeerDiscovery implements AutoCloseable {
         changed();
       }
     });
-    informer.start();
+    CompletableFuture<Void> listed = informer.start().toCompletableFuture();
     LOG.info("peer replicas: the ready endpoints of Service {}/{}", namespace, service);
+    if (firstList.isPositive()) {
+      try {
+        listed.get(firstList.toMillis(), TimeUnit.MILLISECONDS);
+        changed();
+      } catch (TimeoutException | ExecutionException e) {
+        LOG.warn("peer replicas: the endpoints of Service {}/{} were not listed within {} ms ({}): starting without "
+            + "asking the peers for what they know", namespace, service, firstList.toMillis(), e.toString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     return this;
   }
 
