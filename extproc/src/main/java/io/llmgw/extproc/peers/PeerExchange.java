@@ -14,7 +14,6 @@ import io.llmgw.picker.kvcache.EngineBlockIndex;
 import io.llmgw.picker.routed.RoutedPrefixes;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +22,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -48,8 +46,6 @@ public final class PeerExchange implements AutoCloseable {
   static final long TICK_MILLIS = 25;
   public static final Duration DEFAULT_WARM_TIMEOUT = Duration.ofSeconds(5);
   static final long RETRY_MILLIS = 1_000;
-  /** An unchanged snapshot is sent again after this, well within a peer's 500 ms freshness (issue 51). */
-  private static final long HEARTBEAT_NANOS = 200_000_000L;
 
   private final String self = UUID.randomUUID().toString();
   private final PeerKey key;
@@ -73,10 +69,7 @@ public final class PeerExchange implements AutoCloseable {
   /** Serves the KV-cache blocks to a peer that starts; null while this replica follows no pod's events. */
   private volatile BlockTransfer blocks;
   private volatile boolean closed;
-  /** The last snapshot sent and when (the publisher's thread only). */
-  private byte[] lastSent;
-  private long lastSentNanos;
-  private ScheduledFuture<?> publisher;
+  private final PeerPublisher publisher;
 
   /** @param peers other replicas' health-port addresses, host:port */
   public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
@@ -101,7 +94,10 @@ public final class PeerExchange implements AutoCloseable {
     this.spendHere = spendHere;
     this.routed = routed;
     this.scheduler = scheduler;
-    this.service = new PeerLoadService(traffic, this::greeting, key, this::watchedBySelf);
+    this.service = new PeerLoadService(traffic, this::greeting, key, this::watchedBySelf,
+        this::startPublishing);
+    this.publisher = new PeerPublisher(scheduler, service,
+        () -> PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.drain()), routed);
     this.warmStart = new WarmStart(this::wantedPeers, warmTimeout);
     this.views = new PeerViews(self, loads, spendThere, routed, warmStart, traffic);
   }
@@ -172,9 +168,9 @@ public final class PeerExchange implements AutoCloseable {
   }
 
   public PeerExchange start() {
-    publisher = scheduler.scheduleAtFixedRate(this::publish, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     if (!listed.isEmpty()) {
       routed.keep(true);
+      publisher.start();
     }
     spendThere.expect(wantedPeers());
     for (String peer : listed) {
@@ -199,6 +195,7 @@ public final class PeerExchange implements AutoCloseable {
     discovered = Set.copyOf(peers);
     if (!peers.isEmpty()) {
       routed.keep(true);
+      publisher.start();
     }
     for (String peer : peers) {
       if (wanted(peer) && !calls.containsKey(peer)) {
@@ -228,23 +225,9 @@ public final class PeerExchange implements AutoCloseable {
     views.stopped(peer, wantedPeers());
   }
 
-  private void publish() {
-    try {
-      if (service.watchers() > 0) {
-        byte[] snapshot = PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.drain());
-        long now = System.nanoTime();
-        if (Arrays.equals(snapshot, lastSent) && now - lastSentNanos < HEARTBEAT_NANOS) {
-          return; // nothing changed: the watchers' view is still true, and an idle fleet sends next to nothing
-        }
-        service.publish(snapshot);
-        lastSent = snapshot;
-        lastSentNanos = now;
-      } else {
-        routed.discardOutbox(); // the recent ones stay for whoever watches next
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("peer replicas: could not send this replica's counts: {}", e.toString());
-    }
+  /** A peer watches this replica: it is told every change from now on. */
+  private void startPublishing() {
+    publisher.start();
   }
 
   /**
@@ -341,9 +324,7 @@ public final class PeerExchange implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    if (publisher != null) {
-      publisher.cancel(false);
-    }
+    publisher.close();
     service.close();
     channels.closeAll();
   }

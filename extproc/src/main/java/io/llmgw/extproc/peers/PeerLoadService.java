@@ -61,17 +61,21 @@ final class PeerLoadService {
   private final Supplier<byte[]> greeting;
   private final PeerKey key;
   private final Predicate<byte[]> ownWatch;
+  private final Runnable watched;
   private final SeenNonces seen = new SeenNonces();
 
   /**
    * @param greeting what a new watcher gets first, before the next tick
    * @param ownWatch whether a watch request carries a nonce this replica sent: it is watching itself
+   * @param watched told when a peer's watch is taken, before its greeting
    */
-  PeerLoadService(PeerTraffic traffic, Supplier<byte[]> greeting, PeerKey key, Predicate<byte[]> ownWatch) {
+  PeerLoadService(PeerTraffic traffic, Supplier<byte[]> greeting, PeerKey key, Predicate<byte[]> ownWatch,
+      Runnable watched) {
     this.traffic = traffic;
     this.greeting = greeting;
     this.key = key;
     this.ownWatch = ownWatch;
+    this.watched = watched;
   }
 
   /** @param blocks what serves {@code Blocks} (the pods' KV-cache blocks), or null when this replica follows none */
@@ -105,6 +109,7 @@ final class PeerLoadService {
     call.setOnCancelHandler(() -> watchers.remove(call));
     call.setOnReadyHandler(() -> greet(call, w));
     watchers.put(call, w);
+    watched.run();
     greet(call, w);
   }
 
