@@ -14,9 +14,7 @@ import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -85,10 +83,7 @@ public final class FleetRun {
 
   private static String runOne(Settings s, SimConfig sim, int n, String policy) throws Exception {
     Path dir = Files.createTempDirectory("llmgw-fleet");
-    Path secret = dir.resolve("peers.secret");
-    byte[] bytes = new byte[32];
-    new SecureRandom().nextBytes(bytes);
-    Files.writeString(secret, HexFormat.of().formatHex(bytes));
+    Path secret = ReplicaProcess.newSecret(dir);
     Workload chat = Workload.chat(SimConfig.DEFAULT_MODEL);
     List<ReplicaProcess> replicas = new ArrayList<>();
     ScheduledExecutorService faults = Executors.newScheduledThreadPool(2);

@@ -11,9 +11,7 @@ import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -86,10 +84,7 @@ public final class PeerCostRun {
     SimConfig sim = SimConfig.builder().decode(20, 1.0).adapters(List.of()).capacity(16, 1024, 1024).seed(seed)
         .kvEvents(KvEventsConfig.DEFAULT_ON).build();
     Path dir = Files.createTempDirectory("llmgw-peer-cost");
-    Path secret = dir.resolve("peers.secret");
-    byte[] bytes = new byte[32];
-    new SecureRandom().nextBytes(bytes);
-    Files.writeString(secret, HexFormat.of().formatHex(bytes));
+    Path secret = ReplicaProcess.newSecret(dir);
     Workload chat = Workload.chat(SimConfig.DEFAULT_MODEL);
     List<ReplicaProcess> replicas = new ArrayList<>();
     try (SimPods pods = SimPods.start(sim, 8, "127.0.0.11", 8000)) {

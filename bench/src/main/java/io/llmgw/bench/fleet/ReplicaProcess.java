@@ -11,8 +11,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -34,6 +36,13 @@ final class ReplicaProcess {
     this.healthPort = LoopbackPorts.free();
     this.metricsPort = LoopbackPorts.free();
     this.log = dir.resolve("replica-" + host + ".log");
+  }
+
+  /** A fresh shared secret for a fleet's replicas, in {@code dir}. */
+  static Path newSecret(Path dir) throws IOException {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return Files.writeString(dir.resolve("peers.secret"), HexFormat.of().formatHex(bytes));
   }
 
   String peerAddress() {
