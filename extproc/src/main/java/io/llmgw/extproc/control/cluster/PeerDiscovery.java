@@ -48,10 +48,6 @@ public final class PeerDiscovery implements AutoCloseable {
     this.peers = peers;
   }
 
-  public PeerDiscovery start() {
-    return start(Duration.ZERO);
-  }
-
   /**
    * Starts following the Service and waits at most {@code firstList} for its endpoints to be listed, telling them
    * before it returns: a replica that starts asks these peers for what they know before it is ready (issue 51). An API

@@ -39,7 +39,7 @@ class PeerDiscoveryTest {
   void theServicesReadyEndpointsAreThePeersAsReplicasComeTurnUnreadyAndGo() {
     List<List<String>> told = new CopyOnWriteArrayList<>();
     var slices = client.discovery().v1().endpointSlices().inNamespace("ns");
-    try (PeerDiscovery d = new PeerDiscovery(client, "ns", "llmgw-epp", 9003, told::add).start()) {
+    try (PeerDiscovery d = new PeerDiscovery(client, "ns", "llmgw-epp", 9003, told::add).start(Duration.ZERO)) {
       slices.resource(slice("llmgw-epp-a", "llmgw-epp", "IPv4", 9003, "10.0.0.1=true", "10.0.0.2=true",
           "10.0.0.3=false")).create();
       slices.resource(slice("other-a", "other", "IPv4", 9003, "10.9.9.9=true")).create();
