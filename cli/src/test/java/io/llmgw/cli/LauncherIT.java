@@ -18,6 +18,7 @@ import io.llmgw.devproxy.DevProxy;
 import io.llmgw.devproxy.ProxySettings;
 import io.llmgw.sim.engine.SimConfig;
 import io.llmgw.sim.http.SimPods;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -32,12 +33,54 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** As a new user would: the packaged {@code ./llmgw} launcher, run as its own process. */
 class LauncherIT {
   static final Path LAUNCHER = Path.of("..", "llmgw").toAbsolutePath().normalize();
   static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /**
+   * The first launch after a build records the class archive before it runs the command: on JDK 25 an AOT cache whose
+   * training also routes chat through two EPPs with each policy (about a minute on 2 cores), before that a CDS archive
+   * of the short commands. Done here once, so that the tests' own waits are for their commands.
+   */
+  @BeforeAll
+  static void theFirstLaunchRecordsTheArchive() throws Exception {
+    Path target = LAUNCHER.resolveSibling("cli").resolve("target");
+    Files.deleteIfExists(target.resolve("llmgw.aot"));
+    Files.deleteIfExists(target.resolve("llmgw.jsa"));
+    Launched first = launch(false, "--version");
+    assertThat(first.process().waitFor(5, TimeUnit.MINUTES)).as("the training run ends").isTrue();
+    assertThat(first.process().exitValue()).as(first.errors()).isZero();
+    if (Runtime.version().feature() >= 25) {
+      assertThat(first.errors())
+          .contains("training the JVM's ahead-of-time cache on the short commands and on routing");
+      assertThat(target.resolve("llmgw.aot")).as("the AOT cache beside the jar").isNotEmptyFile();
+      // what the cache holds, as the JVM lists it: the precise policy's classes, and the profiles of a routing decision
+      Process listing = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-XX:AOTCache=" + target.resolve("llmgw.aot"), "-XX:+PrintSharedArchiveAndExit", "-cp",
+          target.resolve("llmgw.jar").toString()).redirectErrorStream(true).start();
+      List<String> wanted = List.of("archive is valid", "io.llmgw.picker.scorers.PrecisePrefixCacheScorer",
+          "Archived TrainingData Dictionary", "C io/llmgw/picker/SchedulingProfile[A].schedule(");
+      List<String> found = new ArrayList<>();
+      try (BufferedReader lines = listing.inputReader(StandardCharsets.UTF_8)) {
+        // about 150 MB of listing: read as it comes, kept only where it matches
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+          for (String w : wanted) {
+            if (!found.contains(w) && line.contains(w)) {
+              found.add(w);
+            }
+          }
+        }
+      }
+      assertThat(listing.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(found).containsExactlyInAnyOrderElementsOf(wanted);
+    } else {
+      assertThat(target.resolve("llmgw.jsa")).as("the CDS archive beside the jar").isNotEmptyFile();
+    }
+  }
 
   @Test
   void serveRoutesAConfigFileAndAnswers404ForAnUnknownModel() throws Exception {
@@ -55,8 +98,7 @@ class LauncherIT {
       try (DevProxy proxy = DevProxy.start(ProxySettings.defaults().withListener("127.0.0.1", 0)
           .withEpp("127.0.0.1", grpc))) {
         String chat = "{\"model\":\"sql-lora\",\"max_tokens\":3,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
-        // the first launch after a build records the class archive before it serves (tens of seconds on 2 busy cores)
-        HttpResponse<String> ok = await().atMost(Duration.ofSeconds(120)).ignoreExceptions()
+        HttpResponse<String> ok = await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
             .until(() -> post(proxy.port(), chat), r -> r.statusCode() == 200);
         assertThat(ok.body()).contains("\"model\":\"sql-lora\"");
         HttpResponse<String> unknown = post(proxy.port(), chat.replace("sql-lora", "gpt-nope"));

@@ -85,6 +85,17 @@ class DeployManifestsTest {
         .contains("**/target");
   }
 
+  /** Issue 51: a replica that sees an eighth of a fleet's requests compiled its request path minutes late. */
+  @Test
+  void theImageRecordsItsAotCacheFromRoutingWithItsOwnJvmAndStartsFromIt() throws IOException {
+    String dockerfile = Files.readString(DEPLOY.resolve("Dockerfile"));
+    String runtimeStage = dockerfile.substring(dockerfile.lastIndexOf("FROM "));
+    assertThat(runtimeStage).as("recorded by the runtime image's JVM, which must be the one that maps it")
+        .contains("-XX:AOTCacheOutput=/opt/llmgw/llmgw.aot", "io.llmgw.cli.ClassArchiveTraining", "--serve");
+    assertThat(runtimeStage.substring(runtimeStage.indexOf("ENTRYPOINT")))
+        .contains("-XX:AOTCache=/opt/llmgw/llmgw.aot");
+  }
+
   @Test
   void theGeneratedCrdsDeclareOurFourKinds() {
     for (String kind : List.of("inference.x-k8s.io/v1alpha1 LLMRoute", "inference.networking.k8s.io/v1 InferencePool",

@@ -1,5 +1,6 @@
 package io.llmgw.bench.fleet;
 
+import io.llmgw.api.TempTree;
 import io.llmgw.bench.ProcessCpu;
 import io.llmgw.bench.faults.LinkCut;
 import io.llmgw.devproxy.DevProxy;
@@ -31,21 +32,24 @@ import java.util.concurrent.TimeUnit;
  * only) and per request under load, from {@code /proc/<pid>/stat} — with this JVM's own CPU (client, proxy, pods)
  * beside it. Optionally a replica is SIGKILLed and restarted mid-run ({@code kill-at=S}), or cut off from its peers
  * for {@code cut-for=S} seconds ({@code cut-at=S}; root in a network namespace of its own, as {@code PartitionRun}),
- * and the hit ratio is printed per window of {@code window=S} seconds.
+ * and the hit ratio is printed per window of {@code window=S} seconds. With {@code aot=on} (JDK 25 and later) the
+ * replicas start from an ahead-of-time cache recorded first by the launcher's training run ({@link AotTraining}), as
+ * {@code llmgw serve} does through the launcher; {@code aot=off} starts them cold.
  *
  * <p>Usage: {@code key=value ...}: replicas=1,2,4,8 policies=random,seed+session,scorers,precise rate=20 duration=20
- * seed=1 warmup=8 idle=5 kill-at=-1 cut-at=-1 cut-for=30 window=5.
+ * seed=1 warmup=8 idle=5 kill-at=-1 cut-at=-1 cut-for=30 window=5 aot=on.
  */
 public final class FleetRun {
   private FleetRun() {}
 
   record Settings(List<Integer> replicas, List<String> policies, double rate, double duration, long seed,
-      double warmup, double idle, double killAt, double cutAt, double cutFor, double window) {
+      double warmup, double idle, double killAt, double cutAt, double cutFor, double window, boolean aot) {
     static Settings parse(String[] args) {
       Map<String, String> m = new LinkedHashMap<>(Map.of("replicas", "1,2,4,8", "policies",
           "random,seed+session,scorers,precise", "rate", "20", "duration", "20", "seed", "1", "warmup", "8", "idle",
           "5", "kill-at", "-1", "cut-at", "-1", "cut-for", "30"));
       m.put("window", "5");
+      m.put("aot", "on");
       for (String a : args) {
         int eq = a.indexOf('=');
         if (eq < 0 || !m.containsKey(a.substring(0, eq))) {
@@ -57,7 +61,11 @@ public final class FleetRun {
           List.of(m.get("policies").split(",")), Double.parseDouble(m.get("rate")),
           Double.parseDouble(m.get("duration")), Long.parseLong(m.get("seed")), Double.parseDouble(m.get("warmup")),
           Double.parseDouble(m.get("idle")), Double.parseDouble(m.get("kill-at")), Double.parseDouble(m.get("cut-at")),
-          Double.parseDouble(m.get("cut-for")), Double.parseDouble(m.get("window")));
+          Double.parseDouble(m.get("cut-for")), Double.parseDouble(m.get("window")), switch (m.get("aot")) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("aot takes on or off, not '" + m.get("aot") + "'");
+          });
     }
   }
 
@@ -69,19 +77,22 @@ public final class FleetRun {
         s.rate(), s.duration(), s.warmup(), s.seed(), s.killAt() >= 0 ? ", replica 1 SIGKILLed at " + s.killAt() + " s"
             : "",
         s.cutAt() >= 0 ? ", replica 1 cut off at " + s.cutAt() + " s for " + s.cutFor() + " s" : "");
+    Path aotDir = Files.createTempDirectory("llmgw-aot");
+    Path aot = s.aot() ? AotTraining.record(aotDir) : null;
     System.out.println("| replicas | policy | done/s | errors | TTFT p50 / p90 ms | prefix-cache hits | replica CPU "
         + "idle, ms/s each (no JIT) | replica CPU ms/request, all replicas (no JIT) | their JIT compilers' CPU ms/s "
         + "| this JVM's CPU ms/s | hits per window |");
     System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (int n : s.replicas()) {
       for (String policy : s.policies()) {
-        System.out.println(runOne(s, sim, n, policy));
+        System.out.println(runOne(s, sim, n, policy, aot));
       }
     }
+    TempTree.delete(aotDir);
     System.exit(0);
   }
 
-  private static String runOne(Settings s, SimConfig sim, int n, String policy) throws Exception {
+  private static String runOne(Settings s, SimConfig sim, int n, String policy, Path aot) throws Exception {
     Path dir = Files.createTempDirectory("llmgw-fleet");
     Path secret = ReplicaProcess.newSecret(dir);
     Workload chat = Workload.chat(SimConfig.DEFAULT_MODEL);
@@ -91,7 +102,7 @@ public final class FleetRun {
     try (SimPods pods = SimPods.start(sim, 8, "127.0.0.11", 8000)) {
       Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, chat.models());
       for (int i = 0; i < n; i++) {
-        replicas.add(new ReplicaProcess("127.0.0." + (41 + i), dir));
+        replicas.add(new ReplicaProcess("127.0.0." + (41 + i), dir, aot));
       }
       for (ReplicaProcess r : replicas) {
         r.start(config, policy, peersOf(r, replicas), secret);

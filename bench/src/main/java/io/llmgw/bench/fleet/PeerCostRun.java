@@ -90,7 +90,7 @@ public final class PeerCostRun {
     try (SimPods pods = SimPods.start(sim, 8, "127.0.0.11", 8000)) {
       Path config = Rig.writeConfig(dir.resolve("pool.yaml"), pods, chat.models());
       for (int i = 0; i < n; i++) {
-        replicas.add(new ReplicaProcess("127.0.0." + (41 + i), dir));
+        replicas.add(new ReplicaProcess("127.0.0." + (41 + i), dir, null));
       }
       for (ReplicaProcess r : replicas) {
         r.start(config, "random", peered ? replicas.stream().filter(o -> o != r).map(ReplicaProcess::peerAddress)

@@ -26,12 +26,15 @@ final class ReplicaProcess {
   final int healthPort;
   final int metricsPort;
   private final Path log;
+  /** The ahead-of-time cache the replica's JVM starts from, or null. */
+  private final Path aotCache;
   private Process process;
   /** CPU of the processes this replica ran before its last restart. */
   private long pastCpuMillis;
 
-  ReplicaProcess(String host, Path dir) throws IOException {
+  ReplicaProcess(String host, Path dir, Path aotCache) throws IOException {
     this.host = host;
+    this.aotCache = aotCache;
     this.grpcPort = LoopbackPorts.free();
     this.healthPort = LoopbackPorts.free();
     this.metricsPort = LoopbackPorts.free();
@@ -49,18 +52,31 @@ final class ReplicaProcess {
     return host + ":" + healthPort;
   }
 
+  /**
+   * A replica's JVM with this one's class path, up to the main class: its flags are those the ahead-of-time cache was
+   * recorded with ({@link AotTraining}), which a JVM needs to use it.
+   */
+  static List<String> java() {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx384m", "-XX:+UseSerialGC"));
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("--enable-native-access") || a.startsWith("--sun-misc-unsafe-memory-access"))
+        .forEach(cmd::add);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    return cmd;
+  }
+
   String grpcAddress() {
     return host + ":" + grpcPort;
   }
 
   /** Starts the child (again, after a kill, on the same address and ports); returns once it listens. */
   void start(Path config, String policy, List<String> peers, Path secret) throws Exception {
-    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(javaBin, "-Xmx384m", "-XX:+UseSerialGC"));
-    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("--enable-native-access") || a.startsWith("--sun-misc-unsafe-memory-access"))
-        .forEach(cmd::add);
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), FleetReplica.class.getName(), config.toString(),
+    List<String> cmd = java();
+    if (aotCache != null) {
+      cmd.add("-XX:AOTCache=" + aotCache);
+    }
+    cmd.addAll(List.of(FleetReplica.class.getName(), config.toString(),
         host, Integer.toString(grpcPort), Integer.toString(healthPort), Integer.toString(metricsPort), policy,
         peers.isEmpty() ? "-" : String.join(",", peers), secret.toString()));
     Files.deleteIfExists(log);

@@ -32,6 +32,10 @@ class ImageBuildTest {
       assertThat(version.output()).contains("llmgw 0.1.0");
       Result help = run(root, 2, "docker", "run", "--rm", "--network", "none", TAG, "serve", "--help");
       assertThat(help.output()).contains("--kubernetes", "--tls-cert-file");
+      Result cached = run(root, 2, "docker", "run", "--rm", "--network", "none", "--entrypoint", "java", TAG,
+          "-XX:AOTCache=/opt/llmgw/llmgw.aot", "-XX:AOTMode=on", "-jar", "/opt/llmgw/llmgw.jar", "--version");
+      assertThat(cached.exit()).as("the image's JVM maps the AOT cache it recorded (AOTMode=on refuses to start "
+          + "otherwise): " + cached.output()).isZero();
     } finally {
       run(root, 2, "docker", "image", "rm", "-f", TAG);
     }
