@@ -86,6 +86,8 @@ class StatusPageTest {
               + "\"content\":\"hi\"}]}"))
           .build(), HttpResponse.BodyHandlers.ofString());
       assertThat(unknown.statusCode()).isEqualTo(404);
+      // the history is sampled every 2 s, and a chart needs two readings: on a quick start there was only one yet
+      await().atMost(Duration.ofSeconds(10)).until(() -> historySamples(rig.epp().metricsPort()) >= 2);
       assertThat(dom(url, 1000)).as("issue 53: a page that just opened (one read of its own) draws the minutes "
           + "before it from the EPP's history").containsPattern("<svg id=\"rate-chart\"[^>]*>(<line[^>]*></line>){2}"
               + "<text[^>]*>[0-9.]+ /s</text><text[^>]*>0</text><text[^>]*>\\d+ s ago</text><text[^>]*>now</text><polyline");
@@ -188,5 +190,12 @@ class StatusPageTest {
               + "<td class=\"num\">\\d+</td><td class=\"num\">\\d+</td><td class=\"num\">\\d+ %</td>")
           .containsPattern("cached-question.*predicted [0-9,]+ cached; engine reported [0-9,]+");
     }
+  }
+
+  /** How many readings the EPP's traffic history holds ({@code /admin/history}, one every 2 s). */
+  private static long historySamples(int metricsPort) throws Exception {
+    String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/admin/history"))
+        .build(), HttpResponse.BodyHandlers.ofString()).body();
+    return Pattern.compile("\"t\":").matcher(body).results().count();
   }
 }
