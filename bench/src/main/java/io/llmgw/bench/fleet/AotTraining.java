@@ -26,10 +26,12 @@ final class AotTraining {
     cmd.addAll(List.of("-XX:AOTCacheOutput=" + cache, ServeTraining.class.getName()));
     long start = System.nanoTime();
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0 || !Files.isRegularFile(cache)) {
-      p.destroyForcibly();
-      throw new IllegalStateException("the AOT training run failed (exit " + (p.isAlive() ? "none" : p.exitValue())
-          + "); its log: " + Files.readString(log));
+    boolean ended = p.waitFor(5, TimeUnit.MINUTES);
+    if (!ended || p.exitValue() != 0 || !Files.isRegularFile(cache)) {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw new IllegalStateException("the AOT training run " + (ended ? "ended with exit code " + p.exitValue()
+          + (Files.isRegularFile(cache) ? "" : " and no cache") : "took more than 5 minutes") + "; its log: "
+          + Files.readString(log));
     }
     System.out.printf("fleet: replicas start from an AOT cache of %d MB, recorded in %.0f s by %s%n",
         Files.size(cache) >> 20, (System.nanoTime() - start) / 1e9, ServeTraining.class.getSimpleName());
