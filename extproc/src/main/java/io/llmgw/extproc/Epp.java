@@ -103,7 +103,7 @@ public final class Epp implements AutoCloseable {
     }
     peers = new PeerExchange(s.listen().peers(), s.listen().peerKey(), parts.datastore().inFlight(),
         parts.datastore().peers(), parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(),
-        scheduler, s.listen().peerWarmTimeout());
+        parts.flow().shared(), scheduler, s.listen().peerWarmTimeout());
     peers.onReady(() -> health.setReady(ready()));
     peers.watchFrom(s.listen().bindHost());
     PeerMetrics.register(parts.metrics().registry(), peers, parts.routedPrefixes(), parts.datastore().peerSpend());

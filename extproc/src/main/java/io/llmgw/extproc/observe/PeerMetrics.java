@@ -48,6 +48,15 @@ public final class PeerMetrics {
     CounterWithCallback.builder().name("llmgw_peer_refused_watches_total")
         .help("Watch requests refused: not signed with the shared secret, stale, replayed, or past the cap on watchers")
         .callback(cb -> cb.call(traffic.refusedWatches())).register(registry);
+    CounterWithCallback.builder().name("llmgw_peer_flow_charges_total")
+        .help("Flows' charges (token fairness across replicas: tokens a flow was charged, per set of pools and band, "
+            + "between two messages) this replica sent its peers, heard from them, and dropped (more than 1,024 flows "
+            + "charged between two messages, or more than a message carries)")
+        .labelNames("direction").callback(cb -> {
+          cb.call(traffic.chargesSent(), "sent");
+          cb.call(traffic.chargesReceived(), "received");
+          cb.call(peers.droppedCharges(), "dropped");
+        }).register(registry);
     CounterWithCallback.builder().name("llmgw_peer_routed_blocks_total")
         .help(
             "Prompt blocks this replica routed that it told its peers of, heard of from them, and dropped from a full "

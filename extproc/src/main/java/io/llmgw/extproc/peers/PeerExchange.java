@@ -1,11 +1,11 @@
 package io.llmgw.extproc.peers;
 
-import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
+import io.llmgw.extproc.flow.core.SharedCounters;
 import io.llmgw.extproc.state.InFlightTracker;
 import io.llmgw.extproc.state.PeerLoads;
 import io.llmgw.extproc.state.PeerSpend;
@@ -56,10 +56,9 @@ public final class PeerExchange implements AutoCloseable {
   /** Addresses found to be this replica (from the Service's endpoints): never watched again. */
   private final Set<String> selves = ConcurrentHashMap.newKeySet();
   private final Map<String, ClientCall<byte[], byte[]>> calls = new ConcurrentHashMap<>();
-  private final InFlightTracker inFlight;
   private final PeerSpend spendThere;
-  private final Supplier<Map<String, long[]>> spendHere;
   private final RoutedPrefixes routed;
+  private final SharedCounters counters;
   private final ScheduledExecutorService scheduler;
   private final PeerTraffic traffic = new PeerTraffic();
   private final PeerLoadService service;
@@ -75,31 +74,32 @@ public final class PeerExchange implements AutoCloseable {
   public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
       ScheduledExecutorService scheduler) {
     this(peers, key, inFlight, loads, new PeerSpend(Ticker.system(), Duration.ZERO),
-        Map::of, new RoutedPrefixes(), scheduler, DEFAULT_WARM_TIMEOUT);
+        Map::of, new RoutedPrefixes(), SharedCounters.NONE, scheduler, DEFAULT_WARM_TIMEOUT);
   }
 
   /**
    * @param spendThere where what tenants spent through each peer goes
    * @param spendHere what tenants spent through this replica, per tenant: the last minute's and the last day's tokens
    * @param routed where this replica routed prompts, sent while someone watches, and where its peers say they did
+   * @param counters token fairness's counters: what flows were charged here goes to the peers, theirs comes here
    * @param warmTimeout how long a replica that starts waits for its peers' greetings before it is ready without them
    */
   public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
       PeerSpend spendThere, Supplier<Map<String, long[]>> spendHere, RoutedPrefixes routed,
-      ScheduledExecutorService scheduler, Duration warmTimeout) {
+      SharedCounters counters, ScheduledExecutorService scheduler, Duration warmTimeout) {
     this.listed = Set.copyOf(peers);
     this.key = key;
-    this.inFlight = inFlight;
     this.spendThere = spendThere;
-    this.spendHere = spendHere;
     this.routed = routed;
+    this.counters = counters;
     this.scheduler = scheduler;
-    this.service = new PeerLoadService(traffic, this::greeting, key, this::watchedBySelf,
+    PeerMessages messages = new PeerMessages(self, inFlight, spendHere, spendThere, routed, counters,
+        traffic);
+    this.service = new PeerLoadService(traffic, messages::greeting, key, this::watchedBySelf,
         this::startPublishing);
-    this.publisher = new PeerPublisher(scheduler, service,
-        () -> PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.drain()), routed);
+    this.publisher = new PeerPublisher(scheduler, service, messages);
     this.warmStart = new WarmStart(this::wantedPeers, warmTimeout);
-    this.views = new PeerViews(self, loads, spendThere, routed, warmStart, traffic);
+    this.views = new PeerViews(self, loads, spendThere, routed, counters, warmStart, traffic);
   }
 
   /** Ready to route: every peer has greeted this replica or is not there, or the warm-start time ran out. */
@@ -152,6 +152,11 @@ public final class PeerExchange implements AutoCloseable {
     return traffic;
   }
 
+  /** Flows' charges dropped before a message could carry them: more flows charged between two than it holds. */
+  public long droppedCharges() {
+    return counters.dropped() + traffic.chargesLeftOut();
+  }
+
   /** The Watch method (and Blocks, when {@link #shareBlocks} was told an index), for the health port's server. */
   public ServerServiceDefinition service() {
     return service.definition(blocks);
@@ -170,6 +175,7 @@ public final class PeerExchange implements AutoCloseable {
   public PeerExchange start() {
     if (!listed.isEmpty()) {
       routed.keep(true);
+      counters.share();
       publisher.start();
     }
     spendThere.expect(wantedPeers());
@@ -195,6 +201,7 @@ public final class PeerExchange implements AutoCloseable {
     discovered = Set.copyOf(peers);
     if (!peers.isEmpty()) {
       routed.keep(true);
+      counters.share();
       publisher.start();
     }
     for (String peer : peers) {
@@ -230,20 +237,12 @@ public final class PeerExchange implements AutoCloseable {
     publisher.start();
   }
 
-  /**
-   * A new watcher's first message: the counts, the prompt blocks routed lately, which it may never have heard, and the
-   * replicas this one holds without hearing them (a restarted watcher's former self among them).
-   */
-  private byte[] greeting() {
-    return PeerSnapshotCodec.encode(self, inFlight.all(), spendHere.get(), routed.recent(), spendThere.unheard());
-  }
-
   private synchronized void watch(String peer) {
     if (!wanted(peer)) {
       return;
     }
     ManagedChannel channel = channels.to(peer);
-    ClientCall<byte[], byte[]> call = channel.newCall(PeerLoadService.WATCH, CallOptions.DEFAULT);
+    ClientCall<byte[], byte[]> call = PeerSections.watchCall(channel);
     calls.put(peer, call);
     byte[] nonce = PeerKey.nonce();
     String nonceKey = HexFormat.of().formatHex(nonce);

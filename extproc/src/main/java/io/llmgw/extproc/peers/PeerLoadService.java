@@ -1,6 +1,7 @@
 package io.llmgw.extproc.peers;
 
 import io.grpc.MethodDescriptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -45,14 +46,19 @@ final class PeerLoadService {
       .setResponseMarshaller(new Bytes())
       .build();
 
-  /** One stream: the watcher's nonce, and how many messages it has been sent (each is signed with its place). */
+  /**
+   * One stream: the watcher's nonce, whether it reads what flows were charged, and how many messages it has been sent
+   * (each is signed with its place).
+   */
   private static final class Watcher {
     final byte[] nonce;
+    final boolean takesServed;
     long seq;
     boolean greeted;
 
-    Watcher(byte[] nonce) {
+    Watcher(byte[] nonce, boolean takesServed) {
       this.nonce = nonce;
+      this.takesServed = takesServed;
     }
   }
 
@@ -85,7 +91,7 @@ final class PeerLoadService {
     if (blocks != null) {
       b.addMethod(BlockTransfer.BLOCKS, blocks.handler());
     }
-    return b.build();
+    return ServerInterceptors.intercept(b.build(), PeerSections.ASKED);
   }
 
   private void watch(byte[] request, StreamObserver<byte[]> response) {
@@ -105,7 +111,7 @@ final class PeerLoadService {
       refuse(call, Status.RESOURCE_EXHAUSTED, MAX_WATCHERS + " replicas watch this one already");
       return;
     }
-    Watcher w = new Watcher(nonce);
+    Watcher w = new Watcher(nonce, PeerSections.takesServed());
     call.setOnCancelHandler(() -> watchers.remove(call));
     call.setOnReadyHandler(() -> greet(call, w));
     watchers.put(call, w);
@@ -138,15 +144,18 @@ final class PeerLoadService {
     }
   }
 
-  /** Sends one snapshot to every greeted watcher ready for it. */
-  synchronized void publish(byte[] snapshot) {
+  /**
+   * Sends one snapshot to every greeted watcher ready for it: {@code withServed} to those that read what flows were
+   * charged, {@code forAll} to the others.
+   */
+  synchronized void publish(byte[] forAll, byte[] withServed) {
     for (Map.Entry<ServerCallStreamObserver<byte[]>, Watcher> e : watchers.entrySet()) {
       ServerCallStreamObserver<byte[]> call = e.getKey();
       if (call.isCancelled()) {
         watchers.remove(call);
       } else if (e.getValue().greeted && call.isReady()) {
         try {
-          send(call, e.getValue(), snapshot);
+          send(call, e.getValue(), e.getValue().takesServed ? withServed : forAll);
         } catch (RuntimeException gone) {
           watchers.remove(call); // cancelled between the check and the send
         }

@@ -1,11 +1,9 @@
 package io.llmgw.extproc.peers;
 
-import io.llmgw.picker.routed.RoutedPrefixes;
 import java.util.Arrays;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,21 +20,18 @@ final class PeerPublisher {
 
   private final ScheduledExecutorService scheduler;
   private final PeerLoadService service;
-  private final Supplier<byte[]> snapshot;
-  private final RoutedPrefixes routed;
+  private final PeerMessages messages;
   /** The last snapshot sent and when (the scheduler's tick only). */
   private byte[] lastSent;
   private long lastSentNanos;
   private ScheduledFuture<?> ticks;
   private boolean closed;
 
-  /** @param snapshot this replica's counts, spending and the prompt blocks routed since the last one */
-  PeerPublisher(ScheduledExecutorService scheduler, PeerLoadService service, Supplier<byte[]> snapshot,
-      RoutedPrefixes routed) {
+  /** @param messages this replica's counts, spending, and what it routed and charged since the last tick */
+  PeerPublisher(ScheduledExecutorService scheduler, PeerLoadService service, PeerMessages messages) {
     this.scheduler = scheduler;
     this.service = service;
-    this.snapshot = snapshot;
-    this.routed = routed;
+    this.messages = messages;
   }
 
   /** Ticks from now on, if it does not already. */
@@ -57,16 +52,16 @@ final class PeerPublisher {
   private void tick() {
     try {
       if (service.watchers() > 0) {
-        byte[] now = snapshot.get();
+        PeerMessages.Tick now = messages.tick();
         long at = System.nanoTime();
-        if (Arrays.equals(now, lastSent) && at - lastSentNanos < HEARTBEAT_NANOS) {
+        if (Arrays.equals(now.withServed(), lastSent) && at - lastSentNanos < HEARTBEAT_NANOS) {
           return; // nothing changed: the watchers' view is still true, and an idle fleet sends next to nothing
         }
-        service.publish(now);
-        lastSent = now;
+        service.publish(now.forAll(), now.withServed());
+        lastSent = now.withServed();
         lastSentNanos = at;
       } else {
-        routed.discardOutbox(); // the recent ones stay for whoever watches next
+        messages.discard();
       }
     } catch (RuntimeException e) {
       LOG.warn("peer replicas: could not send this replica's counts: {}", e.toString());

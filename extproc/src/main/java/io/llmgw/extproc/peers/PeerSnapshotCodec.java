@@ -1,5 +1,6 @@
 package io.llmgw.extproc.peers;
 
+import io.llmgw.extproc.flow.core.ServedTokens;
 import io.llmgw.extproc.state.EndpointLoad;
 import io.llmgw.extproc.state.PeerLoad;
 import io.llmgw.extproc.state.PeerSpend;
@@ -23,11 +24,14 @@ import java.util.Map;
  * the send times of those the pod's report may not show yet, and the requests still in prefill with their uncached
  * prompt tokens; then what tenants spent through it; then the prompt blocks it routed since its last message, which
  * its peers' approximate prefix indexes learn; then, in a greeting, the replicas whose spending the sender holds without
- * hearing them (so a replica that starts or restarts holds them too). Every count has a cap, so a garbled or hostile message
+ * hearing them (so a replica that starts or restarts holds them too); then, to a watcher that asked for it, what its
+ * flows were charged ({@link ServedCodec}). Every count has a cap, so a garbled or hostile message
  * costs a bounded read and is refused whole.
  */
 final class PeerSnapshotCodec {
-  static final int VERSION = 5;
+  static final int VERSION = 6;
+  /** What replicas before fairness across replicas send, and what a watcher that did not ask for it gets. */
+  static final int WITHOUT_SERVED = 5;
   /** What replicas before budgets held across restarts send: read without the replicas held unheard. */
   static final int WITHOUT_DEPARTED = 4;
   /** What replicas before shared prefix indexes send: read as counts and spending, with nothing routed. */
@@ -60,9 +64,10 @@ final class PeerSnapshotCodec {
    *     day, and its requests in flight there
    * @param routed prompt blocks the sender routed since its last message
    * @param departed replicas whose spending the sender holds without hearing them (in a greeting; empty otherwise)
+   * @param served what the sender's flows were charged since its last message
    */
   record Snapshot(String sender, Map<String, PeerLoad> byEndpoint, Map<String, long[]> spendByTenant,
-      List<RoutedBlocks> routed, List<Departed> departed) {}
+      List<RoutedBlocks> routed, List<Departed> departed, List<ServedTokens> served) {}
 
   private PeerSnapshotCodec() {}
 
@@ -87,7 +92,7 @@ final class PeerSnapshotCodec {
       DataOutputStream out = new DataOutputStream(bytes);
       // only a greeting that carries replicas held unheard needs version 5: ticks stay readable by replicas before it
       boolean withDeparted = !departed.isEmpty();
-      out.writeByte(withDeparted ? VERSION : WITHOUT_DEPARTED);
+      out.writeByte(withDeparted ? WITHOUT_SERVED : WITHOUT_DEPARTED);
       out.writeUTF(sender);
       out.writeShort(busy.size());
       for (Map.Entry<String, PeerLoad> e : busy) {
@@ -286,19 +291,21 @@ final class PeerSnapshotCodec {
       }
     }
     List<RoutedBlocks> routed = version >= WITHOUT_DEPARTED ? readRouted(in) : List.of();
-    List<Departed> departed = version == VERSION ? readDeparted(in) : List.of();
+    List<Departed> departed = version >= WITHOUT_SERVED ? readDeparted(in) : List.of();
+    List<ServedTokens> served = version == VERSION ? ServedCodec.read(in) : List.of();
     if (in.available() > 0) {
-      throw new IOException(in.available() + " bytes after the last " + (version == VERSION ? "replica held unheard"
-          : version == WITHOUT_DEPARTED ? "routed prompt" : version == WITHOUT_ROUTED ? "tenant" : "endpoint"));
+      throw new IOException(in.available() + " bytes after the last " + (version == VERSION ? "flow charged"
+          : version == WITHOUT_SERVED ? "replica held unheard" : version == WITHOUT_DEPARTED ? "routed prompt"
+          : version == WITHOUT_ROUTED ? "tenant" : "endpoint"));
     }
-    return new Snapshot(sender, out, spend, routed, departed);
+    return new Snapshot(sender, out, spend, routed, departed, served);
   }
 
-  private static String clip(String s) {
+  static String clip(String s) {
     return s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
   }
 
-  private static String text(DataInputStream in) throws IOException {
+  static String text(DataInputStream in) throws IOException {
     String s = in.readUTF();
     if (s.length() > MAX_TEXT) {
       throw new IOException("a name longer than " + MAX_TEXT + " characters");

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the count exchange carries, both ways: messages and bytes, messages refused (unreadable, unsigned, or claiming
- * what cannot be), and watch requests refused (unsigned, replayed, or past the cap on watchers).
+ * what cannot be), watch requests refused (unsigned, replayed, or past the cap on watchers), and flows' charges.
  */
 public final class PeerTraffic {
   private final AtomicLong sentMessages = new AtomicLong();
@@ -13,6 +13,10 @@ public final class PeerTraffic {
   private final AtomicLong receivedBytes = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong refusedWatches = new AtomicLong();
+  /** Flows' charges (token fairness) sent, heard, and left out of a message by its caps. */
+  private final AtomicLong chargesSent = new AtomicLong();
+  private final AtomicLong chargesReceived = new AtomicLong();
+  private final AtomicLong chargesLeftOut = new AtomicLong();
 
   void sent(int bytes) {
     sentMessages.incrementAndGet();
@@ -22,6 +26,27 @@ public final class PeerTraffic {
   void received(int bytes) {
     receivedMessages.incrementAndGet();
     receivedBytes.addAndGet(bytes);
+  }
+
+  void charges(int sent, int leftOut) {
+    chargesSent.addAndGet(sent);
+    chargesLeftOut.addAndGet(leftOut);
+  }
+
+  void chargesReceived(int n) {
+    chargesReceived.addAndGet(n);
+  }
+
+  public long chargesSent() {
+    return chargesSent.get();
+  }
+
+  public long chargesReceived() {
+    return chargesReceived.get();
+  }
+
+  public long chargesLeftOut() {
+    return chargesLeftOut.get();
   }
 
   void refused() {

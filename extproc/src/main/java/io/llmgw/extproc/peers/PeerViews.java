@@ -1,5 +1,6 @@
 package io.llmgw.extproc.peers;
 
+import io.llmgw.extproc.flow.core.SharedCounters;
 import io.llmgw.extproc.state.PeerLoads;
 import io.llmgw.extproc.state.PeerSpend;
 import io.llmgw.picker.routed.RoutedPrefixes;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What each peer's messages and the ends of their streams do to this replica's views of the fleet: the pods' loads,
- * tenants' spending, the routed prompts, whether it is warm. Logs a peer coming and going once, not per message or
+ * tenants' spending, the routed prompts, what flows were charged, whether it is warm. Logs a peer coming and going once, not per message or
  * retry.
  */
 final class PeerViews {
@@ -22,17 +23,19 @@ final class PeerViews {
   private final PeerLoads loads;
   private final PeerSpend spend;
   private final RoutedPrefixes routed;
+  private final SharedCounters counters;
   private final WarmStart warmStart;
   private final PeerTraffic traffic;
   /** Whether each peer's stream is up (absent: never was). */
   private final Map<String, Boolean> up = new ConcurrentHashMap<>();
 
-  PeerViews(String self, PeerLoads loads, PeerSpend spend, RoutedPrefixes routed, WarmStart warmStart,
-      PeerTraffic traffic) {
+  PeerViews(String self, PeerLoads loads, PeerSpend spend, RoutedPrefixes routed, SharedCounters counters,
+      WarmStart warmStart, PeerTraffic traffic) {
     this.self = self;
     this.loads = loads;
     this.spend = spend;
     this.routed = routed;
+    this.counters = counters;
     this.warmStart = warmStart;
     this.traffic = traffic;
   }
@@ -57,6 +60,8 @@ final class PeerViews {
     spend.update(peer, s.sender(), s.spendByTenant());
     spend.learn(s.departed(), self);
     routed.learn(s.routed());
+    counters.heard(s.served());
+    traffic.chargesReceived(s.served().size());
     warmStart.answered(peer);
     if (up.put(peer, true) != Boolean.TRUE) {
       LOG.info("peer replica {}: receiving its in-flight counts", peer);

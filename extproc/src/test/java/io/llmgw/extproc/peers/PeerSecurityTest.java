@@ -265,10 +265,10 @@ class PeerSecurityTest {
   void aFutureSendTimeIsNotBelieved() throws Exception {
     PeerLoad future = new PeerLoad(1, Map.of("base", 1), new long[] {System.currentTimeMillis() + 3_600_000});
     assertThat(PeerClaims.problem(new PeerSnapshotCodec.Snapshot("p", Map.of("10.0.0.1:8000", future), Map.of(),
-        List.of(), List.of()), System.currentTimeMillis())).contains("in the future");
+        List.of(), List.of(), List.of()), System.currentTimeMillis())).contains("in the future");
     PeerLoad fine = new PeerLoad(1, Map.of("base", 1), new long[] {System.currentTimeMillis() - 10});
     assertThat(PeerClaims.problem(new PeerSnapshotCodec.Snapshot("p", Map.of("10.0.0.1:8000", fine), Map.of(),
-        List.of(), List.of()), System.currentTimeMillis())).isNull();
+        List.of(), List.of(), List.of()), System.currentTimeMillis())).isNull();
   }
 
   @Test

@@ -67,7 +67,7 @@ class PeerSnapshotCodecTest {
         .isEqualTo((byte) PeerSnapshotCodec.WITHOUT_DEPARTED);
     Departed gone = new Departed("replica-b", 1_500, Map.of("team-a", new long[] {300, 9_000, 0}));
     byte[] greeting = PeerSnapshotCodec.encode("a", tracker.all(), Map.of(), List.of(), List.of(gone));
-    assertThat(greeting[0]).isEqualTo((byte) PeerSnapshotCodec.VERSION);
+    assertThat(greeting[0]).isEqualTo((byte) PeerSnapshotCodec.WITHOUT_SERVED);
     PeerSnapshotCodec.Snapshot s = PeerSnapshotCodec.decode(greeting);
     assertThat(s.departed()).singleElement().satisfies(d -> {
       assertThat(d.sender()).isEqualTo("replica-b");

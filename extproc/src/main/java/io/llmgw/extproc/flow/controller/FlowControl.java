@@ -5,7 +5,7 @@ import io.llmgw.extproc.flow.core.Admission;
 import io.llmgw.extproc.flow.core.FlowItem;
 import io.llmgw.extproc.flow.core.FlowQueue;
 import io.llmgw.extproc.flow.core.FlowSettings;
-import io.llmgw.extproc.flow.core.TokenCounters;
+import io.llmgw.extproc.flow.core.SharedCounters;
 import io.llmgw.extproc.reply.ErrorReply;
 import io.llmgw.extproc.state.Datastore;
 import io.llmgw.extproc.state.PoolView;
@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,10 +48,7 @@ public final class FlowControl {
   private static final long SHARING_MILLIS = 5_000;
   /** When a request last had to wait: the pool is contended for a while after. */
   private volatile long lastQueuedMillis = Long.MIN_VALUE / 2;
-  /** Token fairness's counters per set of pools (as many as the routes' pool sets), kept while queues come and go. */
-  private final Map<PoolSet, TokenCounters> counters = new ConcurrentHashMap<>();
-  /** The same, found by the one pool of a single-pool set: the request path asks without building a set. */
-  private final Map<PoolKey, TokenCounters> singleCounters = new ConcurrentHashMap<>();
+  private final FleetCounters counters = new FleetCounters();
   private final AtomicBoolean signalled = new AtomicBoolean();
   /** Requests in all queues: signals (one per response end, one per scrape) cost nothing while it is zero. */
   private final AtomicInteger queued = new AtomicInteger();
@@ -102,7 +98,7 @@ public final class FlowControl {
     List<FlowItem<Waiter>> evicted;
     synchronized (this) {
       PoolQueue q = queues.computeIfAbsent(key, k -> new PoolQueue(k, new FlowQueue<>(settings, clock,
-          counters(k))));
+          counters.of(k))));
       FlowItem<Waiter> item = q.queue.item(priority, flowId, bytes, deadlineMillis, cost, weight, waiter);
       waiter.item = item;
       lastQueuedMillis = clock.millis();
@@ -140,26 +136,20 @@ public final class FlowControl {
    */
   public void served(List<PoolView> pools, int priority, String flowId, long cost, int weight) {
     if (settings.fairness() == FlowSettings.Fairness.TOKENS) {
-      counters(pools).add(priority, flowId, (double) cost / Math.max(1, weight));
+      counters.of(pools).add(priority, flowId, (double) cost / Math.max(1, weight));
     }
   }
 
   /** A request's exchange ended: its flow's share moves from what it was expected to cost to what it used. */
   public void settle(List<PoolView> pools, int priority, String flowId, long expected, long used, int weight) {
     if (settings.fairness() == FlowSettings.Fairness.TOKENS && used != expected) {
-      counters(pools).add(priority, flowId, (double) (used - expected) / Math.max(1, weight));
+      counters.of(pools).add(priority, flowId, (double) (used - expected) / Math.max(1, weight));
     }
   }
 
-  /** The token counters of a set of pools; they outlive its queue, which goes whenever it drains. */
-  private TokenCounters counters(PoolSet pools) {
-    return pools.pools().size() == 1 ? singleCounters.computeIfAbsent(pools.pools().getFirst(),
-        p -> new TokenCounters()) : counters.computeIfAbsent(pools, p -> new TokenCounters());
-  }
-
-  private TokenCounters counters(List<PoolView> pools) {
-    return pools.size() == 1 ? singleCounters.computeIfAbsent(pools.getFirst().key(), p -> new TokenCounters())
-        : counters(PoolSet.of(pools));
+  /** Token fairness's counters, which the peer exchange shares with the other replicas. */
+  public SharedCounters shared() {
+    return counters;
   }
 
   /** Something changed that may let requests go: a response ended, metrics arrived, a timer fired. */
