@@ -7,11 +7,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.llmgw.extproc.flow.core.ServedTokens;
 import io.llmgw.extproc.flow.core.SharedCounters;
@@ -112,14 +115,33 @@ class SharedFairnessTest {
 
   @Test
   void aWatcherThatDidNotAskGetsOnlyMessagesAReplicaBeforeVersionSixReads() throws Exception {
+    assertThat(versionsSeen(null)).as("the greeting and ticks, none of version 6").allMatch(v -> v >= 1 && v <= 5);
+  }
+
+  @Test
+  void aGarbledOrOversizedHeaderIsNoRequestAndAListNamingTheSectionIs() throws Exception {
+    for (String garbage : List.of("", "nonsense", "servedx", "served;q=1", "x".repeat(300) + ",served")) {
+      assertThat(versionsSeen(garbage)).as("header '%s'", garbage).allMatch(v -> v >= 1 && v <= 5);
+    }
+    assertThat(versionsSeen("other, served")).as("a section this replica does not know, beside one it does")
+        .contains((int) PeerSnapshotCodec.VERSION);
+  }
+
+  /** The versions a raw watcher sent {@code header} (none when null) reads while the replica sends a charge. */
+  private List<Integer> versionsSeen(String header) throws Exception {
     Recording here = new Recording();
     PeerExchange charging = replica(List.of(), here);
     int port = serve(charging);
     ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     open.add(channel::shutdownNow);
+    Metadata headers = new Metadata();
+    if (header != null) {
+      headers.put(PeerSections.HEADER, header);
+    }
     byte[] nonce = PeerKey.nonce();
     List<Integer> versions = new CopyOnWriteArrayList<>();
-    ClientCall<byte[], byte[]> call = channel.newCall(PeerLoadService.WATCH, CallOptions.DEFAULT); // no header
+    ClientCall<byte[], byte[]> call = ClientInterceptors.intercept(channel,
+        MetadataUtils.newAttachHeadersInterceptor(headers)).newCall(PeerLoadService.WATCH, CallOptions.DEFAULT);
     ClientCalls.asyncServerStreamingCall(call, KEY.watchRequest(nonce, System.currentTimeMillis()),
         new StreamObserver<>() {
           long seq;
@@ -145,6 +167,6 @@ class SharedFairnessTest {
     int seen = versions.size();
     await().atMost(Duration.ofSeconds(10)).until(() -> versions.size() >= seen + 2);
     call.cancel("done", null);
-    assertThat(versions).as("the greeting and ticks, none of version 6").allMatch(v -> v >= 1 && v <= 5);
+    return List.copyOf(versions);
   }
 }
