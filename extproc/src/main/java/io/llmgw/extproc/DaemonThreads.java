@@ -1,5 +1,6 @@
 package io.llmgw.extproc;
 
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -9,6 +10,10 @@ final class DaemonThreads {
 
   static ScheduledExecutorService scheduler(String name) {
     return Executors.newScheduledThreadPool(1, r -> daemon(r, name));
+  }
+
+  static ExecutorService single(String name) {
+    return Executors.newSingleThreadExecutor(r -> daemon(r, name));
   }
 
   static Thread daemon(Runnable r, String name) {

@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.grpc.Server;
-import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.llmgw.api.ConfigException;
 import io.llmgw.api.tls.ReloadingIdentity;
@@ -25,6 +24,7 @@ import io.llmgw.extproc.observe.PodsReport;
 import io.llmgw.extproc.observe.PoolLoadReport;
 import io.llmgw.extproc.observe.TlsMetrics;
 import io.llmgw.extproc.peers.PeerExchange;
+import io.llmgw.extproc.peers.PeerLoop;
 import io.llmgw.extproc.server.ExtProcService;
 import io.llmgw.extproc.server.StreamLimits;
 import io.llmgw.extproc.state.Datastore;
@@ -38,6 +38,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -56,23 +57,21 @@ public final class Epp implements AutoCloseable {
   static {
     // The JDK HTTP server behind the metrics port drops a connection whose request has not arrived whole in this many
     // seconds (it reads the property once, when its first server is made); an operator's own value wins.
-    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-      System.setProperty("sun.net.httpserver.maxReqTime", "30");
-    }
+    System.getProperties().putIfAbsent("sun.net.httpserver.maxReqTime", "30");
   }
 
   private final EppSettings settings;
   private final Clock clock;
   private final ScheduledExecutorService scheduler = DaemonThreads.scheduler("epp-scheduler");
-  private final ExecutorService flowDispatcher = Executors
-      .newSingleThreadExecutor(r -> DaemonThreads.daemon(r, "epp-flow"));
+  private final ExecutorService flowDispatcher = DaemonThreads.single("epp-flow");
   private final EppMetrics metrics = new EppMetrics();
   private final MetricsScraper scraper;
   /** Follows the pods' KV-cache events when the pools publish them; null otherwise. */
   private final KvEventSubscriber kvEvents;
   private final Components parts;
-  /** Other replicas' in-flight counts and routed prompts in, this one's out (issue 29). */
+  /** Other replicas' in-flight counts and routed prompts in, this one's out (issue 29), on a thread of their own. */
   private final PeerExchange peers;
+  private final PeerLoop peerLoop = new PeerLoop();
   /** Cluster mode with --peers-service: the peers, from the EPP Service's ready endpoints; null otherwise. */
   private PeerDiscovery discovery;
   private final HealthServer health = new HealthServer();
@@ -103,7 +102,7 @@ public final class Epp implements AutoCloseable {
     }
     peers = new PeerExchange(s.listen().peers(), s.listen().peerKey(), parts.datastore().inFlight(),
         parts.datastore().peers(), parts.datastore().peerSpend(), parts.tenants()::spentHere, parts.routedPrefixes(),
-        parts.flow().shared(), scheduler, s.listen().peerWarmTimeout());
+        parts.flow().shared(), scheduler, s.listen().peerWarmTimeout(), peerLoop);
     peers.onReady(() -> health.setReady(ready()));
     peers.watchFrom(s.listen().bindHost());
     PeerMetrics.register(parts.metrics().registry(), peers, parts.routedPrefixes(), parts.datastore().peerSpend());
@@ -169,10 +168,10 @@ public final class Epp implements AutoCloseable {
     Duration scraperSilence = Duration.ofMillis(Math.max(5_000, 20 * settings.scrape().interval().toMillis()));
     healthWatch = new HealthWatch(parts.streams().vitals().watch("the metrics scraper", scraper::lastTickMillis,
         scraperSilence), health).start(1_000);
-    // the peers' watch on the health port, signed with their shared secret, and only when there are peers: it
-    // carries only counts, and works whether ext_proc is on TLS
-    health.start(new InetSocketAddress(l.bindHost(), l.healthPort()), l.peered()
-        ? new ServerServiceDefinition[] {peers.service()} : new ServerServiceDefinition[0]);
+    // the peers' watch on the health port, on the peer loop, signed with their shared secret, and only when there are
+    // peers: it carries only counts, and works whether ext_proc is on TLS
+    health.start(new InetSocketAddress(l.bindHost(), l.healthPort()), l.peered() ? peerLoop : null,
+        l.peered() ? List.of(peers.service()) : List.of());
     identity = l.tls() == null ? null : ReloadingIdentity.start(l.tls(), EppTls.certificateNames(l), scheduler);
     if (identity != null) {
       TlsMetrics.register(parts.metrics().registry(), identity);
@@ -185,17 +184,12 @@ public final class Epp implements AutoCloseable {
         // Frames are handled on the connection's event loop: nothing on the stream path blocks (waits are
         // callbacks), and handing every frame to a pool thread cost more CPU than the EPP's own work (bench/README.md,
         // "The exchange at the protocol's cost").
-        .directExecutor()
-        .addService(new ExtProcService(parts.streams()))
-        .addService(health.service())
-        .permitKeepAliveTime(l.keepAlivePermit().toMillis(), TimeUnit.MILLISECONDS)
-        .build()
-        .start();
+        .directExecutor().addService(new ExtProcService(parts.streams())).addService(health.service())
+        .permitKeepAliveTime(l.keepAlivePermit().toMillis(), TimeUnit.MILLISECONDS).build().start();
     // One virtual thread per connection: a client that connects and never finishes its request holds only its own
     // thread, so scrapes are served whatever slow or idle clients do (a small pool would block the acceptor).
     HTTPServer.Builder metricsBuilder = HTTPServer.builder().hostname(l.bindHost()).port(l.metricsPort())
-        .executorService(metricsExecutor)
-        .registry(parts.metrics().registry())
+        .executorService(metricsExecutor).registry(parts.metrics().registry())
         .authenticator(AdminHandler.authenticator(l.admin()))
         .defaultHandler(new AdminHandler(parts.adapters(), parts.datastore(), parts.status(),
             new PoolLoadReport(parts.datastore(), parts.flow(), settings.saturation().detector(clock)),
@@ -254,6 +248,11 @@ public final class Epp implements AutoCloseable {
   /** What the pods' KV-cache events say they hold, and which pods are trusted now. */
   public EngineBlockIndex engineBlocks() {
     return parts.engineBlocks();
+  }
+
+  /** The thread of the exchange with the peer replicas, for tests that hold it up. */
+  public PeerLoop peerLoop() {
+    return peerLoop;
   }
 
   /** Pools, routes and objectives as {@code ./llmgw status} shows them. */
@@ -343,6 +342,7 @@ public final class Epp implements AutoCloseable {
       healthWatch.close();
     }
     health.close();
+    peerLoop.close();
     if (wasServing) {
       LOG.info("EPP stopped");
     }

@@ -25,7 +25,8 @@ import java.util.function.ToLongFunction;
  * twice at each rate, once with the replicas peered (shared secret, every replica watching every other) and once
  * without; after {@code settle} seconds each replica's CPU (JIT compiler threads left out), context switches and peer
  * messages are read over {@code window} seconds. The difference between the arms over the messages each replica
- * handled (sent or received) is its CPU per message.
+ * handled (sent or received) is its CPU per message; so, read directly and without the arms' noise, is the CPU of the
+ * thread that does the exchange's work ({@code PeerLoop}) over the same messages.
  *
  * <p>Usage: {@code key=value ...}: replicas=8 rates=0,4 settle=60 window=20 seed=1 first=unpeered (or {@code
  * peered}: which arm runs first).
@@ -33,7 +34,8 @@ import java.util.function.ToLongFunction;
 public final class PeerCostRun {
   private PeerCostRun() {}
 
-  record Window(double cpuEach, double switchesEach, double messagesEach, double bytesEach, RunResult load) {}
+  record Window(double cpuEach, double loopEach, double switchesEach, double messagesEach, double bytesEach,
+      RunResult load) {}
 
   public static void main(String[] args) throws Exception {
     Map<String, String> m = new LinkedHashMap<>(Map.of("replicas", "8", "rates", "0,4", "settle", "60", "window",
@@ -51,9 +53,9 @@ public final class PeerCostRun {
     long seed = Long.parseLong(m.get("seed"));
     System.out.printf(Locale.ROOT, "peer messages: %d replicas, 8 pods, policy random, %.0f s to settle, %.0f s "
         + "measured, seed %d%n", n, settle, window, seed);
-    System.out.println("| rate /s | peers | done/s | replica CPU ms/s each (no JIT) | context switches /s each | peer "
-        + "messages /s each (sent + received) | bytes a message |");
-    System.out.println("|---:|---|---:|---:|---:|---:|---:|");
+    System.out.println("| rate /s | peers | done/s | replica CPU ms/s each (no JIT) | its peer loop's CPU ms/s | "
+        + "context switches /s each | peer messages /s each (sent + received) | bytes a message |");
+    System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|");
     for (String r : m.get("rates").split(",")) {
       double rate = Double.parseDouble(r);
       boolean peeredFirst = m.get("first").equals("peered");
@@ -65,15 +67,16 @@ public final class PeerCostRun {
       Window on = peeredFirst ? first : second;
       Window off = peeredFirst ? second : first;
       for (Window w : List.of(off, on)) {
-        System.out.printf(Locale.ROOT, "| %.0f | %s | %s | %.1f | %.0f | %.0f | %.0f |%n", rate,
+        System.out.printf(Locale.ROOT, "| %.0f | %s | %s | %.1f | %.1f | %.0f | %.0f | %.0f |%n", rate,
             w == on ? "yes" : "no", w.load() == null ? "–" : String.format(Locale.ROOT, "%.1f",
                 w.load().throughput()),
-            w.cpuEach(), w.switchesEach(), w.messagesEach(),
+            w.cpuEach(), w.loopEach(), w.switchesEach(), w.messagesEach(),
             w.messagesEach() == 0 ? 0 : w.bytesEach() / w.messagesEach());
       }
       double perMessage = (on.cpuEach() - off.cpuEach()) / Math.max(1e-9, on.messagesEach());
-      System.out.printf(Locale.ROOT, "rate %.0f/s: %.0f µs of a replica's CPU per message it sent or received, %.2f "
-          + "context switches per message%n", rate, perMessage * 1000,
+      System.out.printf(Locale.ROOT, "rate %.0f/s: %.0f µs of a replica's CPU per message it sent or received (arms' "
+          + "difference), %.0f µs on its peer loop's thread; %.2f context switches per message%n", rate,
+          perMessage * 1000, on.loopEach() / Math.max(1e-9, on.messagesEach()) * 1000,
           (on.switchesEach() - off.switchesEach()) / Math.max(1e-9, on.messagesEach()));
     }
     System.exit(0);
@@ -109,15 +112,17 @@ public final class PeerCostRun {
         });
         Thread.sleep((long) (settle * 1000)); // the unmeasured part of the run, not a synchronisation
         long cpu0 = sum(replicas, r -> r.cpuMillis() - r.jitMillis());
+        long loop0 = sum(replicas, ReplicaProcess::peerLoopMillis);
         long sw0 = sum(replicas, ReplicaProcess::switches);
         double msg0 = sumMetric(replicas, "llmgw_peer_messages_total");
         double bytes0 = sumMetric(replicas, "llmgw_peer_bytes_total");
         Thread.sleep((long) (window * 1000)); // the measurement window itself
         double cpu = (sum(replicas, r -> r.cpuMillis() - r.jitMillis()) - cpu0) / window / n;
+        double loop = (sum(replicas, ReplicaProcess::peerLoopMillis) - loop0) / window / n;
         double sw = (sum(replicas, ReplicaProcess::switches) - sw0) / window / n;
         double msg = peered ? (sumMetric(replicas, "llmgw_peer_messages_total") - msg0) / window / n : 0;
         double by = peered ? (sumMetric(replicas, "llmgw_peer_bytes_total") - bytes0) / window / n : 0;
-        return new Window(cpu, sw, msg, by, load == null ? null : load.get());
+        return new Window(cpu, loop, sw, msg, by, load == null ? null : load.get());
       }
     } finally {
       for (ReplicaProcess r : replicas) {

@@ -2,6 +2,7 @@ package io.llmgw.bench.fleet;
 
 import io.llmgw.api.LoopbackPorts;
 import io.llmgw.bench.ProcessCpu;
+import io.llmgw.extproc.peers.PeerLoop;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /** One {@link FleetReplica} child: its address and ports (kept across a restart), its process, its CPU and metrics. */
 final class ReplicaProcess {
@@ -120,11 +122,21 @@ final class ReplicaProcess {
    * which a replica that has run for hours no longer pays.
    */
   long jitMillis() {
+    return threadMillis(name -> name.startsWith("C")); // "C1 CompilerThre", "C2 CompilerThre"
+  }
+
+  /** CPU time of the live process's peer exchange so far: its one thread ({@link PeerLoop#THREAD}). */
+  long peerLoopMillis() {
+    return threadMillis(name -> name.equals(PeerLoop.THREAD));
+  }
+
+  /** CPU time so far of the live process's threads whose name ({@code /proc/<pid>/task/<tid>/comm}) passes. */
+  private long threadMillis(Predicate<String> named) {
     long sum = 0;
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + process.pid() + "/task"))) {
       for (Path t : tasks) {
         try {
-          if (Files.readString(t.resolve("comm")).startsWith("C")) { // "C1 CompilerThre", "C2 CompilerThre"
+          if (named.test(Files.readString(t.resolve("comm")).strip())) {
             sum += ProcessCpu.millis(Files.readString(t.resolve("stat")));
           }
         } catch (IOException gone) {

@@ -1,12 +1,16 @@
 package io.llmgw.extproc.observe;
 
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
+import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
+import io.llmgw.extproc.peers.PeerLoop;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,27 +29,44 @@ public final class HealthServer implements AutoCloseable {
   private Server server;
   private boolean ready;
   private boolean alive = true;
+  private boolean closed;
 
   public HealthServer() {
     setReady(false);
   }
 
-  public synchronized void start(InetSocketAddress bind, io.grpc.ServerServiceDefinition... alongside)
+  public void start(InetSocketAddress bind, ServerServiceDefinition... alongside) throws IOException {
+    start(bind, null, List.of(alongside));
+  }
+
+  /** @param peers the peer exchange's thread, which the peers' watches are served on; null: gRPC's shared ones */
+  public void start(InetSocketAddress bind, PeerLoop peers, List<ServerServiceDefinition> alongside)
       throws IOException {
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(bind);
+    if (peers != null) {
+      peers.server(builder);
+    }
     // peers ping their watch streams (PeerExchange.KEEPALIVE_MILLIS) to notice a cut link, and this server pings its
     // watchers alike, so that a watcher cut off stops holding a stream here
-    NettyServerBuilder builder = NettyServerBuilder.forAddress(bind).addService(health.getHealthService())
+    builder.addService(health.getHealthService())
         .permitKeepAliveTime(KEEPALIVE_PERMIT_MILLIS, TimeUnit.MILLISECONDS).permitKeepAliveWithoutCalls(true)
         .keepAliveTime(KEEPALIVE_PERMIT_MILLIS * 2, TimeUnit.MILLISECONDS)
         .keepAliveTimeout(KEEPALIVE_PERMIT_MILLIS * 2, TimeUnit.MILLISECONDS);
-    for (io.grpc.ServerServiceDefinition s : alongside) {
+    for (ServerServiceDefinition s : alongside) {
       builder.addService(s);
     }
-    server = builder.build().start();
+    // started without this object's lock: the bind runs on the peer loop, which may be setting readiness meanwhile
+    Server started = builder.build().start();
+    synchronized (this) {
+      server = started;
+      if (closed) {
+        started.shutdownNow();
+      }
+    }
   }
 
   /** The same health service, for the ext_proc port (over its TLS, for proxies that health-check there). */
-  public io.grpc.BindableService service() {
+  public BindableService service() {
     return health.getHealthService();
   }
 
@@ -79,6 +100,7 @@ public final class HealthServer implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    closed = true;
     health.enterTerminalState();
     if (server != null) {
       server.shutdownNow();

@@ -24,7 +24,12 @@ final class PeerChannels {
   static final long KEEPALIVE_MILLIS = 2_000;
 
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private final PeerLoop loop;
   private volatile InetAddress from;
+
+  PeerChannels(PeerLoop loop) {
+    this.loop = loop;
+  }
 
   /** Connects from {@code host} (a wildcard leaves the choice to the system). */
   void from(String host) {
@@ -41,14 +46,14 @@ final class PeerChannels {
   }
 
   private ManagedChannel open(String peer) {
-    NettyChannelBuilder b = NettyChannelBuilder.forTarget(peer).usePlaintext()
+    NettyChannelBuilder b = loop.client(NettyChannelBuilder.forTarget(peer)).usePlaintext()
         .maxInboundMessageSize(PeerLoadService.MAX_MESSAGE_BYTES)
         .keepAliveTime(KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS)
         .keepAliveTimeout(KEEPALIVE_MILLIS, TimeUnit.MILLISECONDS)
         .keepAliveWithoutCalls(true)
         .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) PeerExchange.RETRY_MILLIS)
-        // a message is taken in on the connection's event loop: what it does is short and never blocks, and a hand-off
-        // to a pool thread per message cost more than the message (issue 51, bench/README.md "A fleet of processes")
+        // a message is taken in on the peer loop: what it does is short and never blocks, and a hand-off to a pool
+        // thread per message cost more than the message (issue 51, bench/README.md "A fleet of processes")
         .directExecutor();
     InetAddress local = from;
     if (local != null) {

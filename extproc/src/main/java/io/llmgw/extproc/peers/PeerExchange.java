@@ -64,17 +64,21 @@ public final class PeerExchange implements AutoCloseable {
   private final PeerLoadService service;
   private final WarmStart warmStart;
   private final PeerViews views;
-  private final PeerChannels channels = new PeerChannels();
+  private final PeerChannels channels;
+  private final PeerLoop loop;
+  /** Whether {@link #close} ends the loop: none was given, so it made its own. */
+  private final boolean ownsLoop;
   /** Serves the KV-cache blocks to a peer that starts; null while this replica follows no pod's events. */
   private volatile BlockTransfer blocks;
   private volatile boolean closed;
-  private final PeerPublisher publisher;
+  /** Its ticks (package-private for the tests that watch them start). */
+  final PeerPublisher publisher;
 
   /** @param peers other replicas' health-port addresses, host:port */
   public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
       ScheduledExecutorService scheduler) {
     this(peers, key, inFlight, loads, new PeerSpend(Ticker.system(), Duration.ZERO),
-        Map::of, new RoutedPrefixes(), SharedCounters.NONE, scheduler, DEFAULT_WARM_TIMEOUT);
+        Map::of, new RoutedPrefixes(), SharedCounters.NONE, scheduler, DEFAULT_WARM_TIMEOUT, null);
   }
 
   /**
@@ -83,10 +87,15 @@ public final class PeerExchange implements AutoCloseable {
    * @param routed where this replica routed prompts, sent while someone watches, and where its peers say they did
    * @param counters token fairness's counters: what flows were charged here goes to the peers, theirs comes here
    * @param warmTimeout how long a replica that starts waits for its peers' greetings before it is ready without them
+   * @param loop the thread of the connections to the peers and of the ticks, which the caller closes after the server
+   *     on it; null: one of its own, closed with this
    */
   public PeerExchange(List<String> peers, PeerKey key, InFlightTracker inFlight, PeerLoads loads,
       PeerSpend spendThere, Supplier<Map<String, long[]>> spendHere, RoutedPrefixes routed,
-      SharedCounters counters, ScheduledExecutorService scheduler, Duration warmTimeout) {
+      SharedCounters counters, ScheduledExecutorService scheduler, Duration warmTimeout, PeerLoop loop) {
+    this.ownsLoop = loop == null;
+    this.loop = ownsLoop ? new PeerLoop() : loop;
+    this.channels = new PeerChannels(this.loop);
     this.listed = Set.copyOf(peers);
     this.key = key;
     this.spendThere = spendThere;
@@ -97,7 +106,7 @@ public final class PeerExchange implements AutoCloseable {
         traffic);
     this.service = new PeerLoadService(traffic, messages::greeting, key, this::watchedBySelf,
         this::startPublishing);
-    this.publisher = new PeerPublisher(scheduler, service, messages);
+    this.publisher = new PeerPublisher(this.loop.executor(), service, messages);
     this.warmStart = new WarmStart(this::wantedPeers, warmTimeout);
     this.views = new PeerViews(self, loads, spendThere, routed, counters, warmStart, traffic);
   }
@@ -326,5 +335,8 @@ public final class PeerExchange implements AutoCloseable {
     publisher.close();
     service.close();
     channels.closeAll();
+    if (ownsLoop) {
+      loop.close();
+    }
   }
 }

@@ -25,6 +25,7 @@ final class PeerPublisher {
   private byte[] lastSent;
   private long lastSentNanos;
   private ScheduledFuture<?> ticks;
+  private int started;
   private boolean closed;
 
   /** @param messages this replica's counts, spending, and what it routed and charged since the last tick */
@@ -39,7 +40,13 @@ final class PeerPublisher {
     if (ticks == null && !closed) {
       ticks = scheduler.scheduleAtFixedRate(this::tick, PeerExchange.TICK_MILLIS, PeerExchange.TICK_MILLIS,
           TimeUnit.MILLISECONDS);
+      started++;
     }
+  }
+
+  /** How many times the ticks were set going (at most once). */
+  synchronized int started() {
+    return started;
   }
 
   synchronized void close() {

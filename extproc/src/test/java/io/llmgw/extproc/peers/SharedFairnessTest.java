@@ -5,17 +5,8 @@ import static io.llmgw.extproc.peers.PeerSecurityTest.busy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.CallOptions;
-import io.grpc.ClientCall;
-import io.grpc.ClientInterceptors;
-import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Server;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.ClientCalls;
-import io.grpc.stub.MetadataUtils;
-import io.grpc.stub.StreamObserver;
 import io.llmgw.extproc.flow.core.ServedTokens;
 import io.llmgw.extproc.flow.core.SharedCounters;
 import io.llmgw.extproc.state.PeerLoads;
@@ -81,7 +72,7 @@ class SharedFairnessTest {
   private PeerExchange replica(List<String> peers, SharedCounters counters) {
     PeerExchange e = new PeerExchange(peers, KEY, busy(), new PeerLoads(Ticker.system(), Duration.ofSeconds(30)),
         new PeerSpend(Ticker.system(), Duration.ofMillis(500)), Map::of, new RoutedPrefixes(), counters, scheduler,
-        Duration.ofSeconds(5)).start();
+        Duration.ofSeconds(5), null).start();
     open.add(e);
     return e;
   }
@@ -131,42 +122,13 @@ class SharedFairnessTest {
   private List<Integer> versionsSeen(String header) throws Exception {
     Recording here = new Recording();
     PeerExchange charging = replica(List.of(), here);
-    int port = serve(charging);
-    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
-    open.add(channel::shutdownNow);
-    Metadata headers = new Metadata();
-    if (header != null) {
-      headers.put(PeerSections.HEADER, header);
+    try (RawWatcher watcher = new RawWatcher(KEY, serve(charging), header)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> !watcher.payloads.isEmpty());
+      here.toSend.add(new ServedTokens("default/sim-pool", 0, "heavy", 2_016));
+      await().atMost(Duration.ofSeconds(10)).until(here.toSend::isEmpty); // drained into a tick
+      int seen = watcher.payloads.size();
+      await().atMost(Duration.ofSeconds(10)).until(() -> watcher.payloads.size() >= seen + 2);
+      return watcher.payloads.stream().map(p -> p.length == 0 ? -1 : (int) p[0]).toList();
     }
-    byte[] nonce = PeerKey.nonce();
-    List<Integer> versions = new CopyOnWriteArrayList<>();
-    ClientCall<byte[], byte[]> call = ClientInterceptors.intercept(channel,
-        MetadataUtils.newAttachHeadersInterceptor(headers)).newCall(PeerLoadService.WATCH, CallOptions.DEFAULT);
-    ClientCalls.asyncServerStreamingCall(call, KEY.watchRequest(nonce, System.currentTimeMillis()),
-        new StreamObserver<>() {
-          long seq;
-
-          @Override
-          public void onNext(byte[] message) {
-            try {
-              versions.add((int) KEY.open(nonce, seq++, message)[0]);
-            } catch (Exception e) {
-              versions.add(-1);
-            }
-          }
-
-          @Override
-          public void onError(Throwable t) {}
-
-          @Override
-          public void onCompleted() {}
-        });
-    await().atMost(Duration.ofSeconds(10)).until(() -> !versions.isEmpty());
-    here.toSend.add(new ServedTokens("default/sim-pool", 0, "heavy", 2_016));
-    await().atMost(Duration.ofSeconds(10)).until(here.toSend::isEmpty); // drained into a tick
-    int seen = versions.size();
-    await().atMost(Duration.ofSeconds(10)).until(() -> versions.size() >= seen + 2);
-    call.cancel("done", null);
-    return List.copyOf(versions);
   }
 }
