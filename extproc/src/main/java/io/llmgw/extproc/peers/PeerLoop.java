@@ -21,10 +21,10 @@ import java.util.concurrent.TimeUnit;
  * The one thread of the peer exchange (issue 51): the connections to the peers, the health port's server that the
  * peers watch, and the tick that sends them this replica's state. Apart from gRPC's shared event loops, which carry
  * ext_proc's frames, a peer's messages (a hostile peer's included) never wait in front of a request's, nor a request's
- * in front of theirs; and a tick writes to its watchers' connections from the thread that owns them, with no wake-up
- * of another thread per message (on a virtual machine the wake-up costs more than the message: bench/README.md, "What a
- * replica pays per peer message"). Its CPU is this thread's, so it can be read per replica ({@link #THREAD}). The
- * thread starts with the first connection or tick: a replica without peers has none.
+ * in front of theirs; and a tick writes to its watchers' connections from the thread that owns them, with no hand-off
+ * to another thread per message. Its CPU is this thread's, so it can be read per replica ({@link #THREAD};
+ * bench/README.md, "The exchange on a thread of its own"). The thread starts with the first connection or tick: a
+ * replica without peers has none.
  */
 public final class PeerLoop implements AutoCloseable {
   /** The thread's name, as {@code /proc/<pid>/task/<tid>/comm} shows it (15 characters at most). */
