@@ -43,6 +43,8 @@ public final class CapacityLoop {
 
   private final CapacitySettings settings;
   private final Datastore datastore;
+  /** A pod's report older than this counts as a full pod in the saturation gauge's demand (it stopped answering). */
+  static final Duration REPORTS_LATE = Duration.ofSeconds(10);
   private final SaturationDetector saturation;
   private final FlowControl flow;
   private final LatencyTracker latency;
@@ -63,7 +65,10 @@ public final class CapacityLoop {
       LatencyTracker latency, ObjectiveSettings objectives, Ticker ticker) {
     this.settings = settings;
     this.datastore = datastore;
-    this.saturation = saturation;
+    // flow control's gauge takes a report 200 ms late for a full pod, which is right for admitting a request now; a
+    // plan of pods for the next minutes that did so would ask for one more whenever the scraper stalls a moment
+    this.saturation = new SaturationDetector(saturation.clock(), saturation.queueLimit(), saturation.kvLimit(),
+        saturation.staleAfter().compareTo(REPORTS_LATE) > 0 ? saturation.staleAfter() : REPORTS_LATE);
     this.flow = flow;
     this.latency = latency;
     this.objectives = objectives;

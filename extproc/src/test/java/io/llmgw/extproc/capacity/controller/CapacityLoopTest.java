@@ -60,6 +60,18 @@ class CapacityLoopTest {
   }
 
   @Test
+  void reportsAMomentLateAreNoDemandButOnesThatStoppedAre() {
+    g.allIdle(2);
+    assertThat(pool().desired()).isEqualTo(2);
+    g.clock.advance(Duration.ofSeconds(1)); // the scraper stalled: both reports past flow control's 200 ms
+    PoolPlan late = pool();
+    assertThat(late.desired()).as(late.reason()).isEqualTo(2);
+    g.clock.advance(CapacityLoop.REPORTS_LATE); // no report for 11 s: the pods count as full, ceil(2 / 0.8) = 3
+    PoolPlan stopped = pool();
+    assertThat(stopped.desired()).as(stopped.reason()).isEqualTo(3);
+  }
+
+  @Test
   void podsAskedForThatNeverBecomeReadyAreNamedWithWhatToCheck() {
     g.allIdle(2);
     assertThat(pool().desired()).isEqualTo(2);
