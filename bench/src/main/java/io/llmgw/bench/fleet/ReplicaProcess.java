@@ -132,21 +132,8 @@ final class ReplicaProcess {
 
   /** CPU time so far of the live process's threads whose name ({@code /proc/<pid>/task/<tid>/comm}) passes. */
   private long threadMillis(Predicate<String> named) {
-    long sum = 0;
-    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + process.pid() + "/task"))) {
-      for (Path t : tasks) {
-        try {
-          if (named.test(Files.readString(t.resolve("comm")).strip())) {
-            sum += ProcessCpu.millis(Files.readString(t.resolve("stat")));
-          }
-        } catch (IOException gone) {
-          // the thread ended meanwhile
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return 0; // the process ended meanwhile
-    }
-    return sum;
+    return perThread(t -> named.test(Files.readString(t.resolve("comm")).strip())
+        ? ProcessCpu.millis(Files.readString(t.resolve("stat"))) : 0);
   }
 
   /**
@@ -154,15 +141,29 @@ final class ReplicaProcess {
    * machine each wake-up costs far more than the work it wakes for, so the count explains a background CPU figure.
    */
   long switches() {
+    return perThread(t -> {
+      long sum = 0;
+      for (String line : Files.readAllLines(t.resolve("status"))) {
+        if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
+          sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+        }
+      }
+      return sum;
+    });
+  }
+
+  /** A figure read from one thread's {@code /proc/<pid>/task/<tid>} directory. */
+  private interface ThreadFigure {
+    long of(Path task) throws IOException;
+  }
+
+  /** The figure summed over the live process's threads; 0 once the process has ended. */
+  private long perThread(ThreadFigure figure) {
     long sum = 0;
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + process.pid() + "/task"))) {
       for (Path t : tasks) {
         try {
-          for (String line : Files.readAllLines(t.resolve("status"))) {
-            if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-              sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-            }
-          }
+          sum += figure.of(t);
         } catch (IOException gone) {
           // the thread ended meanwhile
         }

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What each peer's messages and the ends of their streams do to this replica's views of the fleet: the pods' loads,
- * tenants' spending, the routed prompts, what flows were charged, whether it is warm. Logs a peer coming and going once, not per message or
- * retry.
+ * tenants' spending, the routed prompts, what flows were charged, whether it is warm. Logs a peer coming and going
+ * once, not per message or retry.
  */
 final class PeerViews {
   private static final Logger LOG = LoggerFactory.getLogger(PeerExchange.class);

@@ -54,7 +54,7 @@ final class FleetCounters implements SharedCounters {
     for (ServedTokens c : charges) {
       TokenCounters counters = byName.get(c.pools());
       if (counters == null && byName.size() < MAX_HEARD_POOL_SETS) {
-        counters = byName.computeIfAbsent(c.pools(), n -> new TokenCounters(n, outbox));
+        counters = named(c.pools());
       }
       if (counters != null) {
         counters.heard(c.priority(), c.flowId(), c.tokens());

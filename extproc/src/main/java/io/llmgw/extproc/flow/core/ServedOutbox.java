@@ -38,7 +38,9 @@ public final class ServedOutbox {
     charged.merge(k, tokens, Double::sum);
   }
 
-  /** The charges since the last drain; each entry is taken atomically, so a charge made meanwhile waits for the next. */
+  /**
+   * The charges since the last drain; each entry is taken atomically, so a charge made meanwhile waits for the next.
+   */
   public List<ServedTokens> drain() {
     if (charged.isEmpty()) {
       return List.of();
