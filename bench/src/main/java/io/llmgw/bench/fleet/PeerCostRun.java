@@ -53,9 +53,10 @@ public final class PeerCostRun {
     long seed = Long.parseLong(m.get("seed"));
     System.out.printf(Locale.ROOT, "peer messages: %d replicas, 8 pods, policy random, %.0f s to settle, %.0f s "
         + "measured, seed %d%n", n, settle, window, seed);
-    System.out.println("| rate /s | peers | done/s | replica CPU ms/s each (no JIT) | its peer loop's CPU ms/s | "
-        + "context switches /s each | peer messages /s each (sent + received) | bytes a message |");
-    System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|");
+    System.out.println("| rate /s | peers | done/s | replica CPU ms/s each (no JIT) | replica CPU ms per request done "
+        + "(all replicas) | its peer loop's CPU ms/s | context switches /s each | peer messages /s each (sent + "
+        + "received) | bytes a message |");
+    System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     for (String r : m.get("rates").split(",")) {
       double rate = Double.parseDouble(r);
       boolean peeredFirst = m.get("first").equals("peered");
@@ -67,10 +68,12 @@ public final class PeerCostRun {
       Window on = peeredFirst ? first : second;
       Window off = peeredFirst ? second : first;
       for (Window w : List.of(off, on)) {
-        System.out.printf(Locale.ROOT, "| %.0f | %s | %s | %.1f | %.1f | %.0f | %.0f | %.0f |%n", rate,
+        System.out.printf(Locale.ROOT, "| %.0f | %s | %s | %.1f | %s | %.1f | %.0f | %.0f | %.0f |%n", rate,
             w == on ? "yes" : "no", w.load() == null ? "–" : String.format(Locale.ROOT, "%.1f",
                 w.load().throughput()),
-            w.cpuEach(), w.loopEach(), w.switchesEach(), w.messagesEach(),
+            w.cpuEach(), w.load() == null || w.load().throughput() <= 0 ? "–" : String.format(Locale.ROOT, "%.0f",
+                w.cpuEach() * n / w.load().throughput()),
+            w.loopEach(), w.switchesEach(), w.messagesEach(),
             w.messagesEach() == 0 ? 0 : w.bytesEach() / w.messagesEach());
       }
       double perMessage = (on.cpuEach() - off.cpuEach()) / Math.max(1e-9, on.messagesEach());
